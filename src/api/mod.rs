@@ -1,0 +1,1 @@
+//! CRD types of `apps.kruise.io`.

@@ -1,0 +1,178 @@
+//! `kubectl kruise testenv up | down | status | serve`.
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use clap::{Args, Subcommand};
+
+use crate::testenv::control::{self, UpOptions};
+use crate::testenv::kubelet::plan::{Defaults, parse_duration};
+use crate::testenv::supervisor::{self, ServeOptions};
+use crate::testenv::{KUBECONFIG_ENV, RunDir};
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  tests/testenv/build.sh            # build the Go components once (cached)\n  \
+eval \"$(kubectl kruise testenv up --bin-dir \"$(tests/testenv/build.sh)\")\"\n  \
+kubectl --kubeconfig \"$KRUISE_TESTENV_KUBECONFIG\" get nodes\n  kubectl kruise testenv down"
+)]
+pub struct TestenvArgs {
+    #[command(subcommand)]
+    command: TestenvCommand,
+}
+
+#[derive(Debug, Args, Clone)]
+struct RunDirArg {
+    /// Run directory holding PKI, kubeconfig, logs and state [default: $TMPDIR/kubectl-kruise-testenv-$USER]
+    #[arg(long, env = "KRUISE_TESTENV_RUN_DIR")]
+    run_dir: Option<PathBuf>,
+}
+
+impl RunDirArg {
+    fn get(&self) -> RunDir {
+        RunDir::new(self.run_dir.clone().unwrap_or_else(control::default_run_dir))
+    }
+}
+
+#[derive(Debug, Args, Clone)]
+struct ServeArgs {
+    /// Directory with etcd, kube-apiserver, kube-controller-manager, kube-scheduler
+    /// (printed by tests/testenv/build.sh)
+    #[arg(long, env = "KRUISE_TESTENV_BIN")]
+    bin_dir: PathBuf,
+    /// Number of simulated nodes (spread over zone-a, zone-b, zone-c)
+    #[arg(long, default_value_t = 6)]
+    nodes: usize,
+    /// Default delay before a bound pod starts (per pod: sim.kubectl-kruise.io/start-delay)
+    #[arg(long, default_value = "0s", value_parser = duration)]
+    start_delay: Duration,
+    /// Default image pull delay, paid on start and on an in-place image change
+    /// (per pod: sim.kubectl-kruise.io/image-pull-delay)
+    #[arg(long, default_value = "0s", value_parser = duration)]
+    image_pull_delay: Duration,
+    /// Default run time of restartPolicy Never/OnFailure pods (per pod: sim.kubectl-kruise.io/completion-delay)
+    #[arg(long, default_value = "1s", value_parser = duration)]
+    completion_delay: Duration,
+    /// Also run the built-in StatefulSet and DaemonSet controllers (for comparisons)
+    #[arg(long)]
+    builtin_workload_controllers: bool,
+}
+
+impl ServeArgs {
+    fn to_args(&self) -> Vec<String> {
+        let mut args = vec![
+            "--bin-dir".into(),
+            self.bin_dir.display().to_string(),
+            "--nodes".into(),
+            self.nodes.to_string(),
+            format!("--start-delay={}ms", self.start_delay.as_millis()),
+            format!("--image-pull-delay={}ms", self.image_pull_delay.as_millis()),
+            format!("--completion-delay={}ms", self.completion_delay.as_millis()),
+        ];
+        if self.builtin_workload_controllers {
+            args.push("--builtin-workload-controllers".into());
+        }
+        args
+    }
+}
+
+#[derive(Debug, Subcommand)]
+enum TestenvCommand {
+    /// Start the control plane in the background (or reuse the running one) and print
+    /// `export KRUISE_TESTENV_KUBECONFIG=...` for eval.
+    Up {
+        #[command(flatten)]
+        dir: RunDirArg,
+        #[command(flatten)]
+        serve: ServeArgs,
+        /// How long to wait for readiness
+        #[arg(long, default_value = "300s", value_parser = duration)]
+        timeout: Duration,
+    },
+    /// Stop the control plane and remove its run directory.
+    Down {
+        #[command(flatten)]
+        dir: RunDirArg,
+    },
+    /// Say whether a control plane is running, and where.
+    Status {
+        #[command(flatten)]
+        dir: RunDirArg,
+    },
+    /// Run the control plane in the foreground (what `up` starts in the background).
+    #[command(hide = true)]
+    Serve {
+        #[command(flatten)]
+        dir: RunDirArg,
+        #[command(flatten)]
+        serve: ServeArgs,
+    },
+}
+
+fn duration(text: &str) -> Result<Duration, String> {
+    parse_duration(text).ok_or_else(|| format!("`{text}` is not a duration (examples: 500ms, 2s, 1m)"))
+}
+
+pub async fn run(args: TestenvArgs) -> anyhow::Result<()> {
+    match args.command {
+        TestenvCommand::Up { dir, serve, timeout } => {
+            let run = dir.get();
+            let opts = UpOptions {
+                run_dir: run.clone(),
+                serve_args: serve.to_args(),
+                timeout,
+            };
+            let state = control::up(&opts).await.context("testenv up")?;
+            eprintln!(
+                "control plane {} ready at {} ({} nodes, started in {:.1}s)\n  kubectl: export KUBECONFIG={}\n  stop:    kubectl kruise testenv down{}",
+                state.kubernetes_version,
+                state.server,
+                state.nodes.len(),
+                state.start_seconds,
+                state.kubeconfig.display(),
+                dir.run_dir
+                    .as_ref()
+                    .map(|d| format!(" --run-dir {}", d.display()))
+                    .unwrap_or_default(),
+            );
+            println!("export {KUBECONFIG_ENV}={}", state.kubeconfig.display());
+            Ok(())
+        }
+        TestenvCommand::Down { dir } => {
+            control::down(&dir.get()).await.context("testenv down")?;
+            eprintln!("control plane stopped");
+            Ok(())
+        }
+        TestenvCommand::Status { dir } => {
+            let run = dir.get();
+            match control::running(&run).await {
+                Some(state) => {
+                    println!(
+                        "running: {} at {}, kubeconfig {}",
+                        state.kubernetes_version,
+                        state.server,
+                        state.kubeconfig.display()
+                    );
+                    Ok(())
+                }
+                None => anyhow::bail!("no control plane is running in {}", run.root.display()),
+            }
+        }
+        TestenvCommand::Serve { dir, serve } => {
+            let defaults = Defaults {
+                start_delay: serve.start_delay,
+                image_pull_delay: serve.image_pull_delay,
+                completion_delay: serve.completion_delay,
+            };
+            let opts = ServeOptions {
+                bin_dir: serve.bin_dir,
+                run_dir: dir.get(),
+                nodes: serve.nodes,
+                defaults,
+                builtin_workload_controllers: serve.builtin_workload_controllers,
+            };
+            supervisor::serve(opts).await.context("testenv serve")?;
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! kubectl-kruise: OpenKruise-compatible advanced workloads in one kubectl plugin.
+//!
+//! Layout (see `../shared/reference/style.md`):
+//! - [`api`]: CRD types of `apps.kruise.io`, one file per kind.
+//! - [`cli`]: clap definitions and command dispatch; the binary only calls [`cli::main`].
+//! - [`testenv`]: the local control plane (etcd, kube-apiserver, controller-manager,
+//!   scheduler built from Go modules, plus a simulated kubelet) used for demos and tests.
+
+pub mod api;
+pub mod cli;
+pub mod testenv;

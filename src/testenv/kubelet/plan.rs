@@ -1,0 +1,385 @@
+//! What the simulated kubelet does next for one pod: a pure function of the pod, the
+//! clock and how long the pod has been waiting in its current state.
+//!
+//! The rules, first match wins (they are mutually exclusive by construction):
+//!
+//! | rule             | when                                                          | result |
+//! |------------------|---------------------------------------------------------------|--------|
+//! | delete           | deletionTimestamp set                                         | delete with grace 0 |
+//! | (ignore)         | not bound, or phase Succeeded/Failed                          | nothing |
+//! | start            | bound, phase Pending/unset, after start + image-pull delay    | Running, containers ready, imageIDs |
+//! | in-place restart | Running, a container's status image differs from its spec     | new image/imageID, restartCount + 1 |
+//! | complete         | Running, restartPolicy Never/OnFailure, after completion delay | Succeeded (Failed with exit-code) |
+//! | gates            | Running, images in sync, Ready differs from what gates say    | Ready True/False |
+//!
+//! "Gates say" means: every container ready and every `spec.readinessGates[]`
+//! condition True. The kubelet never writes a readiness-gate condition itself.
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
+use k8s_openapi::jiff::Timestamp;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::testenv::SIM_ANNOTATION_PREFIX;
+
+/// Delays that apply when a pod carries no annotation of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Defaults {
+    pub start_delay: Duration,
+    pub image_pull_delay: Duration,
+    pub completion_delay: Duration,
+}
+
+impl Default for Defaults {
+    fn default() -> Self {
+        Defaults {
+            start_delay: Duration::ZERO,
+            image_pull_delay: Duration::ZERO,
+            completion_delay: Duration::from_secs(1),
+        }
+    }
+}
+
+/// What the planner needs besides the pod.
+#[derive(Debug, Clone)]
+pub struct Context<'a> {
+    pub now: Timestamp,
+    /// How long the pod has been in the state the chosen rule waits on (see [`WaitKey`]).
+    pub waited: Duration,
+    pub host_ip: &'a str,
+    /// The IP given to the pod if this step starts it.
+    pub pod_ip: &'a str,
+    pub defaults: Defaults,
+}
+
+/// The state a delay is measured from; the caller remembers when it first saw each.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum WaitKey {
+    Start,
+    /// Waiting to restart with these spec images (container name -> image).
+    Restart(BTreeMap<String, String>),
+    Completion,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    Nothing,
+    /// Call again after this long (a delay is running); `key` names the state waited on.
+    Wait {
+        key: WaitKey,
+        remaining: Duration,
+    },
+    /// Strategic-merge patch of the status subresource.
+    PatchStatus(Value),
+    Delete,
+}
+
+/// The wait state the pod is in, if a rule for it has a delay; the caller uses it to
+/// measure `Context::waited`.
+pub fn wait_key(pod: &Pod) -> Option<WaitKey> {
+    let spec = pod.spec.as_ref()?;
+    if pod.metadata.deletion_timestamp.is_some() || spec.node_name.as_deref().unwrap_or("").is_empty() {
+        return None;
+    }
+    match phase(pod) {
+        "" | "Pending" => Some(WaitKey::Start),
+        "Running" if !changed_containers(pod).is_empty() => Some(WaitKey::Restart(spec_images(pod))),
+        "Running" if restarts_never(pod) => Some(WaitKey::Completion),
+        _ => None,
+    }
+}
+
+/// The next step for `pod`.
+pub fn plan(pod: &Pod, ctx: &Context<'_>) -> Step {
+    if pod.metadata.deletion_timestamp.is_some() {
+        // A pod that still has finalizers stays until they are removed; asking again changes nothing.
+        let already = pod.metadata.deletion_grace_period_seconds == Some(0);
+        return if already { Step::Nothing } else { Step::Delete };
+    }
+    let Some(key) = wait_key(pod) else {
+        return match phase(pod) {
+            "Running" => gates_step(pod, ctx),
+            _ => Step::Nothing,
+        };
+    };
+    let delay = match &key {
+        WaitKey::Start => annotation_delay(pod, "start-delay", ctx.defaults.start_delay).saturating_add(
+            annotation_delay(pod, "image-pull-delay", ctx.defaults.image_pull_delay),
+        ),
+        WaitKey::Restart(_) => annotation_delay(pod, "image-pull-delay", ctx.defaults.image_pull_delay),
+        WaitKey::Completion => annotation_delay(pod, "completion-delay", ctx.defaults.completion_delay),
+    };
+    if ctx.waited < delay {
+        // Gates may still flip while a completion delay runs.
+        if key == WaitKey::Completion
+            && let step @ Step::PatchStatus(_) = gates_step(pod, ctx)
+        {
+            return step;
+        }
+        return Step::Wait {
+            key,
+            remaining: delay - ctx.waited,
+        };
+    }
+    match key {
+        WaitKey::Start => Step::PatchStatus(start_patch(pod, ctx)),
+        WaitKey::Restart(_) => Step::PatchStatus(restart_patch(pod, ctx)),
+        WaitKey::Completion => Step::PatchStatus(completion_patch(pod, ctx)),
+    }
+}
+
+/// `sim://<image>@sha256:<hex sha256 of the image string>`: stable per image, new per change.
+pub fn image_id(image: &str) -> String {
+    let digest = Sha256::digest(image.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sim://{image}@sha256:{hex}")
+}
+
+fn phase(pod: &Pod) -> &str {
+    pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("")
+}
+
+fn restarts_never(pod: &Pod) -> bool {
+    let policy = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.restart_policy.as_deref())
+        .unwrap_or("Always");
+    policy == "Never" || policy == "OnFailure"
+}
+
+fn annotation(pod: &Pod, name: &str) -> Option<String> {
+    let key = format!("{SIM_ANNOTATION_PREFIX}{name}");
+    pod.metadata.annotations.as_ref()?.get(&key).cloned()
+}
+
+/// Reads a delay such as `1500ms`, `2s`, `1m` or a bare number of seconds.
+fn annotation_delay(pod: &Pod, name: &str, default: Duration) -> Duration {
+    annotation(pod, name)
+        .and_then(|v| parse_duration(&v))
+        .unwrap_or(default)
+}
+
+pub fn parse_duration(text: &str) -> Option<Duration> {
+    let text = text.trim();
+    let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = text.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = text.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        (text, 1.0)
+    };
+    let value: f64 = number.trim().parse().ok()?;
+    (value >= 0.0 && value.is_finite()).then(|| Duration::from_secs_f64(value * scale))
+}
+
+fn spec_images(pod: &Pod) -> BTreeMap<String, String> {
+    let containers = pod
+        .spec
+        .as_ref()
+        .map(|s| s.containers.as_slice())
+        .unwrap_or_default();
+    containers
+        .iter()
+        .map(|c| (c.name.clone(), c.image.clone().unwrap_or_default()))
+        .collect()
+}
+
+fn statuses(pod: &Pod) -> &[ContainerStatus] {
+    pod.status
+        .as_ref()
+        .and_then(|s| s.container_statuses.as_deref())
+        .unwrap_or_default()
+}
+
+/// Names of containers whose reported image differs from the spec image.
+fn changed_containers(pod: &Pod) -> Vec<String> {
+    let statuses = statuses(pod);
+    spec_images(pod)
+        .into_iter()
+        .filter(|(name, image)| {
+            statuses
+                .iter()
+                .find(|s| &s.name == name)
+                .is_some_and(|s| &s.image != image)
+        })
+        .map(|(name, _)| name)
+        .collect()
+}
+
+fn gates(pod: &Pod) -> Vec<String> {
+    let gates = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.readiness_gates.as_deref())
+        .unwrap_or_default();
+    gates.iter().map(|g| g.condition_type.clone()).collect()
+}
+
+fn condition_status<'p>(pod: &'p Pod, kind: &str) -> Option<&'p str> {
+    let conditions = pod.status.as_ref()?.conditions.as_ref()?;
+    conditions
+        .iter()
+        .find(|c| c.type_ == kind)
+        .map(|c| c.status.as_str())
+}
+
+/// Ready as the kubelet computes it: containers ready and every gate condition True.
+fn gates_met(pod: &Pod) -> bool {
+    let containers_ready = statuses(pod).iter().all(|s| s.ready);
+    containers_ready
+        && gates(pod)
+            .iter()
+            .all(|g| condition_status(pod, g) == Some("True"))
+}
+
+fn gates_step(pod: &Pod, ctx: &Context<'_>) -> Step {
+    let want = if gates_met(pod) { "True" } else { "False" };
+    if condition_status(pod, "Ready") == Some(want) {
+        return Step::Nothing;
+    }
+    Step::PatchStatus(
+        json!({ "status": { "conditions": [ condition("Ready", want, ctx, reason_for(want)) ] } }),
+    )
+}
+
+fn reason_for(ready: &str) -> Option<&'static str> {
+    (ready == "False").then_some("ReadinessGatesNotReady")
+}
+
+fn condition(kind: &str, status: &str, ctx: &Context<'_>, reason: Option<&str>) -> Value {
+    let mut c = json!({ "type": kind, "status": status, "lastTransitionTime": ctx.now.to_string() });
+    if let Some(reason) = reason {
+        c["reason"] = json!(reason);
+    }
+    c
+}
+
+fn container_id(pod: &Pod, container: &str, restart: i32) -> String {
+    let uid = pod.metadata.uid.as_deref().unwrap_or("no-uid");
+    format!("sim://{uid}-{container}-{restart}")
+}
+
+fn running_status(pod: &Pod, name: &str, image: &str, restart: i32, ctx: &Context<'_>) -> Value {
+    json!({
+        "name": name,
+        "image": image,
+        "imageID": image_id(image),
+        "containerID": container_id(pod, name, restart),
+        "ready": true,
+        "started": true,
+        "restartCount": restart,
+        "state": { "running": { "startedAt": ctx.now.to_string() } },
+    })
+}
+
+fn start_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
+    let spec = pod.spec.as_ref();
+    let init: Vec<Value> = spec
+        .and_then(|s| s.init_containers.as_deref())
+        .unwrap_or_default()
+        .iter()
+        .map(|c| {
+            let image = c.image.clone().unwrap_or_default();
+            json!({
+                "name": c.name, "image": image, "imageID": image_id(&image),
+                "containerID": container_id(pod, &c.name, 0), "ready": true, "restartCount": 0,
+                "state": { "terminated": { "exitCode": 0, "reason": "Completed",
+                    "startedAt": ctx.now.to_string(), "finishedAt": ctx.now.to_string() } },
+            })
+        })
+        .collect();
+    let containers: Vec<Value> = spec_images(pod)
+        .iter()
+        .map(|(name, image)| running_status(pod, name, image, 0, ctx))
+        .collect();
+    let ready = if gates(pod).is_empty() { "True" } else { "False" };
+    json!({ "status": {
+        "phase": "Running",
+        "hostIP": ctx.host_ip,
+        "hostIPs": [ { "ip": ctx.host_ip } ],
+        "podIP": ctx.pod_ip,
+        "podIPs": [ { "ip": ctx.pod_ip } ],
+        "startTime": ctx.now.to_string(),
+        "conditions": [
+            condition("PodReadyToStartContainers", "True", ctx, None),
+            condition("Initialized", "True", ctx, None),
+            condition("ContainersReady", "True", ctx, None),
+            condition("Ready", ready, ctx, reason_for(ready)),
+        ],
+        "initContainerStatuses": init,
+        "containerStatuses": containers,
+    }})
+}
+
+fn restart_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
+    let changed = changed_containers(pod);
+    let spec = spec_images(pod);
+    let list: Vec<Value> = statuses(pod)
+        .iter()
+        .map(|s| {
+            let Some(image) = spec.get(&s.name).filter(|_| changed.contains(&s.name)) else {
+                return serde_json::to_value(s).unwrap_or(Value::Null);
+            };
+            let restart = s.restart_count + 1;
+            let mut next = running_status(pod, &s.name, image, restart, ctx);
+            let started = s
+                .state
+                .as_ref()
+                .and_then(|st| st.running.as_ref())
+                .and_then(|r| r.started_at.as_ref())
+                .map(|t| t.0.to_string())
+                .unwrap_or_else(|| ctx.now.to_string());
+            next["lastState"] = json!({ "terminated": {
+                "exitCode": 0, "reason": "Completed", "containerID": s.container_id,
+                "startedAt": started, "finishedAt": ctx.now.to_string() } });
+            next
+        })
+        .collect();
+    json!({ "status": { "containerStatuses": list } })
+}
+
+fn completion_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
+    let code: i32 = annotation(pod, "exit-code")
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    let (phase, reason) = if code == 0 {
+        ("Succeeded", "Completed")
+    } else {
+        ("Failed", "Error")
+    };
+    let list: Vec<Value> = statuses(pod)
+        .iter()
+        .map(|s| {
+            let started = s
+                .state
+                .as_ref()
+                .and_then(|st| st.running.as_ref())
+                .and_then(|r| r.started_at.as_ref())
+                .map(|t| t.0.to_string())
+                .unwrap_or_else(|| ctx.now.to_string());
+            json!({
+                "name": s.name, "image": s.image, "imageID": s.image_id, "containerID": s.container_id,
+                "ready": false, "started": false, "restartCount": s.restart_count,
+                "state": { "terminated": { "exitCode": code, "reason": reason,
+                    "startedAt": started, "finishedAt": ctx.now.to_string() } },
+            })
+        })
+        .collect();
+    json!({ "status": {
+        "phase": phase,
+        "conditions": [
+            condition("ContainersReady", "False", ctx, Some("PodCompleted")),
+            condition("Ready", "False", ctx, Some("PodCompleted")),
+        ],
+        "containerStatuses": list,
+    }})
+}
+
+#[cfg(test)]
+#[path = "plan_tests.rs"]
+mod tests;

@@ -1,0 +1,303 @@
+use std::time::Duration;
+
+use k8s_openapi::api::core::v1::Pod;
+use serde_json::{Value, json};
+
+use super::*;
+
+/// A pod builder for the table tests.
+struct TestPod(Value);
+
+impl TestPod {
+    fn bound() -> Self {
+        TestPod(json!({
+            "metadata": { "name": "p", "namespace": "ns", "uid": "u-1" },
+            "spec": { "nodeName": "sim-node-0", "containers": [ { "name": "app", "image": "nginx:1" } ] },
+            "status": { "phase": "Pending" },
+        }))
+    }
+    fn unbound() -> Self {
+        let mut p = Self::bound();
+        p.0["spec"].as_object_mut().map(|s| s.remove("nodeName"));
+        p
+    }
+    fn with(mut self, pointer: &str, value: Value) -> Self {
+        let (parent, key) = pointer.rsplit_once('/').unwrap_or(("", pointer));
+        let mut target = &mut self.0;
+        for part in parent.split('/').filter(|p| !p.is_empty()) {
+            target = match part.parse::<usize>() {
+                Ok(i) => &mut target[i],
+                Err(_) => &mut target[part],
+            };
+        }
+        match key.parse::<usize>() {
+            Ok(i) => target[i] = value,
+            Err(_) => target[key] = value,
+        }
+        self
+    }
+    fn running(self) -> Self {
+        let image = self.0["spec"]["containers"][0]["image"].clone();
+        self.with("/status/phase", json!("Running"))
+            .with("/status/conditions", json!([ { "type": "Ready", "status": "True" } ]))
+            .with(
+            "/status/containerStatuses",
+            json!([ { "name": "app", "image": image, "imageID": "x", "ready": true, "restartCount": 0,
+                      "containerID": "sim://old", "state": { "running": { "startedAt": "2026-01-01T00:00:00Z" } } } ]),
+        )
+    }
+    fn gate(self, kind: &str) -> Self {
+        self.with("/spec/readinessGates", json!([ { "conditionType": kind } ]))
+    }
+    fn conditions(self, list: Value) -> Self {
+        self.with("/status/conditions", list)
+    }
+    fn annotate(self, key: &str, value: &str) -> Self {
+        self.with(
+            "/metadata/annotations",
+            json!({ format!("{SIM_ANNOTATION_PREFIX}{key}"): value }),
+        )
+    }
+    fn pod(&self) -> Pod {
+        serde_json::from_value(self.0.clone()).expect("test pod is a valid Pod")
+    }
+}
+
+fn ctx(waited: Duration) -> Context<'static> {
+    Context {
+        now: "2026-12-02T00:00:00Z".parse().expect("valid timestamp"),
+        waited,
+        host_ip: "127.0.1.1",
+        pod_ip: "10.244.0.1",
+        defaults: Defaults::default(),
+    }
+}
+
+fn patch(step: Step) -> Value {
+    match step {
+        Step::PatchStatus(v) => v,
+        other => panic!("expected a status patch, got {other:?}"),
+    }
+}
+
+fn ready_of(patch: &Value) -> Option<&str> {
+    patch["status"]["conditions"]
+        .as_array()?
+        .iter()
+        .find(|c| c["type"] == "Ready")?["status"]
+        .as_str()
+}
+
+#[test]
+fn an_unbound_pod_is_left_alone() {
+    assert_eq!(
+        plan(&TestPod::unbound().pod(), &ctx(Duration::ZERO)),
+        Step::Nothing
+    );
+}
+
+#[test]
+fn a_bound_pod_starts_running_with_ready_containers_and_derived_image_ids() {
+    let p = patch(plan(&TestPod::bound().pod(), &ctx(Duration::ZERO)));
+    assert_eq!(p["status"]["phase"], "Running");
+    assert_eq!(p["status"]["podIP"], "10.244.0.1");
+    assert_eq!(p["status"]["hostIP"], "127.0.1.1");
+    let c = &p["status"]["containerStatuses"][0];
+    assert_eq!(c["image"], "nginx:1");
+    assert_eq!(c["imageID"], image_id("nginx:1"));
+    assert!(
+        c["imageID"]
+            .as_str()
+            .is_some_and(|id| id.starts_with("sim://nginx:1@sha256:") && id.len() > 70)
+    );
+    assert_eq!(
+        (c["ready"].clone(), c["restartCount"].clone()),
+        (json!(true), json!(0))
+    );
+    assert_eq!(ready_of(&p), Some("True"));
+}
+
+#[test]
+fn a_pod_with_readiness_gates_starts_not_ready() {
+    let p = patch(plan(
+        &TestPod::bound().gate("InPlaceUpdateReady").pod(),
+        &ctx(Duration::ZERO),
+    ));
+    assert_eq!(ready_of(&p), Some("False"));
+}
+
+#[test]
+fn start_waits_for_start_and_image_pull_delays_added() {
+    let pod = TestPod::bound().annotate("start-delay", "2s").pod();
+    let pod_json = serde_json::to_value(&pod).expect("serializable");
+    let mut both = TestPod(pod_json);
+    both.0["metadata"]["annotations"][format!("{SIM_ANNOTATION_PREFIX}image-pull-delay")] = json!("1500ms");
+    let pod = both.pod();
+    assert_eq!(
+        plan(&pod, &ctx(Duration::from_secs(1))),
+        Step::Wait {
+            key: WaitKey::Start,
+            remaining: Duration::from_millis(2500)
+        }
+    );
+    assert!(matches!(
+        plan(&pod, &ctx(Duration::from_millis(3500))),
+        Step::PatchStatus(_)
+    ));
+}
+
+#[test]
+fn gates_met_turns_ready_true_and_unmet_turns_it_false() {
+    let base = TestPod::bound().gate("InPlaceUpdateReady").running();
+    let met = base.conditions(json!([ { "type": "InPlaceUpdateReady", "status": "True" },
+                                       { "type": "Ready", "status": "False" } ]));
+    assert_eq!(
+        ready_of(&patch(plan(&met.pod(), &ctx(Duration::ZERO)))),
+        Some("True")
+    );
+
+    let unmet = TestPod::bound()
+        .gate("InPlaceUpdateReady")
+        .running()
+        .conditions(json!([
+        { "type": "InPlaceUpdateReady", "status": "False" }, { "type": "Ready", "status": "True" } ]));
+    assert_eq!(
+        ready_of(&patch(plan(&unmet.pod(), &ctx(Duration::ZERO)))),
+        Some("False")
+    );
+
+    let missing = TestPod::bound()
+        .gate("InPlaceUpdateReady")
+        .running()
+        .conditions(json!([
+        { "type": "Ready", "status": "True" } ]));
+    assert_eq!(
+        ready_of(&patch(plan(&missing.pod(), &ctx(Duration::ZERO)))),
+        Some("False")
+    );
+}
+
+#[test]
+fn the_kubelet_never_writes_a_readiness_gate_condition() {
+    let pod = TestPod::bound()
+        .gate("InPlaceUpdateReady")
+        .running()
+        .conditions(json!([
+        { "type": "Ready", "status": "True" } ]));
+    let p = patch(plan(&pod.pod(), &ctx(Duration::ZERO)));
+    let kinds: Vec<&str> = p["status"]["conditions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["type"].as_str())
+        .collect();
+    assert_eq!(kinds, vec!["Ready"]);
+}
+
+#[test]
+fn a_ready_pod_in_sync_needs_nothing() {
+    let pod = TestPod::bound()
+        .running()
+        .conditions(json!([ { "type": "Ready", "status": "True" } ]));
+    assert_eq!(plan(&pod.pod(), &ctx(Duration::ZERO)), Step::Nothing);
+}
+
+#[test]
+fn an_image_change_restarts_only_that_container_in_place() {
+    let pod = TestPod::bound()
+        .with("/spec/containers", json!([ { "name": "app", "image": "nginx:2" }, { "name": "side", "image": "s:1" } ]))
+        .with("/status/phase", json!("Running"))
+        .with("/status/containerStatuses", json!([
+            { "name": "app", "image": "nginx:1", "imageID": image_id("nginx:1"), "ready": true, "restartCount": 0,
+              "containerID": "sim://a0", "state": { "running": { "startedAt": "2026-01-01T00:00:00Z" } } },
+            { "name": "side", "image": "s:1", "imageID": image_id("s:1"), "ready": true, "restartCount": 0,
+              "containerID": "sim://s0", "state": { "running": { "startedAt": "2026-01-01T00:00:00Z" } } } ]))
+        .pod();
+    let mut images = std::collections::BTreeMap::new();
+    images.insert("app".to_string(), "nginx:2".to_string());
+    images.insert("side".to_string(), "s:1".to_string());
+    assert_eq!(wait_key(&pod), Some(WaitKey::Restart(images)));
+    let p = patch(plan(&pod, &ctx(Duration::ZERO)));
+    let list = &p["status"]["containerStatuses"];
+    assert_eq!(list[0]["image"], "nginx:2");
+    assert_eq!(list[0]["imageID"], image_id("nginx:2"));
+    assert_eq!(list[0]["restartCount"], 1);
+    assert_ne!(list[0]["containerID"], "sim://a0");
+    assert_eq!(list[0]["lastState"]["terminated"]["containerID"], "sim://a0");
+    assert_eq!(list[1]["imageID"], image_id("s:1"));
+    assert_eq!(list[1]["restartCount"], 0);
+    assert_eq!(list[1]["containerID"], "sim://s0");
+}
+
+#[test]
+fn an_image_change_waits_for_the_image_pull_delay() {
+    let pod = TestPod::bound()
+        .running()
+        .with("/spec/containers/0/image", json!("nginx:2"));
+    let pod = TestPod(serde_json::to_value(pod.pod()).expect("serializable"))
+        .annotate("image-pull-delay", "3s")
+        .pod();
+    assert!(
+        matches!(plan(&pod, &ctx(Duration::from_secs(1))), Step::Wait { remaining, .. } if remaining == Duration::from_secs(2))
+    );
+}
+
+#[test]
+fn a_never_restarting_pod_succeeds_after_the_completion_delay() {
+    let pod = TestPod::bound()
+        .with("/spec/restartPolicy", json!("Never"))
+        .running()
+        .pod();
+    assert_eq!(wait_key(&pod), Some(WaitKey::Completion));
+    assert!(matches!(
+        plan(&pod, &ctx(Duration::from_millis(100))),
+        Step::Wait { .. }
+    ));
+    let p = patch(plan(&pod, &ctx(Duration::from_secs(1))));
+    assert_eq!(p["status"]["phase"], "Succeeded");
+    assert_eq!(
+        p["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"],
+        0
+    );
+    assert_eq!(ready_of(&p), Some("False"));
+}
+
+#[test]
+fn a_non_zero_exit_code_annotation_fails_the_pod() {
+    let pod = TestPod::bound()
+        .with("/spec/restartPolicy", json!("OnFailure"))
+        .running()
+        .annotate("exit-code", "3");
+    let p = patch(plan(&pod.pod(), &ctx(Duration::from_secs(5))));
+    assert_eq!(p["status"]["phase"], "Failed");
+    assert_eq!(
+        p["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"],
+        3
+    );
+}
+
+#[test]
+fn a_finished_pod_is_left_alone() {
+    let pod = TestPod::bound().with("/status/phase", json!("Succeeded"));
+    assert_eq!(plan(&pod.pod(), &ctx(Duration::from_secs(5))), Step::Nothing);
+}
+
+#[test]
+fn a_deleting_pod_is_deleted_once_with_grace_zero() {
+    let deleting = TestPod::bound()
+        .running()
+        .with("/metadata/deletionTimestamp", json!("2026-12-02T00:00:00Z"));
+    assert_eq!(plan(&deleting.pod(), &ctx(Duration::ZERO)), Step::Delete);
+    let forced = deleting.with("/metadata/deletionGracePeriodSeconds", json!(0));
+    assert_eq!(plan(&forced.pod(), &ctx(Duration::ZERO)), Step::Nothing);
+}
+
+#[test]
+fn durations_parse_in_the_annotation_forms() {
+    assert_eq!(parse_duration("1500ms"), Some(Duration::from_millis(1500)));
+    assert_eq!(parse_duration("2s"), Some(Duration::from_secs(2)));
+    assert_eq!(parse_duration("1m"), Some(Duration::from_secs(60)));
+    assert_eq!(parse_duration("3"), Some(Duration::from_secs(3)));
+    assert_eq!(parse_duration("-1s"), None);
+    assert_eq!(parse_duration("soon"), None);
+}
