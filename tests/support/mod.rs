@@ -1,0 +1,187 @@
+//! Test harness shared by every integration test: one real control plane per test run,
+//! one namespace per test.
+//!
+//! - If `KRUISE_TESTENV_KUBECONFIG` is set (CI and `tests/run` set it), that control
+//!   plane is used.
+//! - Otherwise the harness takes a file lock (so parallel test binaries agree), reuses the
+//!   control plane in the default run directory if it answers, or builds and starts one
+//!   there (`tests/testenv/build.sh`, then `kubectl kruise testenv up`). It stays up for
+//!   the next run; `kubectl kruise testenv down` stops it.
+//! - If the control plane cannot be started or reached, the test FAILS with the reason
+//!   and the components' log tails. Nothing here skips.
+#![allow(dead_code)]
+
+use std::fs::OpenOptions;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use k8s_openapi::api::core::v1::Namespace;
+use kube::api::{Api, DeleteParams, PostParams};
+use kube::{Client, Resource};
+use serde::de::DeserializeOwned;
+
+pub const CLI: &str = env!("CARGO_BIN_EXE_kubectl-kruise");
+pub const REPO: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The admin kubeconfig of the control plane this test run uses (started on first use).
+pub fn kubeconfig() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| match std::env::var_os("KRUISE_TESTENV_KUBECONFIG") {
+        Some(path) => PathBuf::from(path),
+        None => start_or_reuse(),
+    })
+}
+
+fn start_or_reuse() -> PathBuf {
+    let run_dir = kubectl_kruise::testenv::control::default_run_dir();
+    let lock_path = run_dir.with_extension("lock");
+    let lock = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .unwrap_or_else(|e| panic!("cannot open the testenv lock {}: {e}", lock_path.display()));
+    lock.lock()
+        .unwrap_or_else(|e| panic!("cannot take the testenv lock {}: {e}", lock_path.display()));
+
+    let build = Command::new(Path::new(REPO).join("tests/testenv/build.sh"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run tests/testenv/build.sh: {e}"));
+    assert!(
+        build.status.success(),
+        "tests/testenv/build.sh failed ({}):\n{}",
+        build.status,
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let bin_dir = String::from_utf8_lossy(&build.stdout)
+        .trim()
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_string();
+    let up = Command::new(CLI)
+        .args(["testenv", "up", "--bin-dir", &bin_dir, "--run-dir"])
+        .arg(&run_dir)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {CLI}: {e}"));
+    assert!(
+        up.status.success(),
+        "the local control plane did not start ({}):\n{}",
+        up.status,
+        String::from_utf8_lossy(&up.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&up.stdout);
+    let path = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("export KRUISE_TESTENV_KUBECONFIG="))
+        .unwrap_or_else(|| panic!("testenv up printed no kubeconfig: {stdout}"));
+    drop(lock);
+    PathBuf::from(path.trim())
+}
+
+/// A client for the test control plane; fails the test if it cannot be reached.
+pub async fn client() -> Client {
+    let path = kubeconfig();
+    let client = kubectl_kruise::testenv::client_for(path)
+        .await
+        .unwrap_or_else(|e| panic!("cannot build a client from {}: {e}", path.display()));
+    if let Err(e) = client.apiserver_version().await {
+        panic!(
+            "the test control plane at {} does not answer: {e}",
+            path.display()
+        );
+    }
+    client
+}
+
+/// A namespace of the test's own (random suffix, label `testenv=1`), deleted on drop
+/// without waiting: the namespace controller, GC and the simulated kubelet clean up.
+pub struct TestNamespace {
+    pub name: String,
+    pub client: Client,
+}
+
+impl TestNamespace {
+    pub async fn create(prefix: &str) -> Self {
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let client = client().await;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let suffix = format!(
+            "{:x}{:x}{}",
+            std::process::id() % 4096,
+            nanos % 65536,
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        let name = format!("{prefix}-{suffix}");
+        let ns: Namespace = serde_json::from_value(serde_json::json!({
+            "apiVersion": "v1", "kind": "Namespace",
+            "metadata": { "name": name, "labels": { "testenv": "1" } },
+        }))
+        .expect("namespace literal is valid");
+        Api::<Namespace>::all(client.clone())
+            .create(&PostParams::default(), &ns)
+            .await
+            .unwrap_or_else(|e| panic!("cannot create namespace {name}: {e}"));
+        TestNamespace { name, client }
+    }
+
+    pub fn api<K>(&self) -> Api<K>
+    where
+        K: Resource<Scope = k8s_openapi::NamespaceResourceScope> + Clone + DeserializeOwned + std::fmt::Debug,
+        K::DynamicType: Default,
+    {
+        Api::namespaced(self.client.clone(), &self.name)
+    }
+}
+
+impl Drop for TestNamespace {
+    fn drop(&mut self) {
+        let name = self.name.clone();
+        // Drop cannot await, and the test's client is bound to the test's runtime, which
+        // this blocks: a short-lived thread with its own runtime and client sends the delete.
+        let _ = std::thread::spawn(move || {
+            let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
+                return;
+            };
+            rt.block_on(async {
+                if let Ok(client) = kubectl_kruise::testenv::client_for(kubeconfig()).await {
+                    let api: Api<Namespace> = Api::all(client);
+                    let _ = api.delete(&name, &DeleteParams::background()).await;
+                }
+            });
+        })
+        .join();
+    }
+}
+
+/// Polls `probe` every 100 ms until it returns `Some`, or fails the test after `timeout`
+/// naming `what` and the last thing seen.
+pub async fn wait_for<T, F, Fut>(what: &str, timeout: Duration, mut probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, String>>,
+{
+    let start = Instant::now();
+    loop {
+        let last = match probe().await {
+            Ok(value) => return value,
+            Err(seen) => seen,
+        };
+        assert!(
+            start.elapsed() < timeout,
+            "timed out after {timeout:?} waiting for {what}; last seen: {last}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Parses a JSON literal into a typed object (test fixtures).
+pub fn object<K: DeserializeOwned>(value: serde_json::Value) -> K {
+    serde_json::from_value(value).expect("fixture literal is a valid object")
+}
