@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use kubectl_kruise::testenv::{ReadyState, RunDir};
-use support::{CLI, REPO};
+use support::{CLI, control_plane_bin_dir};
 
 fn private_run_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("kruise-lifecycle-{tag}-{}", std::process::id()));
@@ -23,23 +23,6 @@ fn testenv(args: &[&str], run_dir: &Path) -> Output {
         .arg(run_dir)
         .output()
         .expect("run kubectl-kruise")
-}
-
-fn bin_dir() -> String {
-    let out = Command::new(Path::new(REPO).join("tests/testenv/build.sh"))
-        .output()
-        .expect("run build.sh");
-    assert!(
-        out.status.success(),
-        "build.sh failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .trim()
-        .lines()
-        .last()
-        .unwrap_or_default()
-        .to_string()
 }
 
 /// Processes whose process group is `pgid`, with their resident memory in KiB.
@@ -72,7 +55,7 @@ fn group_members(pgid: u32) -> Vec<(u32, String, u64)> {
 
 #[test]
 fn up_then_down_starts_every_component_and_leaves_nothing_behind() {
-    let bin = bin_dir();
+    let bin = control_plane_bin_dir();
     let run_dir = private_run_dir("updown");
     let up = testenv(&["up", "--bin-dir", &bin], &run_dir);
     assert!(

@@ -47,21 +47,7 @@ fn start_or_reuse() -> PathBuf {
     lock.lock()
         .unwrap_or_else(|e| panic!("cannot take the testenv lock {}: {e}", lock_path.display()));
 
-    let build = Command::new(Path::new(REPO).join("tests/testenv/build.sh"))
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run tests/testenv/build.sh: {e}"));
-    assert!(
-        build.status.success(),
-        "tests/testenv/build.sh failed ({}):\n{}",
-        build.status,
-        String::from_utf8_lossy(&build.stderr)
-    );
-    let bin_dir = String::from_utf8_lossy(&build.stdout)
-        .trim()
-        .lines()
-        .last()
-        .unwrap_or_default()
-        .to_string();
+    let bin_dir = control_plane_bin_dir();
     let up = Command::new(CLI)
         .args(["testenv", "up", "--bin-dir", &bin_dir, "--run-dir"])
         .arg(&run_dir)
@@ -80,6 +66,25 @@ fn start_or_reuse() -> PathBuf {
         .unwrap_or_else(|| panic!("testenv up printed no kubeconfig: {stdout}"));
     drop(lock);
     PathBuf::from(path.trim())
+}
+
+/// Builds the Go components if needed (`tests/testenv/build.sh`) and returns their directory.
+pub fn control_plane_bin_dir() -> String {
+    let build = Command::new(Path::new(REPO).join("tests/testenv/build.sh"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run tests/testenv/build.sh: {e}"));
+    assert!(
+        build.status.success(),
+        "tests/testenv/build.sh failed ({}):\n{}",
+        build.status,
+        String::from_utf8_lossy(&build.stderr)
+    );
+    String::from_utf8_lossy(&build.stdout)
+        .trim()
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// A client for the test control plane; fails the test if it cannot be reached.

@@ -316,6 +316,15 @@ fn start_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
     }})
 }
 
+/// When the container's current run started (now, if the status does not say).
+fn running_since(status: &ContainerStatus, ctx: &Context<'_>) -> String {
+    let running = status.state.as_ref().and_then(|st| st.running.as_ref());
+    running
+        .and_then(|r| r.started_at.as_ref())
+        .map(|t| t.0.to_string())
+        .unwrap_or_else(|| ctx.now.to_string())
+}
+
 fn restart_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
     let changed = changed_containers(pod);
     let spec = spec_images(pod);
@@ -327,13 +336,7 @@ fn restart_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
             };
             let restart = s.restart_count + 1;
             let mut next = running_status(pod, &s.name, image, restart, ctx);
-            let started = s
-                .state
-                .as_ref()
-                .and_then(|st| st.running.as_ref())
-                .and_then(|r| r.started_at.as_ref())
-                .map(|t| t.0.to_string())
-                .unwrap_or_else(|| ctx.now.to_string());
+            let started = running_since(s, ctx);
             next["lastState"] = json!({ "terminated": {
                 "exitCode": 0, "reason": "Completed", "containerID": s.container_id,
                 "startedAt": started, "finishedAt": ctx.now.to_string() } });
@@ -355,13 +358,7 @@ fn completion_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
     let list: Vec<Value> = statuses(pod)
         .iter()
         .map(|s| {
-            let started = s
-                .state
-                .as_ref()
-                .and_then(|st| st.running.as_ref())
-                .and_then(|r| r.started_at.as_ref())
-                .map(|t| t.0.to_string())
-                .unwrap_or_else(|| ctx.now.to_string());
+            let started = running_since(s, ctx);
             json!({
                 "name": s.name, "image": s.image, "imageID": s.image_id, "containerID": s.container_id,
                 "ready": false, "started": false, "restartCount": s.restart_count,
