@@ -1,6 +1,7 @@
 //! Command line: clap definitions and dispatch. The binary calls [`main`] and nothing else.
 //!
 //! Exit codes (see `cli-conventions.md`): 0 success, 1 failure, 2 bad usage.
+pub mod completion;
 pub mod connection;
 mod testenv;
 
@@ -50,6 +51,12 @@ pub enum Command {
         after_help = "Examples:\n  kubectl kruise version\n  kubectl kruise version --kubeconfig ~/.kube/staging"
     )]
     Version,
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
+    #[command(after_help = completion::AFTER_HELP)]
+    Completion {
+        /// The shell to print the script for
+        shell: completion::ShellArg,
+    },
     /// Local control plane for demos and tests (etcd, kube-apiserver, controller-manager,
     /// scheduler built from Go modules, with simulated nodes).
     Testenv(testenv::TestenvArgs),
@@ -73,6 +80,11 @@ pub fn main() -> ExitCode {
     let outcome = runtime.block_on(async {
         match cli.command {
             Command::Version => version(&cli.connection).await,
+            Command::Completion { shell } => {
+                use clap::CommandFactory;
+                print!("{}", completion::script(Cli::command(), shell.into()));
+                Ok(())
+            }
             Command::Testenv(args) => testenv::run(args).await,
         }
     });
