@@ -42,6 +42,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand version 'Print the client version and, when the API server answers, the server version'
+            cand install 'Install (or update) the apps.kruise.io CRDs with server-side apply'
+            cand uninstall 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand testenv 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -65,6 +67,66 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
             cand -v 'Log verbosity 0-9 (logs go to stderr)'
             cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kubectl-kruise;install'= {
+            cand --only 'Install only these kinds (comma-separated, as OpenKruise names them)'
+            cand --dry-run '`client` prints the CRDs without sending them; `server` sends them with dry-run'
+            cand -o 'Print the CRDs in this format instead of one line each'
+            cand --output 'Print the CRDs in this format instead of one line each'
+            cand --timeout 'How long to wait for the CRDs to become Established'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kubectl-kruise;uninstall'= {
+            cand --only 'Uninstall only these kinds (comma-separated)'
+            cand --timeout 'How long to wait for the CRDs to be gone'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --force 'Delete the CRDs even though objects of them exist (they are deleted with them)'
+            cand -y 'Do not ask for confirmation'
+            cand --yes 'Do not ask for confirmation'
             cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -262,11 +324,17 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         }
         &'kubectl-kruise;help'= {
             cand version 'Print the client version and, when the API server answers, the server version'
+            cand install 'Install (or update) the apps.kruise.io CRDs with server-side apply'
+            cand uninstall 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand testenv 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kubectl-kruise;help;version'= {
+        }
+        &'kubectl-kruise;help;install'= {
+        }
+        &'kubectl-kruise;help;uninstall'= {
         }
         &'kubectl-kruise;help;completion'= {
         }

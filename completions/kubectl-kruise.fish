@@ -43,6 +43,8 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -l insecure-
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "version" -d 'Print the client version and, when the API server answers, the server version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "install" -d 'Install (or update) the apps.kruise.io CRDs with server-side apply'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "testenv" -d 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -64,6 +66,54 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand version" -
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand version" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand version" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand version" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l only -d 'Install only these kinds (comma-separated, as OpenKruise names them)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l dry-run -d '`client` prints the CRDs without sending them; `server` sends them with dry-run' -r -f -a "none\t''
+client\t''
+server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s o -l output -d 'Print the CRDs in this format instead of one line each' -r -f -a "yaml\t''
+json\t''
+name\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l timeout -d 'How long to wait for the CRDs to become Established' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l only -d 'Uninstall only these kinds (comma-separated)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l timeout -d 'How long to wait for the CRDs to be gone' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l force -d 'Delete the CRDs even though objects of them exist (they are deleted with them)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -s y -l yes -d 'Do not ask for confirmation'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand completion" -l context -d 'The name of the kubeconfig context to use' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand completion" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -199,10 +249,12 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from help" -f -a "status" -d 'Say whether a control plane is running, and where'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Run the control plane in the foreground (what `up` starts in the background)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version completion testenv help" -f -a "version" -d 'Print the client version and, when the API server answers, the server version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version completion testenv help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version completion testenv help" -f -a "testenv" -d 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version completion testenv help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion testenv help" -f -a "version" -d 'Print the client version and, when the API server answers, the server version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion testenv help" -f -a "install" -d 'Install (or update) the apps.kruise.io CRDs with server-side apply'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion testenv help" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion testenv help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion testenv help" -f -a "testenv" -d 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion testenv help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "up" -d 'Start the control plane in the background (or reuse the running one) and print `export KRUISE_TESTENV_KUBECONFIG=...` for eval'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "down" -d 'Stop the control plane and remove its run directory'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "status" -d 'Say whether a control plane is running, and where'

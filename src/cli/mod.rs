@@ -3,6 +3,7 @@
 //! Exit codes (see `cli-conventions.md`): 0 success, 1 failure, 2 bad usage.
 pub mod completion;
 pub mod connection;
+pub mod install;
 mod testenv;
 
 use std::process::ExitCode;
@@ -51,6 +52,13 @@ pub enum Command {
         after_help = "Examples:\n  kubectl kruise version\n  kubectl kruise version --kubeconfig ~/.kube/staging"
     )]
     Version,
+    /// Install (or update) the apps.kruise.io CRDs with server-side apply
+    ///
+    /// Kinds: CloneSet, StatefulSet (Advanced), DaemonSet (Advanced), BroadcastJob,
+    /// AdvancedCronJob, SidecarSet, WorkloadSpread, UnitedDeployment.
+    Install(install::InstallArgs),
+    /// Remove the apps.kruise.io CRDs; refuses while custom resources of them exist
+    Uninstall(install::UninstallArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
     #[command(after_help = completion::AFTER_HELP)]
     Completion {
@@ -85,16 +93,56 @@ pub fn main() -> ExitCode {
                 print!("{}", completion::script(Cli::command(), shell.into()));
                 Ok(())
             }
+            Command::Install(args) => install::install(args, &cli.connection).await,
+            Command::Uninstall(args) => install::uninstall(args, &cli.connection).await,
             Command::Testenv(args) => testenv::run(args).await,
         }
     });
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
+            let text = describe_error(&e);
+            // kubectl's own form for a bare API error; every other error starts with `error: `.
+            if text.starts_with("error from server") {
+                eprintln!("{text}")
+            } else {
+                eprintln!("error: {text}")
+            }
+            if e.downcast_ref::<UsageError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
+}
+
+/// The error chain as one line; API errors read as kubectl prints them:
+/// `error from server (Reason): message`, without the raw Status dump.
+fn describe_error(error: &anyhow::Error) -> String {
+    let mut parts = Vec::new();
+    for cause in error.chain() {
+        if let Some(kube::Error::Api(status)) = cause.downcast_ref::<kube::Error>() {
+            parts.push(format!(
+                "error from server ({}): {}",
+                status.reason, status.message
+            ));
+            break;
+        }
+        parts.push(cause.to_string());
+    }
+    parts.join(": ")
+}
+
+/// A bad argument found after parsing, or a refusal to act without confirmation: exit 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// A clap value parser for durations such as `500ms`, `30s`, `5m`.
+pub fn duration(text: &str) -> Result<std::time::Duration, String> {
+    crate::testenv::kubelet::plan::parse_duration(text)
+        .ok_or_else(|| format!("`{text}` is not a duration (examples: 500ms, 2s, 1m)"))
 }
 
 async fn version(connection: &connection::ConnectionArgs) -> anyhow::Result<()> {

@@ -5,8 +5,9 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
+use super::duration;
 use crate::testenv::control::{self, UpOptions};
-use crate::testenv::kubelet::plan::{Defaults, parse_duration};
+use crate::testenv::kubelet::plan::Defaults;
 use crate::testenv::supervisor::{self, ServeOptions};
 use crate::testenv::{KUBECONFIG_ENV, RunDir};
 
@@ -107,10 +108,6 @@ enum TestenvCommand {
         #[command(flatten)]
         serve: ServeArgs,
     },
-}
-
-fn duration(text: &str) -> Result<Duration, String> {
-    parse_duration(text).ok_or_else(|| format!("`{text}` is not a duration (examples: 500ms, 2s, 1m)"))
 }
 
 pub async fn run(args: TestenvArgs) -> anyhow::Result<()> {

@@ -190,3 +190,60 @@ where
 pub fn object<K: DeserializeOwned>(value: serde_json::Value) -> K {
     serde_json::from_value(value).expect("fixture literal is a valid object")
 }
+
+/// A control plane of the test's own, in a private run directory, stopped on drop. For
+/// tests that change cluster-wide state others rely on (uninstalling CRDs, restarts).
+pub struct PrivateControlPlane {
+    pub run_dir: PathBuf,
+    pub kubeconfig: PathBuf,
+}
+
+impl PrivateControlPlane {
+    pub fn start(tag: &str) -> Self {
+        let run_dir = std::env::temp_dir().join(format!("kruise-private-{tag}-{}", std::process::id()));
+        let bin_dir = control_plane_bin_dir();
+        let up = Command::new(CLI)
+            .args(["testenv", "up", "--bin-dir", &bin_dir, "--run-dir"])
+            .arg(&run_dir)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {CLI}: {e}"));
+        assert!(
+            up.status.success(),
+            "private control plane {tag} did not start:\n{}",
+            String::from_utf8_lossy(&up.stderr)
+        );
+        let kubeconfig = run_dir.join("admin.kubeconfig");
+        PrivateControlPlane { run_dir, kubeconfig }
+    }
+
+    pub async fn client(&self) -> Client {
+        kubectl_kruise::testenv::client_for(&self.kubeconfig)
+            .await
+            .unwrap_or_else(|e| panic!("client for {}: {e}", self.kubeconfig.display()))
+    }
+}
+
+impl Drop for PrivateControlPlane {
+    fn drop(&mut self) {
+        let _ = Command::new(CLI)
+            .args(["testenv", "down", "--run-dir"])
+            .arg(&self.run_dir)
+            .output();
+    }
+}
+
+/// Runs `kubectl-kruise ARGS --kubeconfig KUBECONFIG`; returns (exit code, stdout, stderr).
+pub fn kruise(kubeconfig: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(CLI)
+        .args(args)
+        .arg("--kubeconfig")
+        .arg(kubeconfig)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {CLI}: {e}"));
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

@@ -1,0 +1,319 @@
+//! `kubectl kruise install | uninstall`: the `apps.kruise.io` CRDs.
+//!
+//! Invariants: `install` is a server-side apply under field manager `kubectl-kruise`, so
+//! running it twice changes nothing; it returns only when every CRD is Established.
+//! `uninstall` never deletes a CRD that still has objects unless `--force` was given and
+//! confirmed (on a terminal) or `--yes` was passed: deleting a CRD deletes every object of
+//! it, and the garbage collector then deletes their pods.
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::api::{Api, DeleteParams, DynamicObject, ListParams, Patch, PatchParams};
+use kube::core::{ApiResource, GroupVersionKind};
+use kube::{Client, ResourceExt};
+
+use super::UsageError;
+use super::connection::ConnectionArgs;
+use crate::api;
+
+pub const FIELD_MANAGER: &str = "kubectl-kruise";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DryRun {
+    None,
+    Client,
+    Server,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Output {
+    Yaml,
+    Json,
+    Name,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  kubectl kruise install\n  kubectl kruise install --only CloneSet,StatefulSet\n  \
+kubectl kruise install --dry-run=client -o yaml > kruise-crds.yaml"
+)]
+pub struct InstallArgs {
+    /// Install only these kinds (comma-separated, as OpenKruise names them)
+    #[arg(long, value_delimiter = ',', value_name = "KINDS")]
+    only: Vec<String>,
+    /// `client` prints the CRDs without sending them; `server` sends them with dry-run
+    #[arg(long, value_enum, default_value = "none", num_args = 0..=1, default_missing_value = "client")]
+    dry_run: DryRun,
+    /// Print the CRDs in this format instead of one line each
+    #[arg(short = 'o', long, value_enum)]
+    output: Option<Output>,
+    /// How long to wait for the CRDs to become Established
+    #[arg(long, default_value = "60s", value_parser = super::duration)]
+    timeout: Duration,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  kubectl kruise uninstall\n  kubectl kruise uninstall --only BroadcastJob\n  \
+kubectl kruise uninstall --force --yes   # deletes every custom resource of these kinds too"
+)]
+pub struct UninstallArgs {
+    /// Uninstall only these kinds (comma-separated)
+    #[arg(long, value_delimiter = ',', value_name = "KINDS")]
+    only: Vec<String>,
+    /// Delete the CRDs even though objects of them exist (they are deleted with them)
+    #[arg(long)]
+    force: bool,
+    /// Do not ask for confirmation
+    #[arg(short = 'y', long)]
+    yes: bool,
+    /// How long to wait for the CRDs to be gone
+    #[arg(long, default_value = "120s", value_parser = super::duration)]
+    timeout: Duration,
+}
+
+/// The CRDs selected by `--only` (all when empty); an unknown kind is a usage error.
+fn selected(only: &[String]) -> Result<Vec<CustomResourceDefinition>, UsageError> {
+    if only.is_empty() {
+        return Ok(api::crds());
+    }
+    only.iter()
+        .map(|kind| {
+            let known = api::KINDS.iter().find(|k| k.eq_ignore_ascii_case(kind.trim()));
+            known.and_then(|k| api::crd_for_kind(k)).ok_or_else(|| {
+                UsageError(format!(
+                    "--only: unknown kind {kind:?}; known kinds: {}",
+                    api::KINDS.join(", ")
+                ))
+            })
+        })
+        .collect()
+}
+
+fn crd_line(crd: &CustomResourceDefinition, verb: &str) -> String {
+    format!(
+        "customresourcedefinition.apiextensions.k8s.io/{} {verb}",
+        crd.name_any()
+    )
+}
+
+fn render(crds: &[CustomResourceDefinition], output: Output) -> anyhow::Result<String> {
+    let mut out = String::new();
+    for crd in crds {
+        let mut value = serde_json::to_value(crd)?;
+        value["apiVersion"] = "apiextensions.k8s.io/v1".into();
+        value["kind"] = "CustomResourceDefinition".into();
+        match output {
+            Output::Yaml => {
+                out.push_str("---\n");
+                out.push_str(&serde_saphyr::to_string(&value)?);
+            }
+            Output::Json => {
+                out.push_str(&serde_json::to_string_pretty(&value)?);
+                out.push('\n');
+            }
+            Output::Name => {
+                out.push_str(&format!(
+                    "customresourcedefinition.apiextensions.k8s.io/{}\n",
+                    crd.name_any()
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+pub async fn install(args: InstallArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
+    let crds = selected(&args.only)?;
+    if args.dry_run == DryRun::Client {
+        print!("{}", render(&crds, args.output.unwrap_or(Output::Yaml))?);
+        return Ok(());
+    }
+    let client = connection.client().await?;
+    let api: Api<CustomResourceDefinition> = Api::all(client.clone());
+    let mut params = PatchParams::apply(FIELD_MANAGER).force();
+    params.dry_run = args.dry_run == DryRun::Server;
+    let mut applied = Vec::new();
+    for crd in &crds {
+        let name = crd.name_any();
+        let before = api
+            .get_opt(&name)
+            .await?
+            .and_then(|c| c.metadata.resource_version);
+        let mut body = crd.clone();
+        body.metadata.managed_fields = None;
+        let after = api.patch(&name, &params, &Patch::Apply(&body)).await?;
+        let verb = match (&before, &after.metadata.resource_version) {
+            (None, _) => "created",
+            (Some(a), Some(b)) if a == b => "unchanged",
+            _ => "configured",
+        };
+        let verb = if params.dry_run {
+            format!("{verb} (server dry run)")
+        } else {
+            verb.to_string()
+        };
+        if args.output.is_none() {
+            println!("{}", crd_line(crd, &verb));
+        }
+        applied.push(after);
+    }
+    if !params.dry_run {
+        wait_established(&api, &crds, args.timeout).await?;
+    }
+    if let Some(output) = args.output {
+        print!("{}", render(&applied, output)?);
+    }
+    Ok(())
+}
+
+async fn wait_established(
+    api: &Api<CustomResourceDefinition>,
+    crds: &[CustomResourceDefinition],
+    timeout: Duration,
+) -> anyhow::Result<()> {
+    let start = Instant::now();
+    for crd in crds {
+        let name = crd.name_any();
+        loop {
+            let current = api.get(&name).await?;
+            let conditions = current.status.as_ref().and_then(|s| s.conditions.as_ref());
+            let established = conditions
+                .is_some_and(|cs| cs.iter().any(|c| c.type_ == "Established" && c.status == "True"));
+            if established {
+                break;
+            }
+            if start.elapsed() > timeout {
+                anyhow::bail!(
+                    "customresourcedefinition {name} not Established after {timeout:?}: {conditions:?}"
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+    Ok(())
+}
+
+/// Objects of each installed CRD, counted per namespace ("" for cluster-scoped).
+async fn count_objects(
+    client: &Client,
+    crds: &[CustomResourceDefinition],
+) -> anyhow::Result<Vec<(String, BTreeMap<String, usize>)>> {
+    let mut counts = Vec::new();
+    for crd in crds {
+        let Some(version) = crd.spec.versions.iter().find(|v| v.served) else {
+            continue;
+        };
+        let gvk = GroupVersionKind::gvk(&crd.spec.group, &version.name, &crd.spec.names.kind);
+        let resource = ApiResource::from_gvk_with_plural(&gvk, &crd.spec.names.plural);
+        let api: Api<DynamicObject> = Api::all_with(client.clone(), &resource);
+        let list = api.list_metadata(&ListParams::default()).await?;
+        let mut per_namespace = BTreeMap::new();
+        for item in list.items {
+            *per_namespace
+                .entry(item.metadata.namespace.unwrap_or_default())
+                .or_insert(0) += 1;
+        }
+        if !per_namespace.is_empty() {
+            counts.push((crd.name_any(), per_namespace));
+        }
+    }
+    Ok(counts)
+}
+
+fn describe_counts(counts: &[(String, BTreeMap<String, usize>)]) -> String {
+    counts
+        .iter()
+        .map(|(crd, per_ns)| {
+            let total: usize = per_ns.values().sum();
+            let where_: Vec<String> = per_ns
+                .iter()
+                .map(|(ns, n)| {
+                    if ns.is_empty() {
+                        format!("{n} cluster-scoped")
+                    } else {
+                        format!("{ns}: {n}")
+                    }
+                })
+                .collect();
+            format!("  {crd}: {total} ({})", where_.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub async fn uninstall(args: UninstallArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
+    let wanted = selected(&args.only)?;
+    let client = connection.client().await?;
+    let api: Api<CustomResourceDefinition> = Api::all(client.clone());
+    let mut installed = Vec::new();
+    for crd in &wanted {
+        if let Some(found) = api.get_opt(&crd.name_any()).await? {
+            installed.push(found);
+        }
+    }
+    if installed.is_empty() {
+        println!("no apps.kruise.io CRDs of these kinds are installed");
+        return Ok(());
+    }
+    let counts = count_objects(&client, &installed).await?;
+    if !counts.is_empty() {
+        let listing = describe_counts(&counts);
+        if !args.force {
+            anyhow::bail!(
+                "refusing to uninstall: custom resources still exist:\n{listing}\n\
+                 Deleting a CRD deletes every object of it, and their pods are then deleted too.\n\
+                 hint: delete those objects first, or pass --force to delete them with the CRDs"
+            );
+        }
+        confirm(
+            &format!("This deletes these custom resources and their pods:\n{listing}\nContinue?"),
+            args.yes,
+        )?;
+    }
+    for crd in &installed {
+        match api.delete(&crd.name_any(), &DeleteParams::default()).await {
+            Ok(_) => println!("{}", crd_line(crd, "deleted")),
+            Err(kube::Error::Api(s)) if s.code == 404 => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let start = Instant::now();
+    for crd in &installed {
+        while api.get_opt(&crd.name_any()).await?.is_some() {
+            if start.elapsed() > args.timeout {
+                anyhow::bail!(
+                    "customresourcedefinition {} still exists after {:?}",
+                    crd.name_any(),
+                    args.timeout
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+    Ok(())
+}
+
+/// Asks on a terminal; `--yes` skips; no terminal and no `--yes` is a usage error (exit 2).
+pub fn confirm(question: &str, yes: bool) -> anyhow::Result<()> {
+    use std::io::IsTerminal;
+    if yes {
+        return Ok(());
+    }
+    if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
+        return Err(
+            UsageError("this needs confirmation and there is no terminal; hint: pass --yes".into()).into(),
+        );
+    }
+    let answer = dialoguer::Confirm::new()
+        .with_prompt(question)
+        .default(false)
+        .interact()?;
+    if answer {
+        Ok(())
+    } else {
+        anyhow::bail!("cancelled")
+    }
+}
