@@ -231,3 +231,172 @@ async fn uninstall_refuses_while_objects_exist_and_round_trips_after() {
     }
     install(&plane.kubeconfig).await;
 }
+
+/// A minimal valid object of `kind` with `spec_patch` merged into its spec.
+fn with_spec(kind: &str, name: &str, spec_patch: Value) -> Value {
+    let template = serde_json::json!({
+        "metadata": { "labels": { "app": name } },
+        "spec": { "containers": [ { "name": "app", "image": "nginx:1" } ] },
+    });
+    let (api_version, mut spec) = match kind {
+        "CloneSet" => (
+            "apps.kruise.io/v1alpha1",
+            serde_json::json!({
+            "replicas": 1, "selector": { "matchLabels": { "app": name } }, "template": template }),
+        ),
+        "StatefulSet" => (
+            "apps.kruise.io/v1beta1",
+            serde_json::json!({
+            "replicas": 1, "serviceName": name, "selector": { "matchLabels": { "app": name } }, "template": template }),
+        ),
+        other => panic!("no base object for {other}"),
+    };
+    merge(&mut spec, spec_patch);
+    serde_json::json!({ "apiVersion": api_version, "kind": kind, "metadata": { "name": name }, "spec": spec })
+}
+
+fn merge(base: &mut Value, patch: Value) {
+    match (base, patch) {
+        (Value::Object(b), Value::Object(p)) => {
+            for (k, v) in p {
+                merge(b.entry(k).or_insert(Value::Null), v);
+            }
+        }
+        (b, p) => *b = p,
+    }
+}
+
+#[tokio::test]
+async fn bad_input_is_rejected_with_a_message_naming_the_field() {
+    use serde_json::json;
+    install(support::kubeconfig()).await;
+    let ns = TestNamespace::create("crd-bad-input").await;
+    // (kind, what is wrong, spec patch, words the error must contain)
+    let table: Vec<(&str, &str, Value, Vec<&str>)> = vec![
+        (
+            "CloneSet",
+            "partition neither int nor percent",
+            json!({ "updateStrategy": { "partition": "half" } }),
+            vec!["spec.updateStrategy.partition"],
+        ),
+        (
+            "CloneSet",
+            "maxUnavailable string without %",
+            json!({ "updateStrategy": { "maxUnavailable": "50" } }),
+            vec!["spec.updateStrategy.maxUnavailable"],
+        ),
+        (
+            "CloneSet",
+            "maxSurge negative",
+            json!({ "updateStrategy": { "maxSurge": -1 } }),
+            vec!["spec.updateStrategy.maxSurge"],
+        ),
+        (
+            "CloneSet",
+            "negative replicas",
+            json!({ "replicas": -1 }),
+            vec!["spec.replicas"],
+        ),
+        (
+            "CloneSet",
+            "both priority kinds",
+            json!({ "updateStrategy": { "priorityStrategy": {
+            "weightPriority": [ { "weight": 50, "matchSelector": { "matchLabels": { "a": "b" } } } ],
+            "orderPriority": [ { "orderedKey": "k" } ] } } }),
+            vec![
+                "spec.updateStrategy.priorityStrategy",
+                "weightPriority",
+                "orderPriority",
+            ],
+        ),
+        (
+            "CloneSet",
+            "unknown update strategy type",
+            json!({ "updateStrategy": { "type": "RollingUpdate" } }),
+            vec!["spec.updateStrategy.type", "Unsupported value"],
+        ),
+        (
+            "CloneSet",
+            "misplaced field",
+            json!({ "updateStrategy": { "strategy": { "type": "ReCreate" } } }),
+            vec!["spec.updateStrategy.strategy"],
+        ),
+        (
+            "StatefulSet",
+            "unknown pod management policy",
+            json!({ "podManagementPolicy": "Sometimes" }),
+            vec!["spec.podManagementPolicy", "Unsupported value"],
+        ),
+        (
+            "StatefulSet",
+            "unknown pod update policy",
+            json!({ "updateStrategy": { "type": "RollingUpdate",
+            "rollingUpdate": { "podUpdatePolicy": "Whenever" } } }),
+            vec!["spec.updateStrategy.rollingUpdate.podUpdatePolicy"],
+        ),
+        (
+            "StatefulSet",
+            "negative partition",
+            json!({ "updateStrategy": { "type": "RollingUpdate",
+            "rollingUpdate": { "partition": -2 } } }),
+            vec!["spec.updateStrategy.rollingUpdate.partition"],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (i, (kind, wrong, patch, words)) in table.into_iter().enumerate() {
+        let doc = with_spec(kind, &format!("bad-{i}"), patch);
+        match apply(&ns, &doc).await {
+            Ok(_) => failures.push(format!("{kind} with {wrong}: accepted")),
+            Err(e) => {
+                let text = e.to_string();
+                if let Some(missing) = words.iter().find(|w| !text.contains(**w)) {
+                    failures.push(format!(
+                        "{kind} with {wrong}: error does not name {missing:?}: {text}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "bad inputs not refused as they should be:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[tokio::test]
+async fn a_valid_minimal_object_passes_the_same_checks() {
+    install(support::kubeconfig()).await;
+    let ns = TestNamespace::create("crd-good-input").await;
+    for kind in ["CloneSet", "StatefulSet"] {
+        let doc = with_spec(kind, "good", serde_json::json!({ "updateStrategy": {} }));
+        apply(&ns, &doc)
+            .await
+            .unwrap_or_else(|e| panic!("minimal {kind} rejected: {e}"));
+    }
+}
+
+#[tokio::test]
+async fn advanced_statefulset_fields_written_through_v1beta1_are_never_lost() {
+    use serde_json::json;
+    install(support::kubeconfig()).await;
+    let ns = TestNamespace::create("crd-sts-versions").await;
+    let doc = with_spec(
+        "StatefulSet",
+        "keep",
+        json!({
+            "reserveOrdinals": [1, 3],
+            "scaleStrategy": { "maxUnavailable": 1 },
+            "persistentVolumeClaimRetentionPolicy": { "whenDeleted": "Retain", "whenScaled": "Delete" },
+            "lifecycle": { "preDelete": { "finalizersHandler": ["example.com/hold"] } },
+        }),
+    );
+    apply(&ns, &doc).await.expect("v1beta1 StatefulSet accepted");
+    for version in ["v1beta1", "v1alpha1"] {
+        let gvk = GroupVersionKind::gvk("apps.kruise.io", version, "StatefulSet");
+        let resource = ApiResource::from_gvk_with_plural(&gvk, "statefulsets");
+        let api: Api<DynamicObject> = Api::namespaced_with(ns.client.clone(), &ns.name, &resource);
+        let back = serde_json::to_value(api.get("keep").await.expect("read back")).expect("json");
+        assert_contains(&format!("read as {version}: spec"), &doc["spec"], &back["spec"]);
+    }
+}

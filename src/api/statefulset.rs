@@ -3,10 +3,11 @@
 //! Invariants:
 //! - `v1alpha1` is the storage version and `v1beta1` is served (see [`crd`]); the CRD has no
 //!   conversion webhook (strategy `None`) and `v1beta1` is a strict superset of `v1alpha1`.
-//!   Consequence (checked against kube-apiserver 1.36): the fields only `v1beta1` has
-//!   (`reserveOrdinals`, `lifecycle`, `scaleStrategy`, `persistentVolumeClaimRetentionPolicy`,
-//!   `ordinals`, `volumeClaimUpdateStrategy`, and the extra status counters) are pruned when
-//!   written through `v1beta1`, because objects are pruned against the storage schema.
+//!   The apiserver prunes objects against the storage version's schema, so the stored
+//!   `v1alpha1` version carries the `v1beta1` schema in the CRD: the fields only `v1beta1`
+//!   types have (`reserveOrdinals`, `lifecycle`, `scaleStrategy`,
+//!   `persistentVolumeClaimRetentionPolicy`, `ordinals`, `volumeClaimUpdateStrategy`, extra
+//!   status counters) survive a write through either version (`tests/crds.rs` proves it).
 //!   [`STORAGE_VERSION`] is the single switch.
 //! - The rolling-update block (`updateStrategy.rollingUpdate`) is identical in both versions
 //!   and defined once here.
@@ -45,11 +46,27 @@ const PARALLEL_FOR_UNORDERED_MSG: &str =
     "updateStrategy.rollingUpdate.unorderedUpdate requires podManagementPolicy Parallel";
 
 /// The merged CRD: `v1alpha1` (served, storage) and `v1beta1` (served).
+///
+/// Nothing written through either version may be lost. With no conversion webhook the
+/// stored objects are only relabelled between versions, and the apiserver prunes what the
+/// stored version's schema does not declare; so the stored `v1alpha1` version gets the
+/// `v1beta1` schema (a superset: `v1alpha1` plus `reserveOrdinals`, `lifecycle`,
+/// `scaleStrategy`, PVC retention, ...). A `v1alpha1` manifest is valid under it unchanged.
 pub fn crd() -> Result<CustomResourceDefinition, kube::core::crd::MergeError> {
-    merge_crds(
+    let mut crd = merge_crds(
         vec![v1alpha1::StatefulSet::crd(), v1beta1::StatefulSet::crd()],
         STORAGE_VERSION,
-    )
+    )?;
+    let beta_schema = crd
+        .spec
+        .versions
+        .iter()
+        .find(|v| v.name == "v1beta1")
+        .and_then(|v| v.schema.clone());
+    for version in crd.spec.versions.iter_mut().filter(|v| v.name == "v1alpha1") {
+        version.schema = beta_schema.clone();
+    }
+    Ok(crd)
 }
 
 /// `OrderedReady` (default): one pod at a time in ordinal order; `Parallel`: all at once.
@@ -426,17 +443,21 @@ mod tests {
     }
 
     #[test]
-    fn v1beta1_only_fields_are_absent_from_v1alpha1() -> Result<(), kube::core::crd::MergeError> {
+    fn the_stored_v1alpha1_schema_keeps_every_v1beta1_field() -> Result<(), kube::core::crd::MergeError> {
         let crd = crd()?;
         let alpha = spec_schema(&crd, "v1alpha1");
         let beta = spec_schema(&crd, "v1beta1");
         for field in ["reserveOrdinals", "lifecycle", "scaleStrategy", "ordinals"] {
-            assert!(alpha["properties"].get(field).is_none(), "{field} in v1alpha1");
             assert!(
                 beta["properties"].get(field).is_some(),
                 "{field} missing in v1beta1"
             );
+            assert!(
+                alpha["properties"].get(field).is_some(),
+                "{field} would be pruned from storage"
+            );
         }
+        assert_eq!(alpha, beta, "the two served schemas must be the same superset");
         Ok(())
     }
 }

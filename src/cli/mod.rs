@@ -173,3 +173,35 @@ fn init_logging(verbosity: u8) {
         .with_writer(std::io::stderr)
         .try_init();
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_visible_command_has_a_summary_and_at_least_two_examples() {
+        fn walk(command: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            for sub in command
+                .get_subcommands()
+                .filter(|c| !c.is_hide_set() && c.get_name() != "help")
+            {
+                let name = format!("{path} {}", sub.get_name());
+                let after = sub.get_after_help().map(|h| h.to_string()).unwrap_or_default();
+                let examples = after
+                    .split("Examples:")
+                    .nth(1)
+                    .map(|e| e.lines().filter(|l| !l.trim().is_empty()).count());
+                if sub.get_about().is_none() || examples.unwrap_or(0) < 2 {
+                    missing.push(name.clone());
+                }
+                walk(sub, &name, missing);
+            }
+        }
+        let mut missing = Vec::new();
+        walk(&super::Cli::command(), "kubectl kruise", &mut missing);
+        assert!(
+            missing.is_empty(),
+            "commands without a summary and two examples: {missing:?}"
+        );
+    }
+}

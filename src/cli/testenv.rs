@@ -81,6 +81,10 @@ impl ServeArgs {
 enum TestenvCommand {
     /// Start the control plane in the background (or reuse the running one) and print
     /// `export KRUISE_TESTENV_KUBECONFIG=...` for eval.
+    #[command(
+        after_help = "Examples:\n  eval \"$(kubectl kruise testenv up --bin-dir \"$(tests/testenv/build.sh)\")\"\n  \
+kubectl kruise testenv up --bin-dir ~/.cache/kubectl-kruise/testenv/<key>/bin --nodes 12 --image-pull-delay 2s"
+    )]
     Up {
         #[command(flatten)]
         dir: RunDirArg,
@@ -91,11 +95,17 @@ enum TestenvCommand {
         timeout: Duration,
     },
     /// Stop the control plane and remove its run directory.
+    #[command(
+        after_help = "Examples:\n  kubectl kruise testenv down\n  kubectl kruise testenv down --run-dir /tmp/my-run"
+    )]
     Down {
         #[command(flatten)]
         dir: RunDirArg,
     },
     /// Say whether a control plane is running, and where.
+    #[command(
+        after_help = "Examples:\n  kubectl kruise testenv status\n  kubectl kruise testenv status --run-dir /tmp/my-run"
+    )]
     Status {
         #[command(flatten)]
         dir: RunDirArg,

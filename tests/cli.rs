@@ -1,0 +1,108 @@
+//! The binary as users call it: through a real `kubectl` as a plugin, with an exec
+//! credential plugin in the kubeconfig, and with bad arguments (exit 2 and a hint).
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+use support::{CLI, kruise};
+
+/// Runs the system `kubectl` with our binary first on PATH.
+fn kubectl(args: &[&str]) -> (i32, String, String) {
+    let dir = Path::new(CLI).parent().expect("binary directory");
+    let path = format!("{}:{}", dir.display(), std::env::var("PATH").unwrap_or_default());
+    let out = Command::new("kubectl")
+        .args(args)
+        .env("PATH", path)
+        .output()
+        .expect("kubectl is not installed (Debian package kubernetes-client); .ci/run installs it");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn kubectl_finds_and_runs_the_plugin_and_help_says_kubectl_kruise() {
+    let kubeconfig = support::kubeconfig().display().to_string();
+    let (code, out, err) = kubectl(&["kruise", "version", "--kubeconfig", &kubeconfig]);
+    assert_eq!(code, 0, "kubectl kruise version: {err}");
+    assert!(
+        out.contains("Client Version: v") && out.contains("Server Version: v1.36"),
+        "{out}"
+    );
+    let (code, out, _) = kubectl(&["kruise", "--help"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("Usage: kubectl kruise"),
+        "plugin-mode usage line missing:\n{out}"
+    );
+    let (_, plugins, _) = kubectl(&["plugin", "list"]);
+    assert!(
+        plugins.contains("kubectl-kruise"),
+        "kubectl plugin list does not show us:\n{plugins}"
+    );
+}
+
+#[test]
+fn an_exec_credential_plugin_in_the_kubeconfig_is_used() {
+    let kubeconfig = support::kubeconfig();
+    let pki = kubeconfig.parent().expect("run dir").join("pki");
+    let read = |f: &str| std::fs::read(pki.join(f)).unwrap_or_else(|e| panic!("read {f}: {e}"));
+    let credential = serde_json::json!({
+        "apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential",
+        "status": {
+            "clientCertificateData": String::from_utf8_lossy(&read("admin.crt")),
+            "clientKeyData": String::from_utf8_lossy(&read("admin.key")),
+        },
+    });
+    let dir = std::env::temp_dir().join(format!("kruise-exec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let cred_file = dir.join("credential.json");
+    std::fs::write(&cred_file, credential.to_string()).expect("write credential");
+    let original = std::fs::read_to_string(kubeconfig).expect("read kubeconfig");
+    let server = original
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("server: "))
+        .expect("server line");
+    let exec_config = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: {server}\n    \
+         certificate-authority: {ca}\nusers:\n- name: exec-user\n  user:\n    exec:\n      \
+         apiVersion: client.authentication.k8s.io/v1\n      command: cat\n      args: [\"{cred}\"]\n      \
+         interactiveMode: Never\ncontexts:\n- name: x\n  context:\n    cluster: c\n    user: exec-user\n\
+         current-context: x\n",
+        ca = pki.join("ca.crt").display(),
+        cred = cred_file.display(),
+    );
+    let exec_kubeconfig = dir.join("exec.kubeconfig");
+    std::fs::write(&exec_kubeconfig, exec_config).expect("write kubeconfig");
+    let (code, out, err) = kruise(&exec_kubeconfig, &["version"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Server Version: v1.36"),
+        "exec credentials were not used: {out}\n{err}"
+    );
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_hint() {
+    let kubeconfig = support::kubeconfig();
+    let (code, _, err) = kruise(kubeconfig, &["install", "--only", "ClownSet"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("known kinds: CloneSet"),
+        "{err}"
+    );
+    let (code, _, err) = kruise(kubeconfig, &["no-such-verb"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--help"), "no pointer to --help: {err}");
+}
+
+#[test]
+fn a_missing_kubeconfig_is_a_clear_error_naming_the_file() {
+    let (code, _, err) = kruise(Path::new("/nonexistent/kube.config"), &["install"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("/nonexistent/kube.config"), "{err}");
+}
