@@ -16,6 +16,9 @@ _kubectl__kruise() {
             ",$1")
                 cmd="kubectl__kruise"
                 ;;
+            kubectl__kruise,__complete)
+                cmd="kubectl__kruise__subcmd____complete"
+                ;;
             kubectl__kruise,completion)
                 cmd="kubectl__kruise__subcmd__completion"
                 ;;
@@ -33,6 +36,9 @@ _kubectl__kruise() {
                 ;;
             kubectl__kruise,version)
                 cmd="kubectl__kruise__subcmd__version"
+                ;;
+            kubectl__kruise__subcmd__help,__complete)
+                cmd="kubectl__kruise__subcmd__help__subcmd____complete"
                 ;;
             kubectl__kruise__subcmd__help,completion)
                 cmd="kubectl__kruise__subcmd__help__subcmd__completion"
@@ -101,8 +107,94 @@ _kubectl__kruise() {
 
     case "${cmd}" in
         kubectl__kruise)
-            opts="-n -s -v -h -V --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version version install uninstall completion testenv help"
+            opts="-n -s -v -h -V --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version version install uninstall completion __complete testenv help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --certificate-authority)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-certificate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__kruise__subcmd____complete)
+            opts="-n -s -v -h -V --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -273,8 +365,22 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__help)
-            opts="version install uninstall completion testenv help"
+            opts="version install uninstall completion __complete testenv help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__kruise__subcmd__help__subcmd____complete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -106,3 +106,26 @@ fn a_missing_kubeconfig_is_a_clear_error_naming_the_file() {
     assert_eq!(code, 1);
     assert!(err.contains("/nonexistent/kube.config"), "{err}");
 }
+
+#[test]
+fn kubectl_kruise_tab_completes_through_the_companion() {
+    let dir = Path::new(CLI).parent().expect("binary directory");
+    let companion = Path::new(support::REPO).join("completions");
+    let path = format!(
+        "{}:{}:{}",
+        dir.display(),
+        companion.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("kubectl")
+        .args(["__complete", "kruise", "un"])
+        .env("PATH", path)
+        .output()
+        .expect("kubectl");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.lines().any(|l| l.starts_with("uninstall\t")),
+        "no candidate from the plugin:\n{stdout}"
+    );
+    assert!(stdout.lines().any(|l| l == ":4"), "no directive line:\n{stdout}");
+}

@@ -1,6 +1,7 @@
 //! Command line: clap definitions and dispatch. The binary calls [`main`] and nothing else.
 //!
 //! Exit codes (see `cli-conventions.md`): 0 success, 1 failure, 2 bad usage.
+pub mod complete;
 pub mod completion;
 pub mod connection;
 pub mod install;
@@ -65,6 +66,13 @@ pub enum Command {
         /// The shell to print the script for
         shell: completion::ShellArg,
     },
+    /// Completion candidates in kubectl's plugin protocol (used by kubectl_complete-kruise)
+    #[command(name = "__complete", hide = true)]
+    Complete {
+        /// The words typed after `kubectl kruise`; the last one is partial
+        #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
+        words: Vec<String>,
+    },
     /// Local control plane for demos and tests (etcd, kube-apiserver, controller-manager,
     /// scheduler built from Go modules, with simulated nodes).
     Testenv(testenv::TestenvArgs),
@@ -95,6 +103,10 @@ pub fn main() -> ExitCode {
             }
             Command::Install(args) => install::install(args, &cli.connection).await,
             Command::Uninstall(args) => install::uninstall(args, &cli.connection).await,
+            Command::Complete { words } => {
+                complete::run(words).await;
+                Ok(())
+            }
             Command::Testenv(args) => testenv::run(args).await,
         }
     });
