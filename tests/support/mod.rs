@@ -11,6 +11,8 @@
 //!   and the components' log tails. Nothing here skips.
 #![allow(dead_code)]
 
+pub mod manifests;
+
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use std::process::Command;
