@@ -129,3 +129,108 @@ fn kubectl_kruise_tab_completes_through_the_companion() {
     );
     assert!(stdout.lines().any(|l| l == ":4"), "no directive line:\n{stdout}");
 }
+
+/// Runs `command` on a pseudo-terminal (util-linux `script`), typing `keys` once it waits.
+fn on_terminal(command: &str, keys: &str) -> (i32, String) {
+    use std::io::Write;
+    let mut child = Command::new("script")
+        .args(["-qec", command, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("script (util-linux) runs");
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(keys.as_bytes()).expect("type");
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[tokio::test]
+async fn uninstall_force_asks_on_a_terminal_and_only_yes_deletes() {
+    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+    use kube::api::{Api, DynamicObject, Patch};
+    use support::manifests::{documents, resource_of, strict_apply};
+
+    let plane = support::PrivateControlPlane::start("confirm");
+    let (code, _, err) = kruise(&plane.kubeconfig, &["install", "--only", "CloneSet"]);
+    assert_eq!(code, 0, "{err}");
+    let fixture = Path::new(support::REPO).join("../shared/fixtures/handbook/cloneset-guestbook.yaml");
+    let doc = documents(&fixture)
+        .into_iter()
+        .find(|d| d["kind"] == "CloneSet")
+        .expect("CloneSet document");
+    let client = plane.client().await;
+    let clones: Api<DynamicObject> = Api::namespaced_with(client.clone(), "default", &resource_of(&doc));
+    clones
+        .patch("guestbook-clone", &strict_apply(), &Patch::Apply(&doc))
+        .await
+        .expect("apply guestbook");
+
+    let command = format!(
+        "{CLI} uninstall --force --only CloneSet --kubeconfig {}",
+        plane.kubeconfig.display()
+    );
+    let (code, screen) = on_terminal(&command, "n");
+    assert!(
+        screen.contains("clonesets.apps.kruise.io: 1 (default: 1)") && screen.contains("Continue?"),
+        "{screen}"
+    );
+    assert_eq!(code, 1, "answering no must fail: {screen}");
+    assert!(
+        clones.get_opt("guestbook-clone").await.expect("get").is_some(),
+        "'no' deleted the CloneSet"
+    );
+
+    let (code, screen) = on_terminal(&command, "y");
+    assert_eq!(code, 0, "answering yes: {screen}");
+    assert!(screen.contains("clonesets.apps.kruise.io deleted"), "{screen}");
+    let crds: Api<CustomResourceDefinition> = Api::all(client);
+    assert!(
+        crds.get_opt("clonesets.apps.kruise.io")
+            .await
+            .expect("get")
+            .is_none(),
+        "CRD still installed"
+    );
+}
+
+#[test]
+fn ctrl_c_exits_130() {
+    // A server that accepts and never answers keeps `version` waiting.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+    let server = format!("https://{}", listener.local_addr().expect("addr"));
+    let kubeconfig = std::env::temp_dir().join(format!("kruise-silent-{}.kubeconfig", std::process::id()));
+    let text = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: s\n  cluster:\n    server: {server}\n    \
+         insecure-skip-tls-verify: true\nusers:\n- name: u\n  user:\n    token: t\ncontexts:\n- name: c\n  \
+         context:\n    cluster: s\n    user: u\ncurrent-context: c\n"
+    );
+    std::fs::write(&kubeconfig, text).expect("write kubeconfig");
+    let child = Command::new(CLI)
+        .arg("version")
+        .arg("--kubeconfig")
+        .arg(&kubeconfig)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    drop(listener);
+}

@@ -1,6 +1,7 @@
 //! Command line: clap definitions and dispatch. The binary calls [`main`] and nothing else.
 //!
-//! Exit codes (see `cli-conventions.md`): 0 success, 1 failure, 2 bad usage.
+//! Exit codes (see `cli-conventions.md` §6): 0 success, 1 failure, 2 bad usage or a refused
+//! confirmation, 130 interrupted (Ctrl-C). The rollout codes 3-6 come with the rollout verbs.
 pub mod complete;
 pub mod completion;
 pub mod connection;
@@ -93,7 +94,9 @@ pub fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let outcome = runtime.block_on(async {
+    // The supervisor of `testenv` handles SIGINT itself, to stop its components cleanly.
+    let interruptible = !matches!(cli.command, Command::Testenv(_));
+    let work = async {
         match cli.command {
             Command::Version => version(&cli.connection).await,
             Command::Completion { shell } => {
@@ -109,7 +112,20 @@ pub fn main() -> ExitCode {
             }
             Command::Testenv(args) => testenv::run(args).await,
         }
+    };
+    let outcome = runtime.block_on(async {
+        if !interruptible {
+            return Some(work.await);
+        }
+        tokio::select! {
+            outcome = work => Some(outcome),
+            _ = tokio::signal::ctrl_c() => None,
+        }
     });
+    let Some(outcome) = outcome else {
+        eprintln!("interrupted");
+        return ExitCode::from(130);
+    };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
