@@ -3,9 +3,11 @@
 //! Layout (see `../shared/reference/style.md`):
 //! - [`api`]: CRD types of `apps.kruise.io`, one file per kind.
 //! - [`cli`]: clap definitions and command dispatch; the binary only calls [`cli::main`].
+//! - [`runtime`]: shared controller machinery, starting with the in-place update engine.
 //! - [`testenv`]: the local control plane (etcd, kube-apiserver, controller-manager,
 //!   scheduler built from Go modules, plus a simulated kubelet) used for demos and tests.
 
 pub mod api;
 pub mod cli;
+pub mod runtime;
 pub mod testenv;
