@@ -1,0 +1,156 @@
+//! ControllerRevision history shared by CloneSet and Advanced StatefulSet (reference §2):
+//! payload, name and hash, choosing the update revision, and history truncation. Pure.
+//!
+//! Invariants:
+//! - The hash is FNV-1 (32-bit) over the payload bytes followed by the decimal collision
+//!   count, printed in decimal with each digit mapped through Kubernetes' safe alphabet
+//!   (653280100 -> `b976d4544`), as upstream does.
+//! - Equality with an existing revision is SEMANTIC: both templates compare equal after
+//!   dropping `null`s and empty objects that Go's encoder writes (`creationTimestamp: null`,
+//!   `resources: {}`). Our payload bytes are not Go's, so byte equality would never find
+//!   a revision that upstream OpenKruise wrote, and taking over its pods would trigger a
+//!   full rollout.
+//! - Truncation never deletes the current or update revision, nor one that a pod's
+//!   revision label still names.
+use std::collections::BTreeSet;
+
+use k8s_openapi::api::core::v1::PodTemplateSpec;
+use serde_json::{Value, json};
+
+/// The revision's `data`: `{"spec":{"template":{...,"$patch":"replace"}}}`.
+pub fn payload(template: &PodTemplateSpec) -> Value {
+    let mut template = serde_json::to_value(template).unwrap_or(Value::Null);
+    if let Some(obj) = template.as_object_mut() {
+        obj.insert("$patch".into(), json!("replace"));
+    }
+    json!({ "spec": { "template": template } })
+}
+
+/// FNV-1, 32-bit (multiply, then xor; not FNV-1a).
+pub fn fnv1_32(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5_u32, |hash, b| {
+        hash.wrapping_mul(0x0100_0193) ^ u32::from(*b)
+    })
+}
+
+/// Kubernetes' `rand.SafeEncodeString` of the decimal hash.
+pub fn safe_encode(hash: u32) -> String {
+    const ALPHABET: &[u8; 27] = b"bcdfghjklmnpqrstvwxz2456789";
+    hash.to_string()
+        .bytes()
+        .map(|b| ALPHABET[usize::from(b) % ALPHABET.len()] as char)
+        .collect()
+}
+
+/// The hash of a payload with `collision_count` appended (upstream always appends it).
+pub fn revision_hash(payload: &Value, collision_count: i32) -> String {
+    let mut bytes = serde_json::to_vec(payload).unwrap_or_default();
+    bytes.extend_from_slice(collision_count.to_string().as_bytes());
+    safe_encode(fnv1_32(&bytes))
+}
+
+/// `<owner name, at most 223 characters>-<hash>`.
+pub fn revision_name(owner: &str, hash: &str) -> String {
+    let prefix: String = owner.chars().take(223).collect();
+    format!("{prefix}-{hash}")
+}
+
+/// Drops `null`s, empty objects and the `$patch` directive, recursively.
+fn normalized(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| k.as_str() != "$patch")
+                .map(|(k, v)| (k.clone(), normalized(v)))
+                .filter(|(_, v)| !v.is_null() && v.as_object().is_none_or(|o| !o.is_empty()))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(normalized).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Do two revision payloads hold the same template?
+pub fn same_template(a: &Value, b: &Value) -> bool {
+    normalized(&a["spec"]["template"]) == normalized(&b["spec"]["template"])
+}
+
+/// What the planner needs of one existing revision.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KnownRevision {
+    pub name: String,
+    pub revision: i64,
+    /// RFC 3339 creation time; ties in `revision` are broken by it, then by name.
+    pub created: String,
+    pub data: Value,
+}
+
+/// What to do about the update revision.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RevisionStep {
+    /// The newest revision already holds the template.
+    Current { name: String },
+    /// An older revision holds it: bump its `.revision` to `revision` (a rollback).
+    Reuse { name: String, revision: i64 },
+    /// Create this revision; on a name conflict with other content, bump the collision
+    /// count and plan again.
+    Create {
+        name: String,
+        revision: i64,
+        data: Value,
+    },
+}
+
+/// Chooses the update revision for `template` among `existing` (reference §2).
+pub fn plan_update_revision(
+    owner: &str,
+    template: &PodTemplateSpec,
+    existing: &[KnownRevision],
+    collision_count: i32,
+) -> RevisionStep {
+    let data = payload(template);
+    let mut sorted: Vec<&KnownRevision> = existing.iter().collect();
+    sorted.sort_by(|a, b| (a.revision, &a.created, &a.name).cmp(&(b.revision, &b.created, &b.name)));
+    let next = sorted.last().map_or(1, |r| r.revision + 1);
+    match sorted.iter().rposition(|r| same_template(&r.data, &data)) {
+        Some(i) if i + 1 == sorted.len() => RevisionStep::Current {
+            name: sorted[i].name.clone(),
+        },
+        Some(i) => RevisionStep::Reuse {
+            name: sorted[i].name.clone(),
+            revision: next,
+        },
+        None => {
+            let name = revision_name(owner, &revision_hash(&data, collision_count));
+            RevisionStep::Create {
+                name,
+                revision: next,
+                data,
+            }
+        }
+    }
+}
+
+/// Names of revisions to delete, oldest first, so that at most `limit` remain; never the
+/// current or update revision, nor one that a pod still runs.
+pub fn revisions_to_truncate(
+    existing: &[KnownRevision],
+    keep: &[&str],
+    pod_revisions: &BTreeSet<String>,
+    limit: usize,
+) -> Vec<String> {
+    let mut sorted: Vec<&KnownRevision> = existing.iter().collect();
+    sorted.sort_by(|a, b| (a.revision, &a.created, &a.name).cmp(&(b.revision, &b.created, &b.name)));
+    let protected = |r: &KnownRevision| keep.contains(&r.name.as_str()) || pod_revisions.contains(&r.name);
+    let deletable: Vec<&KnownRevision> = sorted.into_iter().filter(|r| !protected(r)).collect();
+    let excess = existing.len().saturating_sub(limit);
+    deletable
+        .into_iter()
+        .take(excess)
+        .map(|r| r.name.clone())
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "revision_tests.rs"]
+mod tests;
