@@ -4,6 +4,7 @@
 //! - [`api`]: CRD types of `apps.kruise.io`, one file per kind.
 //! - [`cli`]: clap definitions and command dispatch; the binary only calls [`cli::main`].
 //! - [`runtime`]: shared controller machinery, starting with the in-place update engine.
+//! - [`workloads`]: one module per kind; pure planning first (CloneSet numbers so far).
 //! - [`testenv`]: the local control plane (etcd, kube-apiserver, controller-manager,
 //!   scheduler built from Go modules, plus a simulated kubelet) used for demos and tests.
 
@@ -11,3 +12,4 @@ pub mod api;
 pub mod cli;
 pub mod runtime;
 pub mod testenv;
+pub mod workloads;
