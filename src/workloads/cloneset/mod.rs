@@ -1,4 +1,6 @@
-//! CloneSet (reference §3). So far: resolving the rollout numbers ([`numbers`]) and the
-//! update batch limit ([`update_limit`]), the pure parts of the scale and update steps.
+//! CloneSet (reference §3). So far the pure parts of the scale and update steps:
+//! resolving the rollout numbers ([`numbers`]), the scale/update diffs ([`diffs`]) and the
+//! update batch limit ([`update_limit`]).
+pub mod diffs;
 pub mod numbers;
 pub mod update_limit;
