@@ -1,0 +1,160 @@
+//! The orders CloneSet picks pods in (reference §3.6 deletion order, §3.7 step 5 update
+//! order with priority). Pure: sorts [`PodFacts`], the distilled fields of a pod.
+//!
+//! Deletion order, most deletable first: unscheduled; Pending < Unknown < Running;
+//! unavailable; not Ready; lower `controller.kubernetes.io/pod-deletion-cost`; Ready more
+//! recently; more restarts; created more recently.
+//! Not yet applied: the topology/node-sharing "rank" term between cost and Ready time,
+//! and the scatter strategy on the update order (they come with the CloneSet controller).
+//!
+//! Update order: unscheduled < scheduled, Pending < Unknown < Running, not Ready < Ready,
+//! Ready for less time first, more restarts first, newer first; then, stably, the
+//! priority strategy: by weight (sum of matching terms, higher first) or by ordered keys
+//! (the first key present gives the level, earlier keys first, a larger integer suffix of
+//! the value first; pods with none of the keys come FIRST, as upstream).
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::jiff::{SignedDuration, Timestamp};
+use kube::core::{Selector, SelectorExt};
+
+use crate::api::UpdatePriorityStrategy;
+
+pub const DELETION_COST_ANNOTATION: &str = "controller.kubernetes.io/pod-deletion-cost";
+
+/// What ordering needs of a pod.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodFacts {
+    pub name: String,
+    pub labels: BTreeMap<String, String>,
+    pub scheduled: bool,
+    /// Pending 0, Unknown 1, Running 2 (others 0, as upstream's table).
+    pub phase_rank: u8,
+    pub ready: bool,
+    pub available: bool,
+    /// When the Ready condition last changed (None if never Ready).
+    pub ready_since: Option<Timestamp>,
+    pub restarts: i32,
+    pub deletion_cost: i64,
+    pub created: Option<Timestamp>,
+}
+
+impl PodFacts {
+    pub fn from_resource(pod: &Pod, min_ready_seconds: i64, now: Timestamp) -> Self {
+        let status = pod.status.as_ref();
+        let ready_condition = status
+            .and_then(|s| s.conditions.as_ref())
+            .and_then(|cs| cs.iter().find(|c| c.type_ == "Ready"));
+        let ready = ready_condition.is_some_and(|c| c.status == "True");
+        let ready_since = ready_condition
+            .and_then(|c| c.last_transition_time.as_ref())
+            .map(|t| t.0);
+        let available = ready
+            && ready_since.is_none_or(|since| {
+                now.duration_since(since) >= SignedDuration::from_secs(min_ready_seconds)
+            });
+        let phase_rank = match status.and_then(|s| s.phase.as_deref()) {
+            Some("Unknown") => 1,
+            Some("Running") => 2,
+            _ => 0,
+        };
+        let restarts = status
+            .and_then(|s| s.container_statuses.as_ref())
+            .and_then(|cs| cs.iter().map(|c| c.restart_count).max())
+            .unwrap_or(0);
+        let deletion_cost = pod
+            .metadata
+            .annotations
+            .as_ref()
+            .and_then(|a| a.get(DELETION_COST_ANNOTATION))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0);
+        PodFacts {
+            name: pod.metadata.name.clone().unwrap_or_default(),
+            labels: pod.metadata.labels.clone().unwrap_or_default(),
+            scheduled: pod
+                .spec
+                .as_ref()
+                .and_then(|s| s.node_name.as_deref())
+                .is_some_and(|n| !n.is_empty()),
+            phase_rank,
+            ready,
+            available,
+            ready_since,
+            restarts,
+            deletion_cost,
+            created: pod.metadata.creation_timestamp.as_ref().map(|t| t.0),
+        }
+    }
+}
+
+/// Sorts `pods` most deletable first.
+pub fn sort_for_deletion(pods: &mut [PodFacts]) {
+    pods.sort_by_key(|p| {
+        (
+            p.scheduled,
+            p.phase_rank,
+            p.available,
+            p.ready,
+            p.deletion_cost,
+            Reverse(p.ready_since),
+            Reverse(p.restarts),
+            Reverse(p.created),
+        )
+    });
+}
+
+/// Sorts `pods` in the order they are updated.
+pub fn sort_for_update(pods: &mut [PodFacts], priority: Option<&UpdatePriorityStrategy>) {
+    pods.sort_by_key(|p| {
+        (
+            p.scheduled,
+            p.phase_rank,
+            p.ready,
+            Reverse(p.ready_since),
+            Reverse(p.restarts),
+            Reverse(p.created),
+        )
+    });
+    let Some(priority) = priority else { return };
+    if let Some(terms) = priority.weight_priority.as_ref().filter(|t| !t.is_empty()) {
+        let selectors: Vec<(i64, Option<Selector>)> = terms
+            .iter()
+            .map(|t| {
+                (
+                    i64::from(t.weight),
+                    Selector::try_from(t.match_selector.clone()).ok(),
+                )
+            })
+            .collect();
+        let weight = |p: &PodFacts| -> i64 {
+            selectors
+                .iter()
+                .filter(|(_, s)| s.as_ref().is_some_and(|s| s.matches(&p.labels)))
+                .map(|(w, _)| w)
+                .sum()
+        };
+        pods.sort_by_key(|p| Reverse(weight(p)));
+    } else if let Some(terms) = priority.order_priority.as_ref().filter(|t| !t.is_empty()) {
+        let level = |p: &PodFacts| -> (i64, Reverse<i64>) {
+            for (i, term) in terms.iter().enumerate() {
+                if let Some(value) = p.labels.get(&term.ordered_key) {
+                    return (i as i64, Reverse(integer_suffix(value)));
+                }
+            }
+            (-1, Reverse(0))
+        };
+        pods.sort_by_key(level);
+    }
+}
+
+/// The trailing digits of a label value as a number (`v12` -> 12; none -> 0).
+fn integer_suffix(value: &str) -> i64 {
+    let digits: String = value.chars().rev().take_while(|c| c.is_ascii_digit()).collect();
+    digits.chars().rev().collect::<String>().parse().unwrap_or(0)
+}
+
+#[cfg(test)]
+#[path = "order_tests.rs"]
+mod tests;
