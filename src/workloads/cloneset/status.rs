@@ -1,0 +1,113 @@
+//! CloneSet status counters (reference §3.8), a pure function of the active pods.
+//!
+//! Invariants: `updated* <= ` their all-pods counterparts; `available` implies `ready`;
+//! `currentRevision` moves to the update revision only once every one of `spec.replicas`
+//! pods is updated (readiness not required); a pod mid in-place update
+//! (`InPlaceUpdateReady` present and not True) is never counted ready.
+//! Not yet here: the `Progressing` condition (time-dependent; comes with the controller).
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::jiff::{SignedDuration, Timestamp};
+
+use crate::runtime::inplace::state::READINESS_GATE;
+
+pub const REVISION_LABEL: &str = "controller-revision-hash";
+pub const LIFECYCLE_STATE_LABEL: &str = "lifecycle.apps.kruise.io/state";
+
+/// Does the pod's revision label name `revision`? CloneSet accepts the full revision name
+/// or just the hash after the last `-` (short and full forms both occur on pods).
+pub fn is_at_revision(pod: &Pod, revision: &str) -> bool {
+    let Some(label) = pod.metadata.labels.as_ref().and_then(|l| l.get(REVISION_LABEL)) else {
+        return false;
+    };
+    let tail = |s: &str| s.rsplit('-').next().unwrap_or(s).to_string();
+    label == revision || tail(label) == tail(revision)
+}
+
+fn condition<'p>(pod: &'p Pod, kind: &str) -> Option<&'p k8s_openapi::api::core::v1::PodCondition> {
+    pod.status
+        .as_ref()?
+        .conditions
+        .as_ref()?
+        .iter()
+        .find(|c| c.type_ == kind)
+}
+
+/// Running, Ready, and not in the middle of an in-place update.
+pub fn is_ready(pod: &Pod) -> bool {
+    let running = pod.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running");
+    let ready = condition(pod, "Ready").is_some_and(|c| c.status == "True");
+    let in_place_ok = condition(pod, READINESS_GATE).is_none_or(|c| c.status == "True");
+    running && ready && in_place_ok
+}
+
+/// Ready for at least `min_ready_seconds`, with lifecycle state unset or Normal.
+pub fn is_available(pod: &Pod, min_ready_seconds: i64, now: Timestamp) -> bool {
+    let lifecycle = pod
+        .metadata
+        .labels
+        .as_ref()
+        .and_then(|l| l.get(LIFECYCLE_STATE_LABEL))
+        .map(String::as_str);
+    let normal = matches!(lifecycle, None | Some("") | Some("Normal"));
+    let since = condition(pod, "Ready")
+        .and_then(|c| c.last_transition_time.as_ref())
+        .map(|t| t.0);
+    let long_enough =
+        since.is_none_or(|s| now.duration_since(s) >= SignedDuration::from_secs(min_ready_seconds));
+    normal && is_ready(pod) && long_enough
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub replicas: i32,
+    pub ready_replicas: i32,
+    pub available_replicas: i32,
+    pub updated_replicas: i32,
+    pub updated_ready_replicas: i32,
+    pub updated_available_replicas: i32,
+    pub expected_updated_replicas: i32,
+    pub current_revision: String,
+}
+
+/// Inputs besides the pods.
+#[derive(Debug, Clone)]
+pub struct StatusInput<'a> {
+    pub spec_replicas: i32,
+    /// Resolved partition (see `numbers::partition`).
+    pub partition: i32,
+    pub min_ready_seconds: i64,
+    pub update_revision: &'a str,
+    /// `status.currentRevision` as stored (None on a new CloneSet).
+    pub current_revision: Option<&'a str>,
+    pub now: Timestamp,
+}
+
+/// Counters over the ACTIVE pods (not terminating, not Succeeded/Failed).
+pub fn counters(active_pods: &[Pod], input: &StatusInput<'_>) -> Counters {
+    let mut c = Counters::default();
+    for pod in active_pods {
+        let (ready, available) = (
+            is_ready(pod),
+            is_available(pod, input.min_ready_seconds, input.now),
+        );
+        c.replicas += 1;
+        c.ready_replicas += i32::from(ready);
+        c.available_replicas += i32::from(available);
+        if is_at_revision(pod, input.update_revision) {
+            c.updated_replicas += 1;
+            c.updated_ready_replicas += i32::from(ready);
+            c.updated_available_replicas += i32::from(available);
+        }
+    }
+    c.expected_updated_replicas = (input.spec_replicas - input.partition).max(0);
+    let all_updated = c.updated_replicas == c.replicas && c.replicas == input.spec_replicas;
+    c.current_revision = match input.current_revision {
+        Some(current) if !all_updated => current.to_string(),
+        _ => input.update_revision.to_string(),
+    };
+    c
+}
+
+#[cfg(test)]
+#[path = "status_tests.rs"]
+mod tests;
