@@ -15,7 +15,7 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 use kube::api::{Api, DynamicObject, Patch};
 use kube::core::{ApiResource, GroupVersionKind};
 use serde_json::Value;
-use support::manifests::{apply, assert_contains, resource_of, strict_apply};
+use support::manifests::{apply, assert_contains, create_strict, resource_of, strict_apply};
 use support::{PrivateControlPlane, TestNamespace, kruise};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/handbook");
@@ -105,7 +105,7 @@ async fn the_misplaced_fields_fixture_is_rejected_naming_each_bad_field() {
     install(support::kubeconfig()).await;
     let ns = TestNamespace::create("crd-invalid").await;
     let doc = documents("cloneset-sample-data.yaml").remove(0);
-    let error = apply(&ns, &doc)
+    let error = create_strict(&ns, &doc)
         .await
         .expect_err("the misplaced-fields CloneSet was accepted")
         .to_string();
@@ -274,7 +274,7 @@ async fn bad_input_is_rejected_with_a_message_naming_the_field() {
     let mut failures = Vec::new();
     for (i, (kind, wrong, patch, words)) in table.into_iter().enumerate() {
         let doc = with_spec(kind, &format!("bad-{i}"), patch);
-        match apply(&ns, &doc).await {
+        match create_strict(&ns, &doc).await {
             Ok(_) => failures.push(format!("{kind} with {wrong}: accepted")),
             Err(e) => {
                 let text = e.to_string();

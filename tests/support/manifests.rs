@@ -86,3 +86,27 @@ pub fn assert_contains(path: &str, want: &Value, have: &Value) {
         _ => assert_eq!(want, have, "{path} changed"),
     }
 }
+
+/// Creates `doc` in the test namespace with `fieldValidation=Strict`, as `kubectl create`
+/// and a first `kubectl apply` do: every unknown field is named in one 4xx answer. (The
+/// server-side-apply path may instead answer with the first unknown field only, and with
+/// a 500 while a CRD was just updated.)
+pub async fn create_strict(ns: &TestNamespace, doc: &Value) -> Result<Value, kube::Error> {
+    let resource = resource_of(doc);
+    let base = if resource.group.is_empty() {
+        format!("/api/{}", resource.version)
+    } else {
+        format!("/apis/{}/{}", resource.group, resource.version)
+    };
+    let url = format!(
+        "{base}/namespaces/{}/{}?fieldValidation=Strict",
+        ns.name, resource.plural
+    );
+    let body = serde_json::to_vec(doc).unwrap_or_default();
+    let request = http::Request::post(url)
+        .header("content-type", "application/json")
+        .body(body)
+        .expect("a valid request");
+    let text = ns.client.request_text(request).await?;
+    Ok(serde_json::from_str(&text).unwrap_or(Value::Null))
+}
