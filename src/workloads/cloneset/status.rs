@@ -4,7 +4,7 @@
 //! `currentRevision` moves to the update revision only once every one of `spec.replicas`
 //! pods is updated (readiness not required); a pod mid in-place update
 //! (`InPlaceUpdateReady` present and not True) is never counted ready.
-//! Not yet here: the `Progressing` condition (time-dependent; comes with the controller).
+//! The `Progressing` condition is computed in [`super::progressing`].
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::jiff::{SignedDuration, Timestamp};
 
