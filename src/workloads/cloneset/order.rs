@@ -16,9 +16,10 @@ use std::cmp::Reverse;
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::Pod;
-use k8s_openapi::jiff::{SignedDuration, Timestamp};
+use k8s_openapi::jiff::Timestamp;
 use kube::core::{Selector, SelectorExt};
 
+use super::status;
 use crate::api::UpdatePriorityStrategy;
 
 pub const DELETION_COST_ANNOTATION: &str = "controller.kubernetes.io/pod-deletion-cost";
@@ -43,17 +44,8 @@ pub struct PodFacts {
 impl PodFacts {
     pub fn from_resource(pod: &Pod, min_ready_seconds: i64, now: Timestamp) -> Self {
         let status = pod.status.as_ref();
-        let ready_condition = status
-            .and_then(|s| s.conditions.as_ref())
-            .and_then(|cs| cs.iter().find(|c| c.type_ == "Ready"));
-        let ready = ready_condition.is_some_and(|c| c.status == "True");
-        let ready_since = ready_condition
-            .and_then(|c| c.last_transition_time.as_ref())
-            .map(|t| t.0);
-        let available = ready
-            && ready_since.is_none_or(|since| {
-                now.duration_since(since) >= SignedDuration::from_secs(min_ready_seconds)
-            });
+        let conditions = status.and_then(|s| s.conditions.as_ref());
+        let ready = conditions.is_some_and(|cs| cs.iter().any(|c| c.type_ == "Ready" && c.status == "True"));
         let phase_rank = match status.and_then(|s| s.phase.as_deref()) {
             Some("Unknown") => 1,
             Some("Running") => 2,
@@ -80,8 +72,8 @@ impl PodFacts {
                 .is_some_and(|n| !n.is_empty()),
             phase_rank,
             ready,
-            available,
-            ready_since,
+            available: status::is_available(pod, min_ready_seconds, now),
+            ready_since: status::ready_since(pod),
             restarts,
             deletion_cost,
             created: pod.metadata.creation_timestamp.as_ref().map(|t| t.0),

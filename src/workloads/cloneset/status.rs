@@ -40,7 +40,15 @@ pub fn is_ready(pod: &Pod) -> bool {
     running && ready && in_place_ok
 }
 
-/// Ready for at least `min_ready_seconds`, with lifecycle state unset or Normal.
+/// When the pod's Ready condition last changed.
+pub fn ready_since(pod: &Pod) -> Option<Timestamp> {
+    condition(pod, "Ready")
+        .and_then(|c| c.last_transition_time.as_ref())
+        .map(|t| t.0)
+}
+
+/// Ready for at least `min_ready_seconds`, with lifecycle state unset or Normal: the one
+/// definition of "available", used by the status counters and the pod orders alike.
 pub fn is_available(pod: &Pod, min_ready_seconds: i64, now: Timestamp) -> bool {
     let lifecycle = pod
         .metadata
@@ -49,9 +57,7 @@ pub fn is_available(pod: &Pod, min_ready_seconds: i64, now: Timestamp) -> bool {
         .and_then(|l| l.get(LIFECYCLE_STATE_LABEL))
         .map(String::as_str);
     let normal = matches!(lifecycle, None | Some("") | Some("Normal"));
-    let since = condition(pod, "Ready")
-        .and_then(|c| c.last_transition_time.as_ref())
-        .map(|t| t.0);
+    let since = ready_since(pod);
     let long_enough =
         since.is_none_or(|s| now.duration_since(s) >= SignedDuration::from_secs(min_ready_seconds));
     normal && is_ready(pod) && long_enough
