@@ -10,6 +10,7 @@
 
 pub mod api;
 pub mod cli;
+pub mod duration;
 pub mod runtime;
 pub mod testenv;
 pub mod workloads;

@@ -213,7 +213,7 @@ pub fn parse_request_timeout(text: &str) -> Result<Option<Duration>, ConnectionE
     if text.is_empty() || text == "0" {
         return Ok(None);
     }
-    crate::testenv::kubelet::plan::parse_duration(text)
+    crate::duration::parse(text)
         .filter(|d| !d.is_zero())
         .map(Some)
         .ok_or_else(|| ConnectionError::BadTimeout(text.to_string()))

@@ -169,8 +169,8 @@ pub struct UsageError(pub String);
 
 /// A clap value parser for durations such as `500ms`, `30s`, `5m`.
 pub fn duration(text: &str) -> Result<std::time::Duration, String> {
-    crate::testenv::kubelet::plan::parse_duration(text)
-        .ok_or_else(|| format!("`{text}` is not a duration (examples: 500ms, 2s, 1m)"))
+    crate::duration::parse(text)
+        .ok_or_else(|| format!("`{text}` is not a duration (examples: 500ms, 30s, 5m, 1h30m)"))
 }
 
 async fn version(connection: &connection::ConnectionArgs) -> anyhow::Result<()> {

@@ -158,23 +158,8 @@ fn annotation(pod: &Pod, name: &str) -> Option<String> {
 /// Reads a delay such as `1500ms`, `2s`, `1m` or a bare number of seconds.
 fn annotation_delay(pod: &Pod, name: &str, default: Duration) -> Duration {
     annotation(pod, name)
-        .and_then(|v| parse_duration(&v))
+        .and_then(|v| crate::duration::parse(&v))
         .unwrap_or(default)
-}
-
-pub fn parse_duration(text: &str) -> Option<Duration> {
-    let text = text.trim();
-    let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
-        (n, 0.001)
-    } else if let Some(n) = text.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = text.strip_suffix('m') {
-        (n, 60.0)
-    } else {
-        (text, 1.0)
-    };
-    let value: f64 = number.trim().parse().ok()?;
-    (value >= 0.0 && value.is_finite()).then(|| Duration::from_secs_f64(value * scale))
 }
 
 fn spec_images(pod: &Pod) -> BTreeMap<String, String> {

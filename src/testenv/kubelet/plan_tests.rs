@@ -291,13 +291,3 @@ fn a_deleting_pod_is_deleted_once_with_grace_zero() {
     let forced = deleting.with("/metadata/deletionGracePeriodSeconds", json!(0));
     assert_eq!(plan(&forced.pod(), &ctx(Duration::ZERO)), Step::Nothing);
 }
-
-#[test]
-fn durations_parse_in_the_annotation_forms() {
-    assert_eq!(parse_duration("1500ms"), Some(Duration::from_millis(1500)));
-    assert_eq!(parse_duration("2s"), Some(Duration::from_secs(2)));
-    assert_eq!(parse_duration("1m"), Some(Duration::from_secs(60)));
-    assert_eq!(parse_duration("3"), Some(Duration::from_secs(3)));
-    assert_eq!(parse_duration("-1s"), None);
-    assert_eq!(parse_duration("soon"), None);
-}
