@@ -97,7 +97,9 @@ async fn reconcile_pod(pod: Arc<Pod>, state: Arc<State>) -> Result<Action, Error
         return Ok(Action::await_change()); // not a simulated node: a real kubelet's business
     };
     let uid = pod.metadata.uid.clone().unwrap_or_default();
-    let waited = match plan::wait_key(&pod) {
+    let key = plan::wait_key(&pod);
+    let starting = key == Some(WaitKey::Start);
+    let waited = match key {
         Some(key) => {
             let mut waits = state.waits.lock().await;
             let entry = waits
@@ -110,7 +112,12 @@ async fn reconcile_pod(pod: Arc<Pod>, state: Arc<State>) -> Result<Action, Error
         }
         None => Duration::ZERO,
     };
-    let pod_ip = state.pod_ip(&uid).await.to_string();
+    // Only a pod about to start needs an IP; running pods keep theirs in their status.
+    let pod_ip = if starting {
+        state.pod_ip(&uid).await.to_string()
+    } else {
+        String::new()
+    };
     let host_ip = nodes::internal_ip(&node).unwrap_or_else(|| "127.0.1.1".to_string());
     let ctx = Context {
         now: Timestamp::now(),
