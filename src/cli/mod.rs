@@ -6,6 +6,7 @@ pub mod complete;
 pub mod completion;
 pub mod connection;
 pub mod install;
+pub mod run;
 mod testenv;
 
 use std::process::ExitCode;
@@ -74,6 +75,9 @@ pub enum Command {
         #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
         words: Vec<String>,
     },
+    /// Run the controllers in the foreground against the current kubeconfig
+    #[command(after_help = run::AFTER_HELP)]
+    Run(run::RunArgs),
     /// Local control plane for demos and tests (etcd, kube-apiserver, controller-manager,
     /// scheduler built from Go modules, with simulated nodes).
     Testenv(testenv::TestenvArgs),
@@ -86,7 +90,9 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
-    init_logging(cli.connection.verbosity);
+    // `run` is a long-running process: it logs what it does at info level by default.
+    let floor = u8::from(matches!(cli.command, Command::Run(_)));
+    init_logging(cli.connection.verbosity.max(floor));
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -95,7 +101,8 @@ pub fn main() -> ExitCode {
         }
     };
     // The supervisor of `testenv` handles SIGINT itself, to stop its components cleanly.
-    let interruptible = !matches!(cli.command, Command::Testenv(_));
+    // So does `run`, to finish in-flight writes and exit 0.
+    let interruptible = !matches!(cli.command, Command::Testenv(_) | Command::Run(_));
     let work = async {
         match cli.command {
             Command::Version => version(&cli.connection).await,
@@ -111,6 +118,7 @@ pub fn main() -> ExitCode {
                 Ok(())
             }
             Command::Testenv(args) => testenv::run(args).await,
+            Command::Run(args) => run::run(args, &cli.connection).await,
         }
     };
     let outcome = runtime.block_on(async {

@@ -17,6 +17,9 @@ use std::collections::BTreeSet;
 use k8s_openapi::api::core::v1::PodTemplateSpec;
 use serde_json::{Value, json};
 
+/// The pod label naming its revision (the full ControllerRevision name).
+pub const REVISION_LABEL: &str = "controller-revision-hash";
+
 /// The revision's `data`: `{"spec":{"template":{...,"$patch":"replace"}}}`.
 pub fn payload(template: &PodTemplateSpec) -> Value {
     let mut template = serde_json::to_value(template).unwrap_or(Value::Null);

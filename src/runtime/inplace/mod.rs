@@ -4,6 +4,7 @@
 //! kept on the pod and the completion rule. The writes (readiness gate, pod patch) come
 //! with the controllers and go through the shared executor.
 pub mod decide;
+pub mod patch;
 pub mod state;
 
 pub use decide::{Decision, MetadataChanges, decide};

@@ -1,10 +1,404 @@
-//! CloneSet (reference §3). So far the pure parts of the scale and update steps:
-//! resolving the rollout numbers ([`numbers`]), the scale/update diffs ([`diffs`]) the pod
-//! orders for deletion and update ([`order`]) the update batch limit ([`update_limit`]) the
-//! status counters ([`status`]) and the Progressing condition ([`progressing`]).
+//! The CloneSet controller (reference §3).
+//!
+//! ```text
+//! CloneSet event ─┐
+//! owned Pod event ├─> reconcile: expectations met? ─> revisions ─> plan (pure) ─> executor
+//! owned PVC event ┘                                                  └─> status, podsToDelete, history
+//! ```
+//!
+//! Pure parts: [`numbers`] (int-or-percent fields), [`diffs`] (scale/update arithmetic),
+//! [`order`] (deletion and update orders), [`update_limit`] (update batch), [`pods`] (the
+//! pods and PVCs created), [`plan`] with [`plan_scale`], [`plan_update`] and
+//! [`plan_status`], [`status`] counters and the [`progressing`] condition. Writes:
+//! [`executor`] (pods, PVCs) and [`revisions`] (ControllerRevisions); this module wires the
+//! controller and writes the CloneSet itself (status, podsToDelete pruning).
+//!
+//! Invariants: a reconcile plans only when every expectation of the set is met (or timed
+//! out); the CloneSet's status is written only when it changed; a reconcile requeues on a
+//! timer only when it waits on time (grace period, minReadySeconds, progress deadline).
 pub mod diffs;
+pub mod executor;
 pub mod numbers;
 pub mod order;
+pub mod plan;
+pub mod plan_scale;
+pub mod plan_status;
+pub mod plan_update;
+pub mod pods;
 pub mod progressing;
+pub mod revisions;
 pub mod status;
 pub mod update_limit;
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures::StreamExt;
+use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
+use k8s_openapi::jiff::Timestamp;
+use kube::api::{Api, Patch, PatchParams};
+use kube::runtime::controller::{Action as Requeue, Config as ControllerConfig, Controller};
+use kube::runtime::reflector::{ObjectRef, Store};
+use kube::{Client, Resource, ResourceExt};
+use serde_json::json;
+
+use crate::api::cloneset::CloneSet;
+use crate::api::common::UpdateScatterTerm;
+use crate::runtime::events::Events;
+use crate::runtime::expectations::{Expectations, ObjectKind, TIMEOUT, resource_version};
+use crate::runtime::metrics::Metrics;
+use crate::runtime::watches::{self, Subscriptions, Watches};
+use plan::{Problem, Snapshot, Why};
+
+pub const CONTROLLER: &str = "CloneSet";
+pub const FIELD_MANAGER: &str = "kubectl-kruise";
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("creating pod {name}: {source}")]
+    CreatePod { name: String, source: kube::Error },
+    #[error("creating PVC {name}: {source}")]
+    CreateClaim { name: String, source: kube::Error },
+    #[error("deleting pod {name}: {source}")]
+    DeletePod { name: String, source: kube::Error },
+    #[error("deleting PVC {name}: {source}")]
+    DeleteClaim { name: String, source: kube::Error },
+    #[error("patching pod {name}: {source}")]
+    PatchPod { name: String, source: kube::Error },
+    #[error("patching the status of pod {name}: {source}")]
+    PatchPodStatus { name: String, source: kube::Error },
+    #[error("writing revision {name}: {source}")]
+    WriteRevision { name: String, source: kube::Error },
+    #[error("writing the status of CloneSet {name}: {source}")]
+    PatchStatus { name: String, source: kube::Error },
+    #[error("pruning spec.scaleStrategy.podsToDelete of CloneSet {name}: {source}")]
+    PrunePodsToDelete { name: String, source: kube::Error },
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl Error {
+    /// A short stable reason, for events and metrics.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Error::CreatePod { .. } => "CreatePod",
+            Error::CreateClaim { .. } => "CreateClaim",
+            Error::DeletePod { .. } => "DeletePod",
+            Error::DeleteClaim { .. } => "DeleteClaim",
+            Error::PatchPod { .. } => "PatchPod",
+            Error::PatchPodStatus { .. } => "PatchPodStatus",
+            Error::WriteRevision { .. } => "WriteRevision",
+            Error::PatchStatus { .. } => "PatchStatus",
+            Error::PrunePodsToDelete { .. } => "PrunePodsToDelete",
+            Error::Internal(_) => "Internal",
+        }
+    }
+}
+
+/// What every reconcile shares.
+pub struct Context {
+    pub client: Client,
+    pub watches: Watches,
+    pub expectations: Expectations,
+    pub events: Events,
+    pub metrics: Arc<Metrics>,
+    /// Objects triggered and not yet reconciled (the queue depth metric).
+    pub queued: Mutex<HashSet<String>>,
+}
+
+/// `namespace/name` of a set.
+pub fn key(set: &CloneSet) -> String {
+    format!("{}/{}", set.namespace().unwrap_or_default(), set.name_any())
+}
+
+/// The scatter order of update candidates (names in their current order).
+pub(crate) fn scatter_order(
+    names: Vec<String>,
+    _candidates: &[&Pod],
+    _all: &[&Pod],
+    _terms: &[UpdateScatterTerm],
+) -> Vec<String> {
+    names
+}
+
+/// Is `owner` a controller ref to a CloneSet (any served apps.kruise.io version)?
+fn owning_set(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> Option<(String, String)> {
+    meta.owner_references.iter().flatten().find_map(|o| {
+        (o.controller == Some(true) && o.kind == "CloneSet" && o.api_version.starts_with("apps.kruise.io/"))
+            .then(|| (o.name.clone(), o.uid.clone()))
+    })
+}
+
+fn owned_by<'a, K: Resource<DynamicType = ()>>(store: &'a [Arc<K>], set: &CloneSet) -> Vec<&'a K> {
+    let uid = set.uid();
+    let namespace = set.namespace();
+    store
+        .iter()
+        .filter(|o| o.meta().namespace == namespace)
+        .filter(|o| owning_set(o.meta()).is_some_and(|(_, u)| Some(u) == uid))
+        .map(|o| o.as_ref())
+        .collect()
+}
+
+async fn reconcile(set: Arc<CloneSet>, ctx: Arc<Context>) -> Result<Requeue, Error> {
+    let owner = key(&set);
+    if ctx.queued.lock().unwrap_or_else(|e| e.into_inner()).remove(&owner) {
+        ctx.metrics.queue_changed(CONTROLLER, -1);
+    }
+    ctx.watches.ready().await;
+    ctx.metrics.reconcile_started(CONTROLLER);
+    let result = reconcile_inner(&set, &ctx).await;
+    ctx.metrics
+        .reconcile_finished(CONTROLLER, result.as_ref().err().map(Error::reason));
+    result
+}
+
+async fn reconcile_inner(set: &CloneSet, ctx: &Context) -> Result<Requeue, Error> {
+    let owner = key(set);
+    if set.meta().deletion_timestamp.is_some() {
+        ctx.expectations.forget_owner(&owner);
+        return Ok(Requeue::await_change());
+    }
+    let pods_state = ctx.watches.pods.state();
+    let claims_state = ctx.watches.claims.state();
+    let namespace = set.namespace();
+    let lookup_in = |kind: ObjectKind, name: &str| -> Option<(String, u64)> {
+        let hit = |meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta| {
+            (meta.name.as_deref() == Some(name) && meta.namespace == namespace).then(|| {
+                (
+                    meta.uid.clone().unwrap_or_default(),
+                    resource_version(meta.resource_version.as_deref()),
+                )
+            })
+        };
+        match kind {
+            ObjectKind::Pod => pods_state.iter().find_map(|p| hit(&p.metadata)),
+            ObjectKind::Claim => claims_state.iter().find_map(|c| hit(&c.metadata)),
+        }
+    };
+    let pending = ctx.expectations.pending(&owner, &lookup_in);
+    if pending > 0 {
+        tracing::debug!(cloneset = owner, pending, "waiting for the cache to show earlier writes");
+        return Ok(Requeue::requeue(TIMEOUT));
+    }
+    let pods: Vec<&Pod> = owned_by(&pods_state, set);
+    let claims: Vec<&PersistentVolumeClaim> = owned_by(&claims_state, set)
+        .into_iter()
+        .filter(|c| c.metadata.deletion_timestamp.is_none())
+        .collect();
+
+    let history = match revisions::sync(ctx, set).await? {
+        Some(history) => history,
+        // A collision or a fresh revision: the next round sees it in the cache.
+        None => return Ok(Requeue::requeue(Duration::from_millis(200))),
+    };
+    let now = Timestamp::now();
+    let snapshot = Snapshot {
+        set,
+        pods,
+        claims,
+        update: plan::Revision {
+            name: &history.update,
+            template: &history.templates[&history.update],
+        },
+        current: plan::Revision {
+            name: &history.current,
+            template: &history.templates[&history.current],
+        },
+        templates: &history.templates,
+        collision_count: history.collision_count,
+        now,
+    };
+    let plan = plan::plan(&snapshot);
+    let pod_revisions = snapshot
+        .pods
+        .iter()
+        .filter_map(|p| p.labels().get(status::REVISION_LABEL).cloned())
+        .collect();
+    drop(snapshot);
+
+    let reference = set.object_ref(&());
+    let outcome = executor::execute(ctx, set, plan.actions.clone()).await;
+    record_events(ctx, &reference, &history.update, &outcome, &plan.problems, set).await;
+
+    let api: Api<CloneSet> = Api::namespaced(ctx.client.clone(), &namespace.clone().unwrap_or_default());
+    let params = PatchParams {
+        field_manager: Some(FIELD_MANAGER.into()),
+        ..PatchParams::default()
+    };
+    if let Some(status) = &plan.status {
+        api.patch_status(&set.name_any(), &params, &Patch::Merge(json!({ "status": status })))
+            .await
+            .map_err(|source| Error::PatchStatus {
+                name: set.name_any(),
+                source,
+            })?;
+    }
+    if let Some(list) = &plan.pods_to_delete {
+        let patch = json!({
+            "metadata": { "resourceVersion": set.resource_version() },
+            "spec": { "scaleStrategy": { "podsToDelete": list } },
+        });
+        match api.patch(&set.name_any(), &params, &Patch::Merge(&patch)).await {
+            Ok(_) => {}
+            Err(kube::Error::Api(s)) if s.is_conflict() => {}
+            Err(source) => {
+                return Err(Error::PrunePodsToDelete {
+                    name: set.name_any(),
+                    source,
+                });
+            }
+        }
+    }
+    revisions::truncate(ctx, set, &history, &pod_revisions).await?;
+    if let Some(error) = outcome.first_error {
+        return Err(error);
+    }
+    if outcome.stale {
+        return Ok(Requeue::requeue(Duration::from_secs(1)));
+    }
+    Ok(match plan.requeue_after {
+        Some(after) => Requeue::requeue(after.max(Duration::from_millis(100))),
+        None => Requeue::await_change(),
+    })
+}
+
+/// One event per kind of write per reconcile, naming the pods (not one per pod: events are
+/// API writes too, and a 200-pod batch would cost 200 of them).
+async fn record_events(
+    ctx: &Context,
+    reference: &k8s_openapi::api::core::v1::ObjectReference,
+    update_revision: &str,
+    outcome: &executor::Outcome,
+    problems: &[Problem],
+    set: &CloneSet,
+) {
+    let list = |names: &[String]| -> String {
+        let shown: Vec<&str> = names.iter().take(10).map(String::as_str).collect();
+        let more = names.len().saturating_sub(shown.len());
+        if more > 0 {
+            format!("{} and {more} more", shown.join(", "))
+        } else {
+            shown.join(", ")
+        }
+    };
+    if !outcome.created.is_empty() {
+        let note = format!("created pod(s) {}", list(&outcome.created));
+        ctx.events.publish(reference, false, "SuccessfulCreate", note).await;
+    }
+    if !outcome.deleted.is_empty() {
+        let note = format!("deleted pod(s) {}", list(&outcome.deleted));
+        ctx.events.publish(reference, false, "SuccessfulDelete", note).await;
+    }
+    let by_reason: BTreeMap<Why, &Vec<String>> = outcome.done.iter().map(|(w, n)| (*w, n)).collect();
+    for (why, names) in by_reason {
+        let Some(reason) = why.event() else { continue };
+        let note = match why {
+            Why::UpdatePodInPlace => format!("updated pod(s) {} in place to revision {update_revision}", list(names)),
+            Why::UpdatePodReCreate => format!(
+                "marked pod(s) {} for recreation at revision {update_revision}",
+                list(names)
+            ),
+            _ => format!("released pod(s) {} (labels no longer match the selector)", list(names)),
+        };
+        ctx.events
+            .publish(reference, false, &format!("Successful{reason}"), note)
+            .await;
+    }
+    if let Some(error) = &outcome.first_error {
+        ctx.events
+            .publish(reference, true, &format!("Failed{}", error.reason()), error.to_string())
+            .await;
+    }
+    let stored_messages: Vec<&str> = set
+        .status
+        .iter()
+        .flat_map(|s| s.conditions.iter().flatten())
+        .filter_map(|c| c.message.as_deref())
+        .collect();
+    for problem in problems {
+        // A refusal repeats every reconcile; it is announced once, when it first appears.
+        if problem.reason == plan_status::FAILED_UPDATE && stored_messages.contains(&problem.message.as_str()) {
+            continue;
+        }
+        ctx.events
+            .publish(reference, true, problem.reason, problem.message.clone())
+            .await;
+    }
+}
+
+fn error_policy(_set: Arc<CloneSet>, error: &Error, _ctx: Arc<Context>) -> Requeue {
+    tracing::warn!(%error, "CloneSet reconcile failed; retrying");
+    Requeue::requeue(Duration::from_secs(2))
+}
+
+/// Maps an owned object to its CloneSet.
+fn to_set<K: Resource>(object: Arc<K>) -> Option<ObjectRef<CloneSet>> {
+    let meta = object.meta();
+    let (name, _) = owning_set(meta)?;
+    Some(ObjectRef::new(&name).within(meta.namespace.as_deref().unwrap_or_default()))
+}
+
+/// Runs the CloneSet controller until `shutdown` resolves (in-flight reconciles finish).
+pub async fn run(
+    client: Client,
+    watches: Watches,
+    subscriptions: Subscriptions,
+    namespace: Option<String>,
+    workers: u16,
+    metrics: Arc<Metrics>,
+    shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
+) {
+    let (sets, set_events, drive_sets) = watches::shared(
+        watches::scoped::<CloneSet>(&client, namespace.as_deref()),
+        "clonesets",
+    );
+    let ctx = Arc::new(Context {
+        events: Events::new(client.clone()),
+        client,
+        watches: watches.clone(),
+        expectations: Expectations::default(),
+        metrics,
+        queued: Mutex::default(),
+    });
+    let queue = ctx.clone();
+    let mark = move |r: &ObjectRef<CloneSet>| {
+        let key = format!("{}/{}", r.namespace.as_deref().unwrap_or_default(), r.name);
+        let mut q = queue.queued.lock().unwrap_or_else(|e| e.into_inner());
+        if q.insert(key) {
+            queue.metrics.queue_changed(CONTROLLER, 1);
+        }
+    };
+    let mark_pods = mark.clone();
+    let mark_claims = mark.clone();
+    let mark_sets = mark;
+    let set_events = set_events.inspect(move |s| mark_sets(&ObjectRef::from_obj(s.as_ref())));
+    let controller = Controller::for_shared_stream(set_events, sets.clone())
+        .with_config(ControllerConfig::default().concurrency(workers))
+        .watches_shared_stream(subscriptions.pod_events, move |p: Arc<Pod>| {
+            let r = to_set(p);
+            if let Some(r) = &r {
+                mark_pods(r);
+            }
+            r
+        })
+        .watches_shared_stream(subscriptions.claim_events, move |c: Arc<PersistentVolumeClaim>| {
+            let r = to_set(c);
+            if let Some(r) = &r {
+                mark_claims(r);
+            }
+            r
+        })
+        .graceful_shutdown_on(shutdown);
+    // Run at once, never after waiting for the stores: a shared watch waits for its slowest
+    // subscriber, so an unpolled controller would stall the watches it waits for.
+    let reconciles = controller.run(reconcile, error_policy, ctx).for_each(|_| async {});
+    tokio::select! {
+        _ = reconciles => {}
+        _ = drive_sets => {}
+    }
+}
+
+/// The store type for CloneSets (for the live summary).
+pub type SetStore = Store<CloneSet>;

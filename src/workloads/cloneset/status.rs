@@ -10,7 +10,7 @@ use k8s_openapi::jiff::{SignedDuration, Timestamp};
 
 use crate::runtime::inplace::state::READINESS_GATE;
 
-pub const REVISION_LABEL: &str = "controller-revision-hash";
+pub use crate::runtime::revision::REVISION_LABEL;
 pub const LIFECYCLE_STATE_LABEL: &str = "lifecycle.apps.kruise.io/state";
 
 /// Does the pod's revision label name `revision`? CloneSet accepts the full revision name
@@ -89,7 +89,7 @@ pub struct StatusInput<'a> {
 }
 
 /// Counters over the ACTIVE pods (not terminating, not Succeeded/Failed).
-pub fn counters(active_pods: &[Pod], input: &StatusInput<'_>) -> Counters {
+pub fn counters<'p>(active_pods: impl IntoIterator<Item = &'p Pod>, input: &StatusInput<'_>) -> Counters {
     let mut c = Counters::default();
     for pod in active_pods {
         let (ready, available) = (

@@ -1,0 +1,258 @@
+//! `kubectl kruise run`: the controllers, in the foreground, against the current kubeconfig.
+//!
+//! ```text
+//! kubeconfig -> one client (qps/burst, write counters) -> shared watches -> controllers
+//!                                                      -> metrics on --metrics-addr
+//! ```
+//!
+//! Invariants: it refuses to start while a needed CRD is missing or not yet established;
+//! Ctrl-C or SIGTERM stops taking new work, lets in-flight reconciles finish their writes,
+//! and exits 0 (a second signal exits 130 at once).
+use std::io::IsTerminal;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use clap::Args;
+use futures::FutureExt;
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::Api;
+use kube::runtime::reflector::Store;
+
+use super::UsageError;
+use super::connection::ConnectionArgs;
+use crate::api::cloneset::CloneSet;
+use crate::runtime::{client, metrics, watches};
+use crate::workloads::cloneset;
+
+/// Controller names as OpenKruise's enable list spells them, and whether they exist yet.
+const CONTROLLERS: &[(&str, bool)] = &[
+    ("CloneSet", true),
+    ("StatefulSet", false),
+    ("DaemonSet", false),
+    ("BroadcastJob", false),
+    ("AdvancedCronJob", false),
+    ("SidecarSet", false),
+    ("WorkloadSpread", false),
+    ("UnitedDeployment", false),
+];
+
+pub const AFTER_HELP: &str = "\
+Controllers: CloneSet (the others arrive in later releases).
+With -n NAMESPACE only that namespace is watched; without it, all namespaces.
+Ctrl-C or SIGTERM stops gracefully: in-flight writes finish, then exit 0.
+
+Examples:
+  # run every available controller against the current context
+  kubectl kruise run
+  # only CloneSets in one namespace, with a faster client and metrics
+  kubectl kruise run --controllers CloneSet -n web --qps 100 --burst 200 --metrics-addr 127.0.0.1:8080";
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Controllers to start, comma separated (default: all that exist)
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub controllers: Vec<String>,
+    /// Client requests per second (0: no limit)
+    #[arg(long, default_value_t = 50.0, value_name = "N")]
+    pub qps: f64,
+    /// Client burst above --qps
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub burst: u32,
+    /// Concurrent reconciles per controller: N, or KIND=N for one controller (repeatable)
+    #[arg(long, value_delimiter = ',', value_name = "N|KIND=N", default_value = "4")]
+    pub workers: Vec<String>,
+    /// Serve Prometheus metrics on this address (e.g. 127.0.0.1:8080)
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
+}
+
+fn chosen_controllers(args: &RunArgs) -> Result<Vec<&'static str>, UsageError> {
+    let available: Vec<&'static str> = CONTROLLERS.iter().filter(|(_, a)| *a).map(|(n, _)| *n).collect();
+    if args.controllers.is_empty() {
+        return Ok(available);
+    }
+    let mut chosen = Vec::new();
+    for asked in &args.controllers {
+        let Some((name, exists)) = CONTROLLERS.iter().find(|(n, _)| n.eq_ignore_ascii_case(asked.trim())) else {
+            return Err(UsageError(format!(
+                "unknown controller {asked:?} in --controllers (known: {})",
+                CONTROLLERS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+            )));
+        };
+        if !exists {
+            return Err(UsageError(format!(
+                "controller {name} in --controllers is not available yet (available: {})",
+                available.join(", ")
+            )));
+        }
+        if !chosen.contains(name) {
+            chosen.push(*name);
+        }
+    }
+    Ok(chosen)
+}
+
+fn workers_for(args: &RunArgs, controller: &str) -> Result<u16, UsageError> {
+    let mut default = 4u16;
+    let mut specific = None;
+    for item in &args.workers {
+        let bad = || UsageError(format!("--workers {item:?}: expected N or KIND=N with N >= 1"));
+        match item.split_once('=') {
+            Some((kind, n)) => {
+                let n: u16 = n.trim().parse().ok().filter(|n| *n >= 1).ok_or_else(bad)?;
+                if kind.trim().eq_ignore_ascii_case(controller) {
+                    specific = Some(n);
+                }
+            }
+            None => default = item.trim().parse().ok().filter(|n| *n >= 1).ok_or_else(bad)?,
+        }
+    }
+    Ok(specific.unwrap_or(default))
+}
+
+/// Refuses when a CRD the controllers need is missing or not established.
+async fn require_crds(client: &kube::Client, controllers: &[&str]) -> anyhow::Result<()> {
+    let api: Api<CustomResourceDefinition> = Api::all(client.clone());
+    for controller in controllers {
+        let crd = match *controller {
+            "CloneSet" => "clonesets.apps.kruise.io",
+            other => anyhow::bail!("no CRD known for controller {other}"),
+        };
+        let found = api
+            .get_opt(crd)
+            .await
+            .with_context(|| format!("checking that CRD {crd} is installed"))?;
+        let established = found
+            .as_ref()
+            .and_then(|c| c.status.as_ref())
+            .and_then(|s| s.conditions.as_ref())
+            .is_some_and(|cs| cs.iter().any(|c| c.type_ == "Established" && c.status == "True"));
+        if !established {
+            anyhow::bail!(
+                "CRD {crd} is {} on this cluster; install the CRDs first: kubectl kruise install",
+                if found.is_some() { "not established yet" } else { "not installed" }
+            );
+        }
+    }
+    Ok(())
+}
+
+pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
+    let controllers = chosen_controllers(&args)?;
+    let cloneset_workers = workers_for(&args, "CloneSet")?;
+    // -n scopes the controllers to one namespace; without it they watch all namespaces.
+    let namespace = connection.namespace.clone();
+    let config = connection.config().await?;
+    let server = config.cluster_url.to_string();
+    let (client, counters) = client::build(config, args.qps, args.burst)?;
+    require_crds(&client, &controllers).await?;
+
+    let metrics = Arc::new(metrics::Metrics::new(counters));
+    if let Some(addr) = args.metrics_addr {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("binding --metrics-addr {addr}"))?;
+        let bound = listener.local_addr()?;
+        tracing::info!(%bound, "serving metrics");
+        eprintln!("metrics on http://{bound}/metrics");
+        tokio::spawn(metrics::serve(listener, metrics.clone()));
+    }
+
+    let (shutdown_tx, shutdown_rx) = futures::channel::oneshot::channel::<()>();
+    let shutdown = shutdown_rx.map(|_| ()).shared();
+    let (stores, subscriptions, drives) = watches::new(&client, namespace.as_deref());
+    for drive in drives {
+        tokio::spawn(drive);
+    }
+    let scope = namespace.as_deref().unwrap_or("all namespaces");
+    eprintln!(
+        "running controllers {} against {server} ({scope}); Ctrl-C stops",
+        controllers.join(", ")
+    );
+    let sets: Api<CloneSet> = watches::scoped(&client, namespace.as_deref());
+    let (summary_store, summary_drive) = watches::plain(sets, "clonesets (summary)");
+    let summary = async move {
+        if !std::io::stderr().is_terminal() {
+            return futures::future::pending().await;
+        }
+        tokio::spawn(summary_drive);
+        live_summary(summary_store).await
+    };
+    let controller = cloneset::run(
+        client.clone(),
+        stores,
+        subscriptions,
+        namespace.clone(),
+        cloneset_workers,
+        metrics.clone(),
+        shutdown.clone(),
+    );
+    let mut controller = std::pin::pin!(controller);
+    let mut summary = std::pin::pin!(summary);
+    tokio::select! {
+        _ = &mut controller => return Ok(()),
+        _ = &mut summary => {}
+        _ = stop_signal() => {}
+    }
+    eprintln!("stopping: finishing in-flight writes (Ctrl-C again to exit at once)");
+    let _ = shutdown_tx.send(());
+    tokio::select! {
+        _ = controller => {}
+        _ = stop_signal() => {
+            eprintln!("interrupted");
+            std::process::exit(130);
+        }
+    }
+    eprintln!("stopped; {} API writes in this run", metrics.api.writes());
+    Ok(())
+}
+
+/// Ctrl-C or SIGTERM.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(s) => s,
+            Err(_) => return futures::future::pending().await,
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// One line per CloneSet whenever its progress changes (stderr is a terminal).
+async fn live_summary(store: Store<CloneSet>) {
+    let mut last: std::collections::BTreeMap<String, String> = Default::default();
+    loop {
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        for set in store.state() {
+            let key = format!(
+                "{}/{}",
+                set.metadata.namespace.as_deref().unwrap_or_default(),
+                set.metadata.name.as_deref().unwrap_or_default()
+            );
+            let s = set.status.clone().unwrap_or_default();
+            let line = format!(
+                "CloneSet {key}: {} desired, {} updated ({} ready, {} available), {} ready of {} total",
+                set.spec.replicas.unwrap_or(1),
+                s.updated_replicas,
+                s.updated_ready_replicas,
+                s.updated_available_replicas.unwrap_or(0),
+                s.ready_replicas,
+                s.replicas
+            );
+            if last.get(&key) != Some(&line) {
+                eprintln!("{line}");
+                last.insert(key, line);
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+use serde_json::json;
+
+use super::*;
+
+fn pod(value: Value) -> Pod {
+    serde_json::from_value(value).expect("pod")
+}
+
+fn running_pod() -> Pod {
+    pod(json!({
+        "metadata": { "name": "web-a", "resourceVersion": "41", "labels": { "controller-revision-hash": "web-1" } },
+        "spec": {
+            "containers": [{ "name": "app", "image": "nginx:1" }],
+            "readinessGates": [{ "conditionType": "InPlaceUpdateReady" }],
+        },
+        "status": {
+            "phase": "Running",
+            "conditions": [
+                { "type": "Ready", "status": "True" },
+                { "type": "ContainersReady", "status": "True" },
+                { "type": "InPlaceUpdateReady", "status": "True" },
+            ],
+            "containerStatuses": [{ "name": "app", "image": "nginx:1", "imageID": "id-1", "ready": true, "restartCount": 0 }],
+        },
+    }))
+}
+
+#[test]
+fn write_1_flips_the_gate_and_ready_together() {
+    let patch = gate_false(&running_pod(), "2026-01-01T00:00:00Z").expect("has a gate");
+    let conditions = patch["status"]["conditions"].as_array().expect("list");
+    assert_eq!(conditions.len(), 2);
+    assert_eq!(conditions[0]["type"], "InPlaceUpdateReady");
+    assert_eq!(conditions[0]["status"], "False");
+    assert_eq!(conditions[0]["reason"], "StartInPlaceUpdate");
+    assert_eq!(conditions[1]["type"], "Ready");
+    assert_eq!(conditions[1]["status"], "False");
+}
+
+#[test]
+fn a_pod_without_the_gate_gets_no_status_write() {
+    let mut p = running_pod();
+    p.spec.as_mut().expect("spec").readiness_gates = None;
+    assert_eq!(gate_false(&p, "now"), None);
+    assert!(!needs_gate_true(&p));
+}
+
+#[test]
+fn write_2_sets_revision_state_and_images_under_the_cached_resource_version() {
+    let images = BTreeMap::from([("app".to_string(), "nginx:2".to_string())]);
+    let metadata = MetadataChanges::default();
+    let update = InPlaceUpdate {
+        target_revision: "web-2",
+        images: &images,
+        metadata: &metadata,
+        grace_seconds: 0,
+        extra_labels: BTreeMap::from([("pod-template-hash".to_string(), Some("2".to_string()))]),
+        extra_annotations: BTreeMap::new(),
+    };
+    let patch = update_pod(&running_pod(), &update, "2026-01-01T00:00:00Z");
+    assert_eq!(patch["metadata"]["resourceVersion"], "41");
+    assert_eq!(patch["metadata"]["labels"]["controller-revision-hash"], "web-2");
+    assert_eq!(patch["metadata"]["labels"]["pod-template-hash"], "2");
+    assert_eq!(patch["spec"]["containers"], json!([{ "name": "app", "image": "nginx:2" }]));
+    let state: InPlaceUpdateState =
+        serde_json::from_str(patch["metadata"]["annotations"][STATE_ANNOTATION].as_str().expect("state"))
+            .expect("state json");
+    assert_eq!(state.revision, "web-2");
+    assert!(state.update_images);
+    assert_eq!(state.last_container_statuses.expect("recorded")["app"].image_id, "id-1");
+    assert_eq!(patch["metadata"]["annotations"][GRACE_ANNOTATION], Value::Null);
+}
+
+#[test]
+fn with_a_grace_period_write_2_defers_the_images() {
+    let images = BTreeMap::from([("app".to_string(), "nginx:2".to_string())]);
+    let metadata = MetadataChanges::default();
+    let update = InPlaceUpdate {
+        target_revision: "web-2",
+        images: &images,
+        metadata: &metadata,
+        grace_seconds: 30,
+        extra_labels: BTreeMap::new(),
+        extra_annotations: BTreeMap::new(),
+    };
+    let patch = update_pod(&running_pod(), &update, "now");
+    assert!(patch.get("spec").is_none());
+    let grace: GraceSpec =
+        serde_json::from_str(patch["metadata"]["annotations"][GRACE_ANNOTATION].as_str().expect("grace"))
+            .expect("grace json");
+    assert_eq!(grace.grace_seconds, 30);
+    assert_eq!(grace.container_images, images);
+}
+
+#[test]
+fn a_grace_period_waits_then_applies_or_is_dropped_when_the_revision_moved() {
+    let mut p = running_pod();
+    let grace = r#"{"revision":"web-2","containerImages":{"app":"nginx:2"},"graceSeconds":30}"#;
+    p.metadata.annotations = Some(BTreeMap::from([(GRACE_ANNOTATION.to_string(), grace.to_string())]));
+    assert_eq!(grace_step(&p, Some("web-2"), 10), Some(GraceStep::Wait(20)));
+    let Some(GraceStep::Apply(apply)) = grace_step(&p, Some("web-2"), 30) else {
+        panic!("expected apply")
+    };
+    assert_eq!(apply["spec"]["containers"][0]["image"], "nginx:2");
+    assert!(matches!(grace_step(&p, Some("web-3"), 0), Some(GraceStep::Drop(_))));
+    assert_eq!(grace_step(&running_pod(), Some("web-2"), 0), None);
+}
+
+#[test]
+fn the_gate_needs_writing_until_it_is_plainly_true() {
+    assert!(!needs_gate_true(&running_pod()));
+    let mut p = running_pod();
+    let conditions = p.status.as_mut().and_then(|s| s.conditions.as_mut()).expect("conditions");
+    conditions[2].status = "False".into();
+    assert!(needs_gate_true(&p));
+    conditions.truncate(2);
+    assert!(needs_gate_true(&p));
+}

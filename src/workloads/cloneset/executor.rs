@@ -1,0 +1,343 @@
+//! The CloneSet executor: the only code that writes for CloneSets. It applies a [`Plan`]'s
+//! actions, records an expectation for every write before the cache can show it, and
+//! records events.
+//!
+//! Invariants:
+//! - Actions of one pod run in plan order (readiness gate before the pod patch); different
+//!   pods run concurrently, at most [`PARALLEL_PODS`] at a time.
+//! - Pods are created in slow-start batches (1, 2, 4, ...), stopping after a batch with a
+//!   failure, so a quota or admission error costs one request, not hundreds.
+//! - An expectation is recorded before its write and forgotten if the write fails, so a
+//!   stale cache never makes the planner repeat a create or a delete.
+//! - A conflict (stale cache) is not an error: the watch brings the fresh object, which
+//!   triggers the next reconcile.
+use std::collections::BTreeMap;
+
+use futures::StreamExt;
+use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
+use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams, Preconditions};
+use kube::{Resource, ResourceExt};
+
+use super::plan::{Action, Why};
+use super::{Context, Error, FIELD_MANAGER};
+use crate::api::cloneset::CloneSet;
+use crate::runtime::expectations::{Expect, ObjectKind, resource_version};
+
+pub const PARALLEL_PODS: usize = 16;
+
+/// What happened, for events and metrics.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub created: Vec<String>,
+    pub deleted: Vec<String>,
+    /// Successful pod writes by reason.
+    pub done: BTreeMap<Why, Vec<String>>,
+    /// A conflict was seen: the cache is behind.
+    pub stale: bool,
+    pub first_error: Option<Error>,
+}
+
+fn patch_params() -> PatchParams {
+    PatchParams {
+        field_manager: Some(FIELD_MANAGER.into()),
+        ..PatchParams::default()
+    }
+}
+
+fn post_params() -> PostParams {
+    PostParams {
+        field_manager: Some(FIELD_MANAGER.into()),
+        ..PostParams::default()
+    }
+}
+
+fn is_conflict(error: &kube::Error) -> bool {
+    matches!(error, kube::Error::Api(s) if s.is_conflict())
+}
+
+fn is_not_found(error: &kube::Error) -> bool {
+    matches!(error, kube::Error::Api(s) if s.is_not_found())
+}
+
+fn is_already_exists(error: &kube::Error) -> bool {
+    matches!(error, kube::Error::Api(s) if s.is_already_exists())
+}
+
+enum Step {
+    /// A pod write succeeded.
+    Wrote(Why, String),
+    Deleted(String),
+    Nothing,
+    Stale,
+    Failed(Error),
+}
+
+/// Applies `actions` for `set`.
+pub async fn execute(ctx: &Context, set: &CloneSet, actions: Vec<Action>) -> Outcome {
+    let mut outcome = Outcome::default();
+    let namespace = set.namespace().unwrap_or_default();
+    let owner = super::key(set);
+    let (creates, others): (Vec<Action>, Vec<Action>) =
+        actions.into_iter().partition(|a| matches!(a, Action::CreatePod { .. }));
+
+    // Pod writes, grouped by pod, in plan order within a pod.
+    let mut groups: Vec<Vec<Action>> = Vec::new();
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    for action in others {
+        let name = match &action {
+            Action::DeletePod { name, .. }
+            | Action::DeleteClaim { name }
+            | Action::PatchPod { name, .. }
+            | Action::PatchPodStatus { name, .. } => name.clone(),
+            Action::CreatePod { .. } => continue,
+        };
+        let i = *index.entry(name).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[i].push(action);
+    }
+    let results: Vec<Vec<Step>> = futures::stream::iter(groups)
+        .map(|group| {
+            let namespace = namespace.clone();
+            let owner = owner.clone();
+            async move {
+                let mut steps = Vec::new();
+                // Each write bumps the pod's resourceVersion; a later write of the same pod
+                // in this group must carry the new one, not the cached one.
+                let mut latest: Option<String> = None;
+                for mut action in group {
+                    if let (Some(rv), Action::PatchPod { patch, .. }) = (&latest, &mut action)
+                        && patch["metadata"]["resourceVersion"].is_string()
+                    {
+                        patch["metadata"]["resourceVersion"] = serde_json::Value::String(rv.clone());
+                    }
+                    let (step, rv) = run(ctx, &namespace, &owner, action).await;
+                    latest = rv.or(latest);
+                    let stop = matches!(step, Step::Stale | Step::Failed(_));
+                    steps.push(step);
+                    if stop {
+                        break;
+                    }
+                }
+                steps
+            }
+        })
+        .buffer_unordered(PARALLEL_PODS)
+        .collect()
+        .await;
+    for step in results.into_iter().flatten() {
+        match step {
+            Step::Wrote(why, name) => outcome.done.entry(why).or_default().push(name),
+            Step::Deleted(name) => outcome.deleted.push(name),
+            Step::Nothing => {}
+            Step::Stale => outcome.stale = true,
+            Step::Failed(e) => {
+                outcome.first_error.get_or_insert(e);
+            }
+        }
+    }
+
+    // Creates, in slow-start batches.
+    let mut creates = creates.into_iter();
+    let mut batch_size = 1usize;
+    loop {
+        let batch: Vec<Action> = creates.by_ref().take(batch_size).collect();
+        if batch.is_empty() {
+            break;
+        }
+        let results: Vec<Result<String, Error>> = futures::future::join_all(
+            batch.into_iter().map(|a| create(ctx, &namespace, &owner, a)),
+        )
+        .await;
+        let mut failed = false;
+        for r in results {
+            match r {
+                Ok(name) => outcome.created.push(name),
+                Err(e) => {
+                    failed = true;
+                    outcome.first_error.get_or_insert(e);
+                }
+            }
+        }
+        if failed {
+            break;
+        }
+        batch_size *= 2;
+    }
+    outcome
+}
+
+async fn run(ctx: &Context, namespace: &str, owner: &str, action: Action) -> (Step, Option<String>) {
+    match run_one(ctx, namespace, owner, action).await {
+        (step, Some(pod)) => (step, pod.metadata.resource_version),
+        (step, None) => (step, None),
+    }
+}
+
+async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) -> (Step, Option<Pod>) {
+    let pods: Api<Pod> = Api::namespaced(ctx.client.clone(), namespace);
+    let claims: Api<PersistentVolumeClaim> = Api::namespaced(ctx.client.clone(), namespace);
+    match action {
+        Action::PatchPod { name, patch, why } => {
+            match pods.patch(&name, &patch_params(), &Patch::Strategic(&patch)).await {
+                Ok(pod) => {
+                    expect_version(ctx, owner, &pod);
+                    (Step::Wrote(why, name), Some(pod))
+                }
+                Err(e) if is_conflict(&e) || is_not_found(&e) => (Step::Stale, None),
+                Err(source) => (Step::Failed(Error::PatchPod { name, source }), None),
+            }
+        }
+        Action::PatchPodStatus { name, patch, why } => {
+            match pods.patch_status(&name, &patch_params(), &Patch::Strategic(&patch)).await {
+                Ok(pod) => {
+                    expect_version(ctx, owner, &pod);
+                    // The pod patch that follows carries the event for in-place updates.
+                    let step = if why == Why::UpdatePodInPlace {
+                        Step::Nothing
+                    } else {
+                        Step::Wrote(why, name)
+                    };
+                    (step, Some(pod))
+                }
+                Err(e) if is_conflict(&e) || is_not_found(&e) => (Step::Stale, None),
+                Err(source) => (Step::Failed(Error::PatchPodStatus { name, source }), None),
+            }
+        }
+        Action::DeletePod { name, uid, claims: claim_names } => {
+            let expectation = Expect::Deleted {
+                kind: ObjectKind::Pod,
+                name: name.clone(),
+                uid: uid.clone(),
+            };
+            ctx.expectations.expect(owner, expectation.clone());
+            let params = DeleteParams {
+                preconditions: Some(Preconditions {
+                    uid: Some(uid),
+                    resource_version: None,
+                }),
+                ..DeleteParams::default()
+            };
+            match pods.delete(&name, &params).await {
+                Ok(_) => {}
+                Err(e) if is_not_found(&e) || is_conflict(&e) => {
+                    ctx.expectations.forget(owner, &expectation);
+                    return (Step::Stale, None);
+                }
+                Err(source) => {
+                    ctx.expectations.forget(owner, &expectation);
+                    return (Step::Failed(Error::DeletePod { name, source }), None);
+                }
+            }
+            for claim in claim_names {
+                if let Err(step) = delete_claim(ctx, &claims, owner, &claim).await {
+                    return (step, None);
+                }
+            }
+            (Step::Deleted(name), None)
+        }
+        Action::DeleteClaim { name } => match delete_claim(ctx, &claims, owner, &name).await {
+            Ok(()) => (Step::Nothing, None),
+            Err(step) => (step, None),
+        },
+        Action::CreatePod { .. } => (Step::Nothing, None),
+    }
+}
+
+async fn delete_claim(
+    ctx: &Context,
+    claims: &Api<PersistentVolumeClaim>,
+    owner: &str,
+    name: &str,
+) -> Result<(), Step> {
+    let cached_uid = ctx
+        .watches
+        .claims
+        .state()
+        .iter()
+        .find(|c| c.name_any() == name && c.namespace() == claims_namespace(claims))
+        .and_then(|c| c.uid());
+    let Some(uid) = cached_uid else { return Ok(()) };
+    let expectation = Expect::Deleted {
+        kind: ObjectKind::Claim,
+        name: name.to_string(),
+        uid: uid.clone(),
+    };
+    ctx.expectations.expect(owner, expectation.clone());
+    let params = DeleteParams {
+        preconditions: Some(Preconditions {
+            uid: Some(uid),
+            resource_version: None,
+        }),
+        ..DeleteParams::default()
+    };
+    match claims.delete(name, &params).await {
+        Ok(_) => Ok(()),
+        Err(e) if is_not_found(&e) || is_conflict(&e) => {
+            ctx.expectations.forget(owner, &expectation);
+            Ok(())
+        }
+        Err(source) => {
+            ctx.expectations.forget(owner, &expectation);
+            Err(Step::Failed(Error::DeleteClaim {
+                name: name.to_string(),
+                source,
+            }))
+        }
+    }
+}
+
+fn claims_namespace(claims: &Api<PersistentVolumeClaim>) -> Option<String> {
+    // `Api::namespaced` always knows its namespace; the resource URL ends in it.
+    let url = claims.resource_url();
+    url.split("/namespaces/").nth(1).and_then(|s| s.split('/').next()).map(String::from)
+}
+
+fn expect_version(ctx: &Context, owner: &str, pod: &Pod) {
+    ctx.expectations.expect(
+        owner,
+        Expect::Version {
+            kind: ObjectKind::Pod,
+            name: pod.name_any(),
+            resource_version: resource_version(pod.meta().resource_version.as_deref()),
+        },
+    );
+}
+
+async fn create(ctx: &Context, namespace: &str, owner: &str, action: Action) -> Result<String, Error> {
+    let Action::CreatePod { pod, claims } = action else {
+        return Err(Error::Internal("create called with another action".into()));
+    };
+    let claims_api: Api<PersistentVolumeClaim> = Api::namespaced(ctx.client.clone(), namespace);
+    for claim in claims {
+        let name = claim.name_any();
+        let expectation = Expect::Created {
+            kind: ObjectKind::Claim,
+            name: name.clone(),
+        };
+        ctx.expectations.expect(owner, expectation.clone());
+        match claims_api.create(&post_params(), &claim).await {
+            Ok(_) => {}
+            Err(e) if is_already_exists(&e) => {}
+            Err(source) => {
+                ctx.expectations.forget(owner, &expectation);
+                return Err(Error::CreateClaim { name, source });
+            }
+        }
+    }
+    let pods: Api<Pod> = Api::namespaced(ctx.client.clone(), namespace);
+    let name = pod.name_any();
+    let expectation = Expect::Created {
+        kind: ObjectKind::Pod,
+        name: name.clone(),
+    };
+    ctx.expectations.expect(owner, expectation.clone());
+    match pods.create(&post_params(), &pod).await {
+        Ok(_) => Ok(name),
+        Err(source) => {
+            ctx.expectations.forget(owner, &expectation);
+            Err(Error::CreatePod { name, source })
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! The status the CloneSet planner wants stored (reference §3.8). Pure.
+//!
+//! Invariants: the status is proposed only when it differs from the stored one (the
+//! Progressing condition keeps its timestamps while its status and reason hold, so an
+//! unchanged rollout proposes nothing); `FailedUpdate` is present exactly while the last
+//! update phase had to leave a pod alone (InPlaceOnly), and names the pod and why.
+use std::time::Duration;
+
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use k8s_openapi::jiff::SignedDuration;
+use kube::core::Selector;
+
+use super::plan::{Numbers, Plan, Snapshot};
+use super::progressing::{PROGRESSING, ProgressInput, progressing};
+use super::status::{self, StatusInput, counters};
+use crate::api::cloneset::{CloneSetCondition, CloneSetStatus};
+
+pub const FAILED_UPDATE: &str = "FailedUpdate";
+
+pub fn plan_status(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], plan: &mut Plan) {
+    let set = snapshot.set;
+    let stored = set.status.clone().unwrap_or_default();
+    let c = counters(
+        active.iter().copied(),
+        &StatusInput {
+            spec_replicas: numbers.replicas as i32,
+            partition: numbers.partition as i32,
+            min_ready_seconds: numbers.min_ready_seconds,
+            update_revision: snapshot.update.name,
+            current_revision: stored.current_revision.as_deref(),
+            now: snapshot.now,
+        },
+    );
+    let mut conditions: Vec<CloneSetCondition> = stored.conditions.clone().unwrap_or_default();
+    let stored_progressing = conditions.iter().find(|c| c.type_ == PROGRESSING).cloned();
+    let (progress, deadline) = progressing(&ProgressInput {
+        progress_deadline_seconds: set.spec.progress_deadline_seconds,
+        paused: numbers.paused,
+        spec_replicas: numbers.replicas as i32,
+        update_revision: snapshot.update.name,
+        counters: &c,
+        stored: stored_progressing.as_ref(),
+        now: snapshot.now,
+    });
+    conditions.retain(|c| c.type_ != PROGRESSING);
+    conditions.extend(progress);
+    if let Some(after) = deadline {
+        plan.wake(after);
+    }
+    let refused = plan.problems.iter().find(|p| p.reason == FAILED_UPDATE);
+    match refused {
+        Some(problem) => {
+            let keep = conditions
+                .iter()
+                .find(|c| c.type_ == FAILED_UPDATE)
+                .is_some_and(|c| c.message.as_deref() == Some(problem.message.as_str()));
+            if !keep {
+                conditions.retain(|c| c.type_ != FAILED_UPDATE);
+                conditions.push(CloneSetCondition {
+                    type_: FAILED_UPDATE.into(),
+                    status: "True".into(),
+                    last_update_time: Some(Time(snapshot.now)),
+                    last_transition_time: Some(Time(snapshot.now)),
+                    reason: Some("InPlaceOnly".into()),
+                    message: Some(problem.message.clone()),
+                });
+            }
+        }
+        None if plan.update_ran => conditions.retain(|c| c.type_ != FAILED_UPDATE),
+        None => {}
+    }
+    // Ready pods not yet available: look again when minReadySeconds has passed.
+    if numbers.min_ready_seconds > 0 {
+        for pod in active {
+            if status::is_ready(pod)
+                && !status::is_available(pod, numbers.min_ready_seconds, snapshot.now)
+                && let Some(since) = status::ready_since(pod)
+            {
+                let left = SignedDuration::from_secs(numbers.min_ready_seconds) - snapshot.now.duration_since(since);
+                plan.wake(Duration::try_from(left).unwrap_or(Duration::ZERO) + Duration::from_millis(200));
+            }
+        }
+    }
+    let label_selector = Selector::try_from(set.spec.selector.clone())
+        .ok()
+        .map(|s| s.to_string());
+    let proposed = CloneSetStatus {
+        observed_generation: set.metadata.generation,
+        replicas: c.replicas,
+        ready_replicas: c.ready_replicas,
+        available_replicas: c.available_replicas,
+        updated_replicas: c.updated_replicas,
+        updated_ready_replicas: c.updated_ready_replicas,
+        updated_available_replicas: Some(c.updated_available_replicas),
+        expected_updated_replicas: Some(c.expected_updated_replicas),
+        update_revision: Some(snapshot.update.name.to_string()),
+        current_revision: Some(c.current_revision),
+        collision_count: Some(snapshot.collision_count),
+        conditions: (!conditions.is_empty()).then_some(conditions),
+        label_selector,
+    };
+    if proposed != stored {
+        plan.status = Some(proposed);
+    }
+}

@@ -1,0 +1,204 @@
+//! CloneSet pods and PVCs (reference §3.4): names, instance ids, and the objects created.
+//! Pure.
+//!
+//! ```text
+//! CloneSet web ──owns──> Pod web-x7k2p            (label apps.kruise.io/cloneset-instance-id=x7k2p)
+//!              └─owns──> PVC data-web-x7k2p       (same id; mounted as volume "data")
+//! ```
+//!
+//! Invariants:
+//! - A pod's name, its id label and its claims' names share one id, so a pod recreated with
+//!   a free id (one whose PVCs outlived their pod) mounts the same volumes again.
+//! - Every created pod carries the `InPlaceUpdateReady` readiness gate, the revision labels
+//!   (`controller-revision-hash` full name, `pod-template-hash` short hash) and a
+//!   controller ownerRef to the CloneSet.
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{BuildHasher, Hasher};
+
+use k8s_openapi::api::core::v1::{
+    PersistentVolumeClaim, PersistentVolumeClaimVolumeSource, Pod, PodReadinessGate, PodTemplateSpec,
+    Volume,
+};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
+use kube::{Resource, ResourceExt};
+
+use super::status::REVISION_LABEL;
+use crate::api::cloneset::CloneSet;
+use crate::runtime::inplace::state::READINESS_GATE;
+use crate::runtime::lifecycle;
+
+pub const INSTANCE_ID_LABEL: &str = "apps.kruise.io/cloneset-instance-id";
+pub const POD_TEMPLATE_HASH_LABEL: &str = "pod-template-hash";
+pub const SPECIFIED_DELETE_LABEL: &str = "apps.kruise.io/specified-delete";
+
+const ID_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+
+/// The short hash of a revision name: the part after the last `-`.
+pub fn short_hash(revision: &str) -> &str {
+    revision.rsplit('-').next().unwrap_or(revision)
+}
+
+/// The pod's instance id, from its label, else from its name.
+pub fn instance_id<'p>(pod_name: &'p str, labels: Option<&'p BTreeMap<String, String>>, set: &str) -> &'p str {
+    labels
+        .and_then(|l| l.get(INSTANCE_ID_LABEL))
+        .map(String::as_str)
+        .or_else(|| pod_name.strip_prefix(set).and_then(|s| s.strip_prefix('-')))
+        .unwrap_or(pod_name)
+}
+
+/// A fresh 5-character id not in `taken`.
+pub fn random_id(taken: &BTreeSet<String>) -> String {
+    loop {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u64(taken.len() as u64);
+        let mut bits = hasher.finish();
+        let id: String = (0..5)
+            .map(|_| {
+                let c = ID_ALPHABET[(bits % ID_ALPHABET.len() as u64) as usize] as char;
+                bits /= ID_ALPHABET.len() as u64;
+                c
+            })
+            .collect();
+        if !taken.contains(&id) {
+            return id;
+        }
+    }
+}
+
+/// `<claim template>-<cloneset>-<id>`.
+pub fn claim_name(template: &str, set: &str, id: &str) -> String {
+    format!("{template}-{set}-{id}")
+}
+
+fn controller_ref(set: &CloneSet) -> OwnerReference {
+    // The CloneSet always has a uid here: it was read from the API server.
+    set.controller_owner_ref(&()).unwrap_or_default()
+}
+
+/// The pod for instance `id`, from the template of `revision`.
+pub fn new_pod(set: &CloneSet, template: &PodTemplateSpec, revision: &str, id: &str, now: &str) -> Pod {
+    let name = set.name_any();
+    let meta = template.metadata.clone().unwrap_or_default();
+    let mut pod = Pod {
+        metadata: meta,
+        spec: template.spec.clone(),
+        status: None,
+    };
+    pod.metadata.name = Some(format!("{name}-{id}"));
+    pod.metadata.generate_name = Some(format!("{name}-"));
+    pod.metadata.namespace = set.namespace();
+    pod.metadata.owner_references = Some(vec![controller_ref(set)]);
+    let labels = pod.metadata.labels.get_or_insert_with(BTreeMap::new);
+    labels.insert(REVISION_LABEL.into(), revision.into());
+    labels.insert(POD_TEMPLATE_HASH_LABEL.into(), short_hash(revision).into());
+    labels.insert(INSTANCE_ID_LABEL.into(), id.into());
+    // Created straight into Normal when no preNormal hook is set: upstream writes
+    // PreparingNormal and flips it once the pod is scheduled, which costs a write per pod
+    // and changes nothing a user can observe (an unscheduled pod is unavailable anyway).
+    let pre_normal = set.spec.lifecycle.as_ref().and_then(|l| l.pre_normal.as_ref());
+    let state = if lifecycle::is_configured(pre_normal) {
+        lifecycle::PREPARING_NORMAL
+    } else {
+        lifecycle::NORMAL
+    };
+    labels.insert(lifecycle::STATE_LABEL.into(), state.into());
+    pod.metadata
+        .annotations
+        .get_or_insert_with(BTreeMap::new)
+        .insert(lifecycle::TIMESTAMP_ANNOTATION.into(), now.into());
+    if let Some(spec) = pod.spec.as_mut() {
+        let gates = spec.readiness_gates.get_or_insert_with(Vec::new);
+        if !gates.iter().any(|g| g.condition_type == READINESS_GATE) {
+            gates.push(PodReadinessGate {
+                condition_type: READINESS_GATE.into(),
+            });
+        }
+        for claim in set.spec.volume_claim_templates.iter().flatten() {
+            let claim_template = claim.name_any();
+            let volumes = spec.volumes.get_or_insert_with(Vec::new);
+            volumes.retain(|v| v.name != claim_template);
+            volumes.push(Volume {
+                name: claim_template.clone(),
+                persistent_volume_claim: Some(PersistentVolumeClaimVolumeSource {
+                    claim_name: claim_name(&claim_template, &name, id),
+                    read_only: None,
+                }),
+                ..Volume::default()
+            });
+        }
+    }
+    pod
+}
+
+/// The PVCs of instance `id`, one per claim template.
+pub fn new_claims(set: &CloneSet, id: &str) -> Vec<PersistentVolumeClaim> {
+    let name = set.name_any();
+    set.spec
+        .volume_claim_templates
+        .iter()
+        .flatten()
+        .map(|template| {
+            let mut claim = template.clone();
+            claim.status = None;
+            let template_name = template.name_any();
+            claim.metadata = Default::default();
+            claim.metadata.name = Some(claim_name(&template_name, &name, id));
+            claim.metadata.namespace = set.namespace();
+            let mut labels = template.metadata.labels.clone().unwrap_or_default();
+            labels.extend(set.spec.selector.match_labels.clone().unwrap_or_default());
+            labels.insert(INSTANCE_ID_LABEL.into(), id.into());
+            claim.metadata.labels = Some(labels);
+            claim.metadata.annotations = template.metadata.annotations.clone();
+            claim.metadata.owner_references = Some(vec![controller_ref(set)]);
+            claim
+        })
+        .collect()
+}
+
+/// Is the pod marked for deletion by label or by `scaleStrategy.podsToDelete`?
+pub fn is_specified_delete(pod: &Pod, pods_to_delete: &[String]) -> bool {
+    pod.labels().contains_key(SPECIFIED_DELETE_LABEL) || pods_to_delete.iter().any(|n| *n == pod.name_any())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::test_support::guestbook;
+
+    #[test]
+    fn a_new_pod_carries_id_revision_gate_and_claim_volumes() {
+        let set = guestbook();
+        let pod = new_pod(&set, &set.spec.template, "guestbook-b976d4544", "x7k2p", "2026-01-01T00:00:00Z");
+        assert_eq!(pod.name_any(), "guestbook-x7k2p");
+        let labels = pod.labels();
+        assert_eq!(labels[REVISION_LABEL], "guestbook-b976d4544");
+        assert_eq!(labels[POD_TEMPLATE_HASH_LABEL], "b976d4544");
+        assert_eq!(labels[INSTANCE_ID_LABEL], "x7k2p");
+        assert_eq!(labels[lifecycle::STATE_LABEL], lifecycle::NORMAL);
+        let spec = pod.spec.as_ref().expect("spec");
+        assert!(
+            spec.readiness_gates
+                .iter()
+                .flatten()
+                .any(|g| g.condition_type == READINESS_GATE)
+        );
+        assert_eq!(pod.owner_references()[0].kind, "CloneSet");
+    }
+
+    #[test]
+    fn random_ids_avoid_taken_ones_and_use_the_alphabet() {
+        let taken: BTreeSet<String> = (0..50).map(|_| random_id(&BTreeSet::new())).collect();
+        let id = random_id(&taken);
+        assert_eq!(id.len(), 5);
+        assert!(!taken.contains(&id));
+        assert!(id.bytes().all(|b| ID_ALPHABET.contains(&b)));
+    }
+
+    #[test]
+    fn the_id_comes_from_the_label_or_else_the_name() {
+        assert_eq!(instance_id("web-abcde", None, "web"), "abcde");
+        let labels = BTreeMap::from([(INSTANCE_ID_LABEL.to_string(), "zzzzz".to_string())]);
+        assert_eq!(instance_id("web-abcde", Some(&labels), "web"), "zzzzz");
+    }
+}

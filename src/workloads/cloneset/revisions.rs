@@ -1,0 +1,200 @@
+//! The CloneSet's ControllerRevisions (reference §2): find or create the update revision,
+//! bump an older one on rollback, resolve the current revision, truncate history. The
+//! decisions are in [`crate::runtime::revision`]; this module performs them.
+//!
+//! Invariants: a revision is created only when no owned revision holds the template
+//! (compared semantically, so revisions written by upstream OpenKruise are reused); a
+//! name clash with different content bumps `status.collisionCount` and tries again next
+//! round; truncation never deletes the current or update revision, nor one a pod runs.
+use std::collections::{BTreeMap, BTreeSet};
+
+use k8s_openapi::api::apps::v1::ControllerRevision;
+use k8s_openapi::api::core::v1::PodTemplateSpec;
+use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
+use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
+use kube::{Resource, ResourceExt};
+use serde_json::{Value, json};
+
+use super::{Context, Error, FIELD_MANAGER, owning_set};
+use crate::api::cloneset::CloneSet;
+use crate::runtime::revision::{KnownRevision, RevisionStep, plan_update_revision, revisions_to_truncate, same_template};
+
+pub const HASH_LABEL: &str = "controller.kubernetes.io/hash";
+
+/// The revisions one reconcile works with.
+#[derive(Debug, Clone)]
+pub struct History {
+    pub update: String,
+    pub current: String,
+    pub templates: BTreeMap<String, PodTemplateSpec>,
+    pub collision_count: i32,
+    pub known: Vec<KnownRevision>,
+}
+
+fn template_of(data: &Value) -> Option<PodTemplateSpec> {
+    let mut template = data.get("spec")?.get("template")?.clone();
+    if let Some(obj) = template.as_object_mut() {
+        obj.remove("$patch");
+    }
+    serde_json::from_value(template).ok()
+}
+
+fn known(revision: &ControllerRevision) -> KnownRevision {
+    KnownRevision {
+        name: revision.name_any(),
+        revision: revision.revision.unwrap_or(0),
+        created: revision
+            .metadata
+            .creation_timestamp
+            .as_ref()
+            .map(|t| t.0.to_string())
+            .unwrap_or_default(),
+        data: revision.data.0.clone(),
+    }
+}
+
+fn params() -> PatchParams {
+    PatchParams {
+        field_manager: Some(FIELD_MANAGER.into()),
+        ..PatchParams::default()
+    }
+}
+
+/// The set's history, after writing the update revision if needed. `None`: the revision
+/// name collided; `status.collisionCount` was bumped and the caller should come back.
+pub async fn sync(ctx: &Context, set: &CloneSet) -> Result<Option<History>, Error> {
+    let uid = set.uid();
+    let namespace = set.namespace().unwrap_or_default();
+    let owned: Vec<KnownRevision> = ctx
+        .watches
+        .revisions
+        .state()
+        .iter()
+        .filter(|r| r.namespace().as_deref() == Some(namespace.as_str()))
+        .filter(|r| owning_set(&r.metadata).is_some_and(|(_, u)| Some(u) == uid))
+        .map(|r| known(r))
+        .collect();
+    let collision_count = set.status.as_ref().and_then(|s| s.collision_count).unwrap_or(0);
+    let api: Api<ControllerRevision> = Api::namespaced(ctx.client.clone(), &namespace);
+    let mut all = owned.clone();
+    let update = match plan_update_revision(&set.name_any(), &set.spec.template, &owned, collision_count) {
+        RevisionStep::Current { name } => name,
+        RevisionStep::Reuse { name, revision } => {
+            api.patch(&name, &params(), &Patch::Merge(json!({ "revision": revision })))
+                .await
+                .map_err(|source| Error::WriteRevision {
+                    name: name.clone(),
+                    source,
+                })?;
+            if let Some(r) = all.iter_mut().find(|r| r.name == name) {
+                r.revision = revision;
+            }
+            name
+        }
+        RevisionStep::Create { name, revision, data } => {
+            let object = new_revision(set, &name, revision, data.clone());
+            match api.create(&PostParams::default(), &object).await {
+                Ok(created) => all.push(known(&created)),
+                Err(kube::Error::Api(s)) if s.is_already_exists() => {
+                    let existing = api.get(&name).await.map_err(|source| Error::WriteRevision {
+                        name: name.clone(),
+                        source,
+                    })?;
+                    let ours = owning_set(&existing.metadata).is_some_and(|(_, u)| Some(u) == uid);
+                    let same = same_template(&existing.data.0, &data);
+                    if !(ours && same) {
+                        bump_collision_count(ctx, set, collision_count).await?;
+                        return Ok(None);
+                    }
+                    all.push(known(&existing));
+                }
+                Err(source) => return Err(Error::WriteRevision { name, source }),
+            }
+            name
+        }
+    };
+    let templates: BTreeMap<String, PodTemplateSpec> = all
+        .iter()
+        .filter_map(|r| template_of(&r.data).map(|t| (r.name.clone(), t)))
+        .collect();
+    if !templates.contains_key(&update) {
+        return Err(Error::Internal(format!(
+            "revision {update} of CloneSet {} holds no readable pod template",
+            set.name_any()
+        )));
+    }
+    let current = set
+        .status
+        .as_ref()
+        .and_then(|s| s.current_revision.clone())
+        .filter(|c| templates.contains_key(c))
+        .unwrap_or_else(|| update.clone());
+    Ok(Some(History {
+        update,
+        current,
+        templates,
+        collision_count,
+        known: all,
+    }))
+}
+
+fn new_revision(set: &CloneSet, name: &str, revision: i64, data: Value) -> ControllerRevision {
+    let mut labels = set
+        .spec
+        .template
+        .metadata
+        .as_ref()
+        .and_then(|m| m.labels.clone())
+        .unwrap_or_default();
+    labels.insert(HASH_LABEL.into(), super::pods::short_hash(name).into());
+    let mut object = ControllerRevision {
+        data: RawExtension(data),
+        revision: Some(revision),
+        ..ControllerRevision::default()
+    };
+    object.metadata.name = Some(name.into());
+    object.metadata.namespace = set.namespace();
+    object.metadata.labels = Some(labels);
+    object.metadata.annotations = set.metadata.annotations.clone();
+    object.metadata.owner_references = set.controller_owner_ref(&()).map(|o| vec![o]);
+    object
+}
+
+async fn bump_collision_count(ctx: &Context, set: &CloneSet, count: i32) -> Result<(), Error> {
+    let api: Api<CloneSet> = Api::namespaced(ctx.client.clone(), &set.namespace().unwrap_or_default());
+    api.patch_status(
+        &set.name_any(),
+        &params(),
+        &Patch::Merge(json!({ "status": { "collisionCount": count + 1 } })),
+    )
+    .await
+    .map_err(|source| Error::PatchStatus {
+        name: set.name_any(),
+        source,
+    })?;
+    Ok(())
+}
+
+/// Deletes revisions beyond `revisionHistoryLimit` (default 10).
+pub async fn truncate(
+    ctx: &Context,
+    set: &CloneSet,
+    history: &History,
+    pod_revisions: &BTreeSet<String>,
+) -> Result<(), Error> {
+    let limit = set.spec.revision_history_limit.unwrap_or(10).max(0) as usize;
+    let keep = [history.current.as_str(), history.update.as_str()];
+    let doomed = revisions_to_truncate(&history.known, &keep, pod_revisions, limit + keep.len());
+    if doomed.is_empty() {
+        return Ok(());
+    }
+    let api: Api<ControllerRevision> = Api::namespaced(ctx.client.clone(), &set.namespace().unwrap_or_default());
+    for name in doomed {
+        match api.delete(&name, &DeleteParams::default()).await {
+            Ok(_) => {}
+            Err(kube::Error::Api(s)) if s.is_not_found() => {}
+            Err(source) => return Err(Error::WriteRevision { name, source }),
+        }
+    }
+    Ok(())
+}
