@@ -46,6 +46,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand uninstall 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
+            cand run 'Run the controllers in the foreground against the current kubeconfig'
             cand testenv 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -160,6 +161,36 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --version 'Print version'
         }
         &'kubectl-kruise;__complete'= {
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kubectl-kruise;run'= {
+            cand --controllers 'Controllers to start, comma separated (default: all that exist)'
+            cand --qps 'Client requests per second (0: no limit)'
+            cand --burst 'Client burst above --qps'
+            cand --workers 'Concurrent reconciles per controller: N, or KIND=N for one controller (repeatable)'
+            cand --metrics-addr 'Serve Prometheus metrics on this address (e.g. 127.0.0.1:8080)'
             cand --kubeconfig 'Path to the kubeconfig file to use'
             cand --context 'The name of the kubeconfig context to use'
             cand --cluster 'The name of the kubeconfig cluster to use'
@@ -354,6 +385,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand uninstall 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
+            cand run 'Run the controllers in the foreground against the current kubeconfig'
             cand testenv 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -366,6 +398,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;help;completion'= {
         }
         &'kubectl-kruise;help;__complete'= {
+        }
+        &'kubectl-kruise;help;run'= {
         }
         &'kubectl-kruise;help;testenv'= {
             cand up 'Start the control plane in the background (or reuse the running one) and print `export KRUISE_TESTENV_KUBECONFIG=...` for eval'

@@ -47,6 +47,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "insta
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "run" -d 'Run the controllers in the foreground against the current kubeconfig'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "testenv" -d 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand version" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
@@ -151,6 +152,29 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l controllers -d 'Controllers to start, comma separated (default: all that exist)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l qps -d 'Client requests per second (0: no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l burst -d 'Client burst above --qps' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l workers -d 'Concurrent reconciles per controller: N, or KIND=N for one controller (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l metrics-addr -d 'Serve Prometheus metrics on this address (e.g. 127.0.0.1:8080)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and not __fish_seen_subcommand_from up down status serve help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and not __fish_seen_subcommand_from up down status serve help" -l context -d 'The name of the kubeconfig context to use' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and not __fish_seen_subcommand_from up down status serve help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -268,13 +292,14 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from help" -f -a "status" -d 'Say whether a control plane is running, and where'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Run the control plane in the foreground (what `up` starts in the background)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete testenv help" -f -a "version" -d 'Print the client version and, when the API server answers, the server version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete testenv help" -f -a "install" -d 'Install (or update) the apps.kruise.io CRDs with server-side apply'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete testenv help" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete testenv help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete testenv help" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete testenv help" -f -a "testenv" -d 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete testenv help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete run testenv help" -f -a "version" -d 'Print the client version and, when the API server answers, the server version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete run testenv help" -f -a "install" -d 'Install (or update) the apps.kruise.io CRDs with server-side apply'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete run testenv help" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete run testenv help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete run testenv help" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete run testenv help" -f -a "run" -d 'Run the controllers in the foreground against the current kubeconfig'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete run testenv help" -f -a "testenv" -d 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete run testenv help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "up" -d 'Start the control plane in the background (or reuse the running one) and print `export KRUISE_TESTENV_KUBECONFIG=...` for eval'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "down" -d 'Stop the control plane and remove its run directory'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "status" -d 'Say whether a control plane is running, and where'

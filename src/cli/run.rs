@@ -75,7 +75,10 @@ fn chosen_controllers(args: &RunArgs) -> Result<Vec<&'static str>, UsageError> {
     }
     let mut chosen = Vec::new();
     for asked in &args.controllers {
-        let Some((name, exists)) = CONTROLLERS.iter().find(|(n, _)| n.eq_ignore_ascii_case(asked.trim())) else {
+        let Some((name, exists)) = CONTROLLERS
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(asked.trim()))
+        else {
             return Err(UsageError(format!(
                 "unknown controller {asked:?} in --controllers (known: {})",
                 CONTROLLERS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
@@ -132,7 +135,11 @@ async fn require_crds(client: &kube::Client, controllers: &[&str]) -> anyhow::Re
         if !established {
             anyhow::bail!(
                 "CRD {crd} is {} on this cluster; install the CRDs first: kubectl kruise install",
-                if found.is_some() { "not established yet" } else { "not installed" }
+                if found.is_some() {
+                    "not established yet"
+                } else {
+                    "not installed"
+                }
             );
         }
     }

@@ -10,9 +10,9 @@
 //! - A resource is named as in RBAC: `pods`, `pods/status`, `clonesets`; the verb as in
 //!   audit logs: `create`, `update`, `patch`, `delete`, `get`, `list`, `watch`.
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
@@ -47,7 +47,10 @@ impl ApiCounters {
 }
 
 pub fn is_write(verb: &str) -> bool {
-    matches!(verb, "create" | "update" | "patch" | "delete" | "deletecollection")
+    matches!(
+        verb,
+        "create" | "update" | "patch" | "delete" | "deletecollection"
+    )
 }
 
 /// The verb and resource of an API request, from its method and path.
@@ -123,7 +126,6 @@ impl TokenBucket {
             Duration::from_secs_f64(-after / self.qps)
         }
     }
-
 }
 
 /// The tower layer: limiter plus counters.
@@ -192,13 +194,19 @@ where
 }
 
 /// Builds the shared client from a kube config.
-pub fn build(config: kube::Config, qps: f64, burst: u32) -> Result<(kube::Client, Arc<ApiCounters>), kube::Error> {
+pub fn build(
+    config: kube::Config,
+    qps: f64,
+    burst: u32,
+) -> Result<(kube::Client, Arc<ApiCounters>), kube::Error> {
     let layer = ApiLayer {
         limiter: Arc::new(TokenBucket::new(qps, burst)),
         counters: Arc::new(ApiCounters::default()),
     };
     let counters = layer.counters.clone();
-    let client = kube::client::ClientBuilder::try_from(config)?.with_layer(&layer).build();
+    let client = kube::client::ClientBuilder::try_from(config)?
+        .with_layer(&layer)
+        .build();
     Ok((client, counters))
 }
 
@@ -209,19 +217,49 @@ mod tests {
     #[test]
     fn requests_are_named_by_verb_and_resource() {
         let cases = [
-            (Method::PUT, "/api/v1/namespaces/web/pods/web-x/status", None, ("update", "pods/status")),
-            (Method::PATCH, "/api/v1/namespaces/web/pods/web-x", None, ("patch", "pods")),
-            (Method::POST, "/api/v1/namespaces/web/pods", None, ("create", "pods")),
-            (Method::DELETE, "/api/v1/namespaces/web/pods/web-x", None, ("delete", "pods")),
+            (
+                Method::PUT,
+                "/api/v1/namespaces/web/pods/web-x/status",
+                None,
+                ("update", "pods/status"),
+            ),
+            (
+                Method::PATCH,
+                "/api/v1/namespaces/web/pods/web-x",
+                None,
+                ("patch", "pods"),
+            ),
+            (
+                Method::POST,
+                "/api/v1/namespaces/web/pods",
+                None,
+                ("create", "pods"),
+            ),
+            (
+                Method::DELETE,
+                "/api/v1/namespaces/web/pods/web-x",
+                None,
+                ("delete", "pods"),
+            ),
             (
                 Method::GET,
                 "/apis/apps.kruise.io/v1alpha1/clonesets",
                 Some("watch=true&resourceVersion=1"),
                 ("watch", "clonesets"),
             ),
-            (Method::GET, "/apis/apps.kruise.io/v1alpha1/namespaces/a/clonesets", None, ("list", "clonesets")),
+            (
+                Method::GET,
+                "/apis/apps.kruise.io/v1alpha1/namespaces/a/clonesets",
+                None,
+                ("list", "clonesets"),
+            ),
             (Method::GET, "/api/v1/namespaces/web", None, ("get", "namespaces")),
-            (Method::DELETE, "/api/v1/namespaces/web", None, ("delete", "namespaces")),
+            (
+                Method::DELETE,
+                "/api/v1/namespaces/web",
+                None,
+                ("delete", "namespaces"),
+            ),
             (Method::GET, "/api/v1/nodes/n1", None, ("get", "nodes")),
             (
                 Method::PUT,
@@ -231,7 +269,11 @@ mod tests {
             ),
         ];
         for (method, path, query, (verb, resource)) in cases {
-            assert_eq!(classify(&method, path, query), (verb, resource.to_string()), "{method} {path}");
+            assert_eq!(
+                classify(&method, path, query),
+                (verb, resource.to_string()),
+                "{method} {path}"
+            );
         }
     }
 
@@ -242,7 +284,10 @@ mod tests {
             assert_eq!(bucket.reserve(), Duration::ZERO);
         }
         let wait = bucket.reserve();
-        assert!(wait > Duration::from_millis(80) && wait <= Duration::from_millis(100), "{wait:?}");
+        assert!(
+            wait > Duration::from_millis(80) && wait <= Duration::from_millis(100),
+            "{wait:?}"
+        );
     }
 
     #[test]

@@ -23,7 +23,11 @@ impl Events {
 
     pub async fn publish(&self, regarding: &ObjectReference, warning: bool, reason: &str, note: String) {
         let event = Event {
-            type_: if warning { EventType::Warning } else { EventType::Normal },
+            type_: if warning {
+                EventType::Warning
+            } else {
+                EventType::Normal
+            },
             reason: reason.to_string(),
             note: Some(note.chars().take(1000).collect()),
             action: reason.to_string(),

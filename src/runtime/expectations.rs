@@ -29,9 +29,20 @@ pub enum ObjectKind {
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Expect {
-    Created { kind: ObjectKind, name: String },
-    Deleted { kind: ObjectKind, name: String, uid: String },
-    Version { kind: ObjectKind, name: String, resource_version: u64 },
+    Created {
+        kind: ObjectKind,
+        name: String,
+    },
+    Deleted {
+        kind: ObjectKind,
+        name: String,
+        uid: String,
+    },
+    Version {
+        kind: ObjectKind,
+        name: String,
+        resource_version: u64,
+    },
 }
 
 /// What the cache holds for a name: its uid and resourceVersion.
@@ -81,7 +92,10 @@ impl Expectations {
 
     /// Drops everything about an owner (it was deleted).
     pub fn forget_owner(&self, owner: &str) {
-        self.owners.lock().unwrap_or_else(|e| e.into_inner()).remove(owner);
+        self.owners
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(owner);
     }
 
     /// Drops the met and the timed-out expectations of `owner`; returns how many are still
@@ -92,13 +106,19 @@ impl Expectations {
 
     fn pending_at(&self, owner: &str, lookup: &Lookup<'_>, now: Instant) -> usize {
         let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(set) = owners.get_mut(owner) else { return 0 };
+        let Some(set) = owners.get_mut(owner) else {
+            return 0;
+        };
         set.retain(|expectation, since| {
             if expectation.is_met(lookup) {
                 return false;
             }
             if now.duration_since(*since) >= TIMEOUT {
-                tracing::warn!(owner, ?expectation, "expectation timed out; planning from the cache as it is");
+                tracing::warn!(
+                    owner,
+                    ?expectation,
+                    "expectation timed out; planning from the cache as it is"
+                );
                 return false;
             }
             true
@@ -130,7 +150,10 @@ mod tests {
             },
         );
         assert_eq!(e.pending("ns/web", &|_, _| None), 1);
-        assert_eq!(e.pending("ns/web", &|_, n| (n == "web-a").then(|| ("u1".into(), 5))), 0);
+        assert_eq!(
+            e.pending("ns/web", &|_, n| (n == "web-a").then(|| ("u1".into(), 5))),
+            0
+        );
     }
 
     #[test]

@@ -81,7 +81,12 @@ mod tests {
 
     fn pod(labels: &[(&str, &str)], finalizers: &[&str]) -> Pod {
         let mut pod = Pod::default();
-        pod.metadata.labels = Some(labels.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect());
+        pod.metadata.labels = Some(
+            labels
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        );
         pod.metadata.finalizers = Some(finalizers.iter().map(|f| f.to_string()).collect());
         pod
     }
@@ -122,7 +127,12 @@ mod tests {
 
     #[test]
     fn only_unset_and_normal_allow_available() {
-        for (state, available) in [("", true), (NORMAL, true), (PREPARING_NORMAL, false), (UPDATING, false)] {
+        for (state, available) in [
+            ("", true),
+            (NORMAL, true),
+            (PREPARING_NORMAL, false),
+            (UPDATING, false),
+        ] {
             let p = if state.is_empty() {
                 pod(&[], &[])
             } else {

@@ -79,9 +79,16 @@ impl Metrics {
         let _ = writeln!(out, "# HELP kruise_reconcile_total Reconciles started.");
         let _ = writeln!(out, "# TYPE kruise_reconcile_total counter");
         for (name, s) in &controllers {
-            let _ = writeln!(out, "kruise_reconcile_total{{controller=\"{name}\"}} {}", s.reconciles);
+            let _ = writeln!(
+                out,
+                "kruise_reconcile_total{{controller=\"{name}\"}} {}",
+                s.reconciles
+            );
         }
-        let _ = writeln!(out, "# HELP kruise_reconcile_errors_total Reconciles that failed, by reason.");
+        let _ = writeln!(
+            out,
+            "# HELP kruise_reconcile_errors_total Reconciles that failed, by reason."
+        );
         let _ = writeln!(out, "# TYPE kruise_reconcile_errors_total counter");
         for (name, s) in &controllers {
             for (reason, n) in &s.errors {
@@ -94,7 +101,11 @@ impl Metrics {
         let _ = writeln!(out, "# HELP kruise_reconcile_active Reconciles running now.");
         let _ = writeln!(out, "# TYPE kruise_reconcile_active gauge");
         for (name, s) in &controllers {
-            let _ = writeln!(out, "kruise_reconcile_active{{controller=\"{name}\"}} {}", s.active);
+            let _ = writeln!(
+                out,
+                "kruise_reconcile_active{{controller=\"{name}\"}} {}",
+                s.active
+            );
         }
         let _ = writeln!(out, "# HELP kruise_queue_depth Objects waiting for a reconcile.");
         let _ = writeln!(out, "# TYPE kruise_queue_depth gauge");
@@ -102,7 +113,10 @@ impl Metrics {
             let _ = writeln!(out, "kruise_queue_depth{{controller=\"{name}\"}} {}", s.queued);
         }
         let api = self.api.snapshot();
-        let _ = writeln!(out, "# HELP kruise_api_requests_total API requests sent, by verb and resource.");
+        let _ = writeln!(
+            out,
+            "# HELP kruise_api_requests_total API requests sent, by verb and resource."
+        );
         let _ = writeln!(out, "# TYPE kruise_api_requests_total counter");
         for ((verb, resource), n) in &api {
             let _ = writeln!(
@@ -111,7 +125,10 @@ impl Metrics {
             );
         }
         let writes: u64 = api.iter().filter(|((v, _), _)| is_write(v)).map(|(_, n)| n).sum();
-        let _ = writeln!(out, "# HELP kruise_api_writes_total API writes sent (create, update, patch, delete).");
+        let _ = writeln!(
+            out,
+            "# HELP kruise_api_writes_total API writes sent (create, update, patch, delete)."
+        );
         let _ = writeln!(out, "# TYPE kruise_api_writes_total counter");
         let _ = writeln!(out, "kruise_api_writes_total {writes}");
         out

@@ -109,17 +109,33 @@ where
 }
 
 /// Starts nothing yet: returns the stores and the futures to poll (the caller runs them).
-pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Subscriptions, Vec<BoxFuture<'static, ()>>) {
+pub fn new(
+    client: &Client,
+    namespace: Option<&str>,
+) -> (Watches, Subscriptions, Vec<BoxFuture<'static, ()>>) {
     let (pods, pod_events, pods_drive) = shared(scoped::<Pod>(client, namespace), "pods");
-    let (claims, claim_events, claims_drive) =
-        shared(scoped::<PersistentVolumeClaim>(client, namespace), "persistentvolumeclaims");
-    let (revisions, revisions_drive) = plain(scoped::<ControllerRevision>(client, namespace), "controllerrevisions");
-    let watches = Watches { pods, claims, revisions };
+    let (claims, claim_events, claims_drive) = shared(
+        scoped::<PersistentVolumeClaim>(client, namespace),
+        "persistentvolumeclaims",
+    );
+    let (revisions, revisions_drive) = plain(
+        scoped::<ControllerRevision>(client, namespace),
+        "controllerrevisions",
+    );
+    let watches = Watches {
+        pods,
+        claims,
+        revisions,
+    };
     let subscriptions = Subscriptions {
         pod_events,
         claim_events,
     };
-    (watches, subscriptions, vec![pods_drive, claims_drive, revisions_drive])
+    (
+        watches,
+        subscriptions,
+        vec![pods_drive, claims_drive, revisions_drive],
+    )
 }
 
 impl Watches {

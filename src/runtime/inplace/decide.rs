@@ -144,7 +144,25 @@ fn image_changes(old: &[Container], new: &[Container]) -> Result<BTreeMap<String
         let mut b = after.clone();
         let (old_image, new_image) = (a.image.take(), b.image.take());
         if a != b {
-            return Err(format!("container {} changed beyond its image", before.name));
+            let (va, vb) = (
+                serde_json::to_value(&a).unwrap_or_default(),
+                serde_json::to_value(&b).unwrap_or_default(),
+            );
+            let mut fields: Vec<&String> = va
+                .as_object()
+                .into_iter()
+                .chain(vb.as_object())
+                .flat_map(|o| o.keys())
+                .filter(|k| va.get(k.as_str()) != vb.get(k.as_str()))
+                .collect();
+            fields.sort();
+            fields.dedup();
+            let fields: Vec<&str> = fields.into_iter().map(String::as_str).collect();
+            return Err(format!(
+                "container {} changed beyond its image ({})",
+                before.name,
+                fields.join(", ")
+            ));
         }
         if old_image != new_image {
             images.insert(after.name.clone(), new_image.unwrap_or_default());

@@ -23,11 +23,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::decide::MetadataChanges;
-use crate::runtime::revision::REVISION_LABEL;
 use super::state::{
     GRACE_ANNOTATION, InPlaceUpdateState, LEGACY_GRACE_ANNOTATION, LEGACY_STATE_ANNOTATION, READINESS_GATE,
     RecordedStatus, STATE_ANNOTATION,
 };
+use crate::runtime::revision::REVISION_LABEL;
 
 /// The pending spec while a grace period runs (`apps.kruise.io/inplace-update-grace`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -61,13 +61,22 @@ fn write_2_sets_revision_state_and_images_under_the_cached_resource_version() {
     assert_eq!(patch["metadata"]["resourceVersion"], "41");
     assert_eq!(patch["metadata"]["labels"]["controller-revision-hash"], "web-2");
     assert_eq!(patch["metadata"]["labels"]["pod-template-hash"], "2");
-    assert_eq!(patch["spec"]["containers"], json!([{ "name": "app", "image": "nginx:2" }]));
-    let state: InPlaceUpdateState =
-        serde_json::from_str(patch["metadata"]["annotations"][STATE_ANNOTATION].as_str().expect("state"))
-            .expect("state json");
+    assert_eq!(
+        patch["spec"]["containers"],
+        json!([{ "name": "app", "image": "nginx:2" }])
+    );
+    let state: InPlaceUpdateState = serde_json::from_str(
+        patch["metadata"]["annotations"][STATE_ANNOTATION]
+            .as_str()
+            .expect("state"),
+    )
+    .expect("state json");
     assert_eq!(state.revision, "web-2");
     assert!(state.update_images);
-    assert_eq!(state.last_container_statuses.expect("recorded")["app"].image_id, "id-1");
+    assert_eq!(
+        state.last_container_statuses.expect("recorded")["app"].image_id,
+        "id-1"
+    );
     assert_eq!(patch["metadata"]["annotations"][GRACE_ANNOTATION], Value::Null);
 }
 
@@ -85,9 +94,12 @@ fn with_a_grace_period_write_2_defers_the_images() {
     };
     let patch = update_pod(&running_pod(), &update, "now");
     assert!(patch.get("spec").is_none());
-    let grace: GraceSpec =
-        serde_json::from_str(patch["metadata"]["annotations"][GRACE_ANNOTATION].as_str().expect("grace"))
-            .expect("grace json");
+    let grace: GraceSpec = serde_json::from_str(
+        patch["metadata"]["annotations"][GRACE_ANNOTATION]
+            .as_str()
+            .expect("grace"),
+    )
+    .expect("grace json");
     assert_eq!(grace.grace_seconds, 30);
     assert_eq!(grace.container_images, images);
 }
@@ -96,13 +108,19 @@ fn with_a_grace_period_write_2_defers_the_images() {
 fn a_grace_period_waits_then_applies_or_is_dropped_when_the_revision_moved() {
     let mut p = running_pod();
     let grace = r#"{"revision":"web-2","containerImages":{"app":"nginx:2"},"graceSeconds":30}"#;
-    p.metadata.annotations = Some(BTreeMap::from([(GRACE_ANNOTATION.to_string(), grace.to_string())]));
+    p.metadata.annotations = Some(BTreeMap::from([(
+        GRACE_ANNOTATION.to_string(),
+        grace.to_string(),
+    )]));
     assert_eq!(grace_step(&p, Some("web-2"), 10), Some(GraceStep::Wait(20)));
     let Some(GraceStep::Apply(apply)) = grace_step(&p, Some("web-2"), 30) else {
         panic!("expected apply")
     };
     assert_eq!(apply["spec"]["containers"][0]["image"], "nginx:2");
-    assert!(matches!(grace_step(&p, Some("web-3"), 0), Some(GraceStep::Drop(_))));
+    assert!(matches!(
+        grace_step(&p, Some("web-3"), 0),
+        Some(GraceStep::Drop(_))
+    ));
     assert_eq!(grace_step(&running_pod(), Some("web-2"), 0), None);
 }
 
@@ -110,9 +128,14 @@ fn a_grace_period_waits_then_applies_or_is_dropped_when_the_revision_moved() {
 fn the_gate_needs_writing_until_it_is_plainly_true() {
     assert!(!needs_gate_true(&running_pod()));
     let mut p = running_pod();
-    let conditions = p.status.as_mut().and_then(|s| s.conditions.as_mut()).expect("conditions");
-    conditions[2].status = "False".into();
+    fn conditions(p: &mut Pod) -> &mut Vec<k8s_openapi::api::core::v1::PodCondition> {
+        p.status
+            .as_mut()
+            .and_then(|s| s.conditions.as_mut())
+            .expect("conditions")
+    }
+    conditions(&mut p)[2].status = "False".into();
     assert!(needs_gate_true(&p));
-    conditions.truncate(2);
+    conditions(&mut p).truncate(2);
     assert!(needs_gate_true(&p));
 }

@@ -77,8 +77,9 @@ pub async fn execute(ctx: &Context, set: &CloneSet, actions: Vec<Action>) -> Out
     let mut outcome = Outcome::default();
     let namespace = set.namespace().unwrap_or_default();
     let owner = super::key(set);
-    let (creates, others): (Vec<Action>, Vec<Action>) =
-        actions.into_iter().partition(|a| matches!(a, Action::CreatePod { .. }));
+    let (creates, others): (Vec<Action>, Vec<Action>) = actions
+        .into_iter()
+        .partition(|a| matches!(a, Action::CreatePod { .. }));
 
     // Pod writes, grouped by pod, in plan order within a pod.
     let mut groups: Vec<Vec<Action>> = Vec::new();
@@ -146,10 +147,8 @@ pub async fn execute(ctx: &Context, set: &CloneSet, actions: Vec<Action>) -> Out
         if batch.is_empty() {
             break;
         }
-        let results: Vec<Result<String, Error>> = futures::future::join_all(
-            batch.into_iter().map(|a| create(ctx, &namespace, &owner, a)),
-        )
-        .await;
+        let results: Vec<Result<String, Error>> =
+            futures::future::join_all(batch.into_iter().map(|a| create(ctx, &namespace, &owner, a))).await;
         let mut failed = false;
         for r in results {
             match r {
@@ -180,7 +179,10 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
     let claims: Api<PersistentVolumeClaim> = Api::namespaced(ctx.client.clone(), namespace);
     match action {
         Action::PatchPod { name, patch, why } => {
-            match pods.patch(&name, &patch_params(), &Patch::Strategic(&patch)).await {
+            match pods
+                .patch(&name, &patch_params(), &Patch::Strategic(&patch))
+                .await
+            {
                 Ok(pod) => {
                     expect_version(ctx, owner, &pod);
                     (Step::Wrote(why, name), Some(pod))
@@ -190,7 +192,10 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
             }
         }
         Action::PatchPodStatus { name, patch, why } => {
-            match pods.patch_status(&name, &patch_params(), &Patch::Strategic(&patch)).await {
+            match pods
+                .patch_status(&name, &patch_params(), &Patch::Strategic(&patch))
+                .await
+            {
                 Ok(pod) => {
                     expect_version(ctx, owner, &pod);
                     // The pod patch that follows carries the event for in-place updates.
@@ -205,7 +210,11 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
                 Err(source) => (Step::Failed(Error::PatchPodStatus { name, source }), None),
             }
         }
-        Action::DeletePod { name, uid, claims: claim_names } => {
+        Action::DeletePod {
+            name,
+            uid,
+            claims: claim_names,
+        } => {
             let expectation = Expect::Deleted {
                 kind: ObjectKind::Pod,
                 name: name.clone(),
@@ -291,7 +300,10 @@ async fn delete_claim(
 fn claims_namespace(claims: &Api<PersistentVolumeClaim>) -> Option<String> {
     // `Api::namespaced` always knows its namespace; the resource URL ends in it.
     let url = claims.resource_url();
-    url.split("/namespaces/").nth(1).and_then(|s| s.split('/').next()).map(String::from)
+    url.split("/namespaces/")
+        .nth(1)
+        .and_then(|s| s.split('/').next())
+        .map(String::from)
 }
 
 fn expect_version(ctx: &Context, owner: &str, pod: &Pod) {

@@ -143,7 +143,12 @@ fn owned_by<'a, K: Resource<DynamicType = ()>>(store: &'a [Arc<K>], set: &CloneS
 
 async fn reconcile(set: Arc<CloneSet>, ctx: Arc<Context>) -> Result<Requeue, Error> {
     let owner = key(&set);
-    if ctx.queued.lock().unwrap_or_else(|e| e.into_inner()).remove(&owner) {
+    if ctx
+        .queued
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&owner)
+    {
         ctx.metrics.queue_changed(CONTROLLER, -1);
     }
     ctx.watches.ready().await;
@@ -179,7 +184,11 @@ async fn reconcile_inner(set: &CloneSet, ctx: &Context) -> Result<Requeue, Error
     };
     let pending = ctx.expectations.pending(&owner, &lookup_in);
     if pending > 0 {
-        tracing::debug!(cloneset = owner, pending, "waiting for the cache to show earlier writes");
+        tracing::debug!(
+            cloneset = owner,
+            pending,
+            "waiting for the cache to show earlier writes"
+        );
         return Ok(Requeue::requeue(TIMEOUT));
     }
     let pods: Vec<&Pod> = owned_by(&pods_state, set);
@@ -228,12 +237,16 @@ async fn reconcile_inner(set: &CloneSet, ctx: &Context) -> Result<Requeue, Error
         ..PatchParams::default()
     };
     if let Some(status) = &plan.status {
-        api.patch_status(&set.name_any(), &params, &Patch::Merge(json!({ "status": status })))
-            .await
-            .map_err(|source| Error::PatchStatus {
-                name: set.name_any(),
-                source,
-            })?;
+        api.patch_status(
+            &set.name_any(),
+            &params,
+            &Patch::Merge(json!({ "status": status })),
+        )
+        .await
+        .map_err(|source| Error::PatchStatus {
+            name: set.name_any(),
+            source,
+        })?;
     }
     if let Some(list) = &plan.pods_to_delete {
         let patch = json!({
@@ -285,22 +298,32 @@ async fn record_events(
     };
     if !outcome.created.is_empty() {
         let note = format!("created pod(s) {}", list(&outcome.created));
-        ctx.events.publish(reference, false, "SuccessfulCreate", note).await;
+        ctx.events
+            .publish(reference, false, "SuccessfulCreate", note)
+            .await;
     }
     if !outcome.deleted.is_empty() {
         let note = format!("deleted pod(s) {}", list(&outcome.deleted));
-        ctx.events.publish(reference, false, "SuccessfulDelete", note).await;
+        ctx.events
+            .publish(reference, false, "SuccessfulDelete", note)
+            .await;
     }
     let by_reason: BTreeMap<Why, &Vec<String>> = outcome.done.iter().map(|(w, n)| (*w, n)).collect();
     for (why, names) in by_reason {
         let Some(reason) = why.event() else { continue };
         let note = match why {
-            Why::UpdatePodInPlace => format!("updated pod(s) {} in place to revision {update_revision}", list(names)),
+            Why::UpdatePodInPlace => format!(
+                "updated pod(s) {} in place to revision {update_revision}",
+                list(names)
+            ),
             Why::UpdatePodReCreate => format!(
                 "marked pod(s) {} for recreation at revision {update_revision}",
                 list(names)
             ),
-            _ => format!("released pod(s) {} (labels no longer match the selector)", list(names)),
+            _ => format!(
+                "released pod(s) {} (labels no longer match the selector)",
+                list(names)
+            ),
         };
         ctx.events
             .publish(reference, false, &format!("Successful{reason}"), note)
@@ -308,7 +331,12 @@ async fn record_events(
     }
     if let Some(error) = &outcome.first_error {
         ctx.events
-            .publish(reference, true, &format!("Failed{}", error.reason()), error.to_string())
+            .publish(
+                reference,
+                true,
+                &format!("Failed{}", error.reason()),
+                error.to_string(),
+            )
             .await;
     }
     let stored_messages: Vec<&str> = set
@@ -319,7 +347,8 @@ async fn record_events(
         .collect();
     for problem in problems {
         // A refusal repeats every reconcile; it is announced once, when it first appears.
-        if problem.reason == plan_status::FAILED_UPDATE && stored_messages.contains(&problem.message.as_str()) {
+        if problem.reason == plan_status::FAILED_UPDATE && stored_messages.contains(&problem.message.as_str())
+        {
             continue;
         }
         ctx.events
@@ -383,17 +412,22 @@ pub async fn run(
             }
             r
         })
-        .watches_shared_stream(subscriptions.claim_events, move |c: Arc<PersistentVolumeClaim>| {
-            let r = to_set(c);
-            if let Some(r) = &r {
-                mark_claims(r);
-            }
-            r
-        })
+        .watches_shared_stream(
+            subscriptions.claim_events,
+            move |c: Arc<PersistentVolumeClaim>| {
+                let r = to_set(c);
+                if let Some(r) = &r {
+                    mark_claims(r);
+                }
+                r
+            },
+        )
         .graceful_shutdown_on(shutdown);
     // Run at once, never after waiting for the stores: a shared watch waits for its slowest
     // subscriber, so an unpolled controller would stall the watches it waits for.
-    let reconciles = controller.run(reconcile, error_policy, ctx).for_each(|_| async {});
+    let reconciles = controller
+        .run(reconcile, error_policy, ctx)
+        .for_each(|_| async {});
     tokio::select! {
         _ = reconciles => {}
         _ = drive_sets => {}

@@ -55,14 +55,31 @@ pub struct Snapshot<'a> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
     /// Create the PVCs (skipping existing names), then the pod.
-    CreatePod { pod: Box<Pod>, claims: Vec<PersistentVolumeClaim> },
+    CreatePod {
+        pod: Box<Pod>,
+        claims: Vec<PersistentVolumeClaim>,
+    },
     /// Delete the pod, then its PVCs (the controller deleted it, so nothing will reuse them).
-    DeletePod { name: String, uid: String, claims: Vec<String> },
-    DeleteClaim { name: String },
+    DeletePod {
+        name: String,
+        uid: String,
+        claims: Vec<String>,
+    },
+    DeleteClaim {
+        name: String,
+    },
     /// Strategic-merge patch of the pod (carries the cached resourceVersion when it must).
-    PatchPod { name: String, patch: Value, why: Why },
+    PatchPod {
+        name: String,
+        patch: Value,
+        why: Why,
+    },
     /// Strategic-merge patch of the pod's status subresource.
-    PatchPodStatus { name: String, patch: Value, why: Why },
+    PatchPodStatus {
+        name: String,
+        patch: Value,
+        why: Why,
+    },
 }
 
 /// Why a pod write happens: names the event reason (`Successful<why>` / `Failed<why>`).
@@ -137,9 +154,12 @@ impl Numbers {
         let paused = strategy.paused.unwrap_or(false);
         let partition = numbers::partition(strategy.partition.as_ref(), replicas)?;
         let max_surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, paused)?;
-        let max_unavailable = numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, max_surge)?;
+        let max_unavailable =
+            numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, max_surge)?;
         let scale_max_unavailable = numbers::scale_max_unavailable(
-            spec.scale_strategy.as_ref().and_then(|s| s.max_unavailable.as_ref()),
+            spec.scale_strategy
+                .as_ref()
+                .and_then(|s| s.max_unavailable.as_ref()),
             replicas,
         )?;
         Ok(Numbers {
@@ -185,11 +205,17 @@ pub(super) fn update_policy(set: &CloneSet) -> CloneSetUpdateStrategyType {
 }
 
 /// A label patch of one pod (values to set, `None` to remove), under its resourceVersion.
-pub(super) fn label_patch(pod: &Pod, labels: &[(&str, Option<&str>)], annotations: &[(&str, Option<&str>)]) -> Value {
+pub(super) fn label_patch(
+    pod: &Pod,
+    labels: &[(&str, Option<&str>)],
+    annotations: &[(&str, Option<&str>)],
+) -> Value {
     let labels: serde_json::Map<String, Value> =
         labels.iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
-    let annotations: serde_json::Map<String, Value> =
-        annotations.iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
+    let annotations: serde_json::Map<String, Value> = annotations
+        .iter()
+        .map(|(k, v)| (k.to_string(), json!(v)))
+        .collect();
     json!({ "metadata": {
         "resourceVersion": pod.metadata.resource_version,
         "labels": labels,
@@ -260,16 +286,32 @@ fn claims_cleanup(snapshot: &Snapshot<'_>, active: &[&Pod], plan: &mut Plan) {
     let ids_in_use: BTreeSet<&str> = snapshot
         .pods
         .iter()
-        .map(|p| pods::instance_id(p.metadata.name.as_deref().unwrap_or_default(), p.metadata.labels.as_ref(), &set_name))
+        .map(|p| {
+            pods::instance_id(
+                p.metadata.name.as_deref().unwrap_or_default(),
+                p.metadata.labels.as_ref(),
+                &set_name,
+            )
+        })
         .collect();
     let active_ids: BTreeSet<&str> = active
         .iter()
-        .map(|p| pods::instance_id(p.metadata.name.as_deref().unwrap_or_default(), p.metadata.labels.as_ref(), &set_name))
+        .map(|p| {
+            pods::instance_id(
+                p.metadata.name.as_deref().unwrap_or_default(),
+                p.metadata.labels.as_ref(),
+                &set_name,
+            )
+        })
         .collect();
     for claim in &snapshot.claims {
-        let Some(id) = claim.labels().get(INSTANCE_ID_LABEL) else { continue };
+        let Some(id) = claim.labels().get(INSTANCE_ID_LABEL) else {
+            continue;
+        };
         if !active_ids.contains(id.as_str()) && !ids_in_use.contains(id.as_str()) {
-            plan.actions.push(Action::DeleteClaim { name: claim.name_any() });
+            plan.actions.push(Action::DeleteClaim {
+                name: claim.name_any(),
+            });
         }
     }
 }

@@ -20,14 +20,19 @@ use kube::ResourceExt;
 use super::diffs::{ClassCounts, DiffInput, Diffs, diffs};
 use super::order::{PodFacts, sort_for_deletion};
 use super::plan::{
-    Action, Numbers, Plan, Problem, Snapshot, Why, at_update_revision, label_patch, lifecycle_of, pods_to_delete,
-    rfc3339,
+    Action, Numbers, Plan, Problem, Snapshot, Why, at_update_revision, label_patch, lifecycle_of,
+    pods_to_delete, rfc3339,
 };
 use super::pods::{self, INSTANCE_ID_LABEL};
 use super::status;
 use crate::runtime::lifecycle;
 
-fn counts(pods: &[&Pod], numbers: &Numbers, listed: &[String], now: k8s_openapi::jiff::Timestamp) -> ClassCounts {
+fn counts(
+    pods: &[&Pod],
+    numbers: &Numbers,
+    listed: &[String],
+    now: k8s_openapi::jiff::Timestamp,
+) -> ClassCounts {
     let mut c = ClassCounts::default();
     for pod in pods {
         c.total += 1;
@@ -75,7 +80,9 @@ pub fn plan_scale(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], p
     // 1. Replicas grew while pods wait in PreparingDelete: bring some back.
     let pre_deleting: Vec<&&Pod> = active
         .iter()
-        .filter(|p| lifecycle::state(p) == lifecycle::PREPARING_DELETE && !pods::is_specified_delete(p, &listed))
+        .filter(|p| {
+            lifecycle::state(p) == lifecycle::PREPARING_DELETE && !pods::is_specified_delete(p, &listed)
+        })
         .collect();
     let working = active.len() as i64 - pre_deleting.len() as i64;
     let marks_not_ready = [hooks.pre_delete.as_ref(), hooks.in_place_update.as_ref()]
@@ -116,7 +123,8 @@ pub fn plan_scale(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], p
     let released: Vec<&&Pod> = active
         .iter()
         .filter(|p| {
-            lifecycle::state(p) == lifecycle::PREPARING_DELETE && !lifecycle::is_hooked(p, hooks.pre_delete.as_ref())
+            lifecycle::state(p) == lifecycle::PREPARING_DELETE
+                && !lifecycle::is_hooked(p, hooks.pre_delete.as_ref())
         })
         .collect();
     if !released.is_empty() {
@@ -130,7 +138,9 @@ pub fn plan_scale(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], p
     // 4. Specified deletes.
     let specified: Vec<&&Pod> = active
         .iter()
-        .filter(|p| lifecycle::state(p) != lifecycle::PREPARING_DELETE && pods::is_specified_delete(p, &listed))
+        .filter(|p| {
+            lifecycle::state(p) != lifecycle::PREPARING_DELETE && pods::is_specified_delete(p, &listed)
+        })
         .collect();
     let mut wrote = false;
     for pod in &specified {
@@ -146,7 +156,11 @@ pub fn plan_scale(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], p
     if wrote {
         return true;
     }
-    if !specified.is_empty() || active.iter().any(|p| lifecycle::state(p) == lifecycle::PREPARING_DELETE) {
+    if !specified.is_empty()
+        || active
+            .iter()
+            .any(|p| lifecycle::state(p) == lifecycle::PREPARING_DELETE)
+    {
         // Something is still waiting to go; scale-in would double count it.
         return false;
     }
@@ -161,7 +175,8 @@ pub fn plan_scale(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], p
             sort_for_deletion(&mut facts);
             facts.into_iter().map(|p| p.name).collect()
         };
-        let (updated, old): (Vec<&&Pod>, Vec<&&Pod>) = active.iter().partition(|p| at_update_revision(snapshot, p));
+        let (updated, old): (Vec<&&Pod>, Vec<&&Pod>) =
+            active.iter().partition(|p| at_update_revision(snapshot, p));
         let old_sorted = sorted_names(old);
         let new_sorted = sorted_names(updated);
         let from_old = d.scale_down_old.min(d.scale_down).max(0) as usize;
@@ -175,7 +190,9 @@ pub fn plan_scale(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], p
         }
         chosen.extend(more);
         for name in chosen {
-            let Some(pod) = active.iter().find(|p| p.name_any() == name) else { continue };
+            let Some(pod) = active.iter().find(|p| p.name_any() == name) else {
+                continue;
+            };
             if status::is_available(pod, 0, snapshot.now) {
                 if ready_budget <= 0 {
                     continue;
@@ -231,13 +248,27 @@ fn create_pods(snapshot: &Snapshot<'_>, d: &Diffs, plan: &mut Plan) {
     let mut taken: BTreeSet<String> = snapshot
         .pods
         .iter()
-        .map(|p| pods::instance_id(p.metadata.name.as_deref().unwrap_or_default(), p.metadata.labels.as_ref(), &set_name).to_string())
+        .map(|p| {
+            pods::instance_id(
+                p.metadata.name.as_deref().unwrap_or_default(),
+                p.metadata.labels.as_ref(),
+                &set_name,
+            )
+            .to_string()
+        })
         .collect();
     let active_ids: BTreeSet<String> = snapshot
         .pods
         .iter()
         .filter(|p| super::plan::is_active(p))
-        .map(|p| pods::instance_id(p.metadata.name.as_deref().unwrap_or_default(), p.metadata.labels.as_ref(), &set_name).to_string())
+        .map(|p| {
+            pods::instance_id(
+                p.metadata.name.as_deref().unwrap_or_default(),
+                p.metadata.labels.as_ref(),
+                &set_name,
+            )
+            .to_string()
+        })
         .collect();
     let mut free: Vec<String> = snapshot
         .claims
@@ -247,7 +278,12 @@ fn create_pods(snapshot: &Snapshot<'_>, d: &Diffs, plan: &mut Plan) {
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    taken.extend(snapshot.claims.iter().filter_map(|c| c.labels().get(INSTANCE_ID_LABEL).cloned()));
+    taken.extend(
+        snapshot
+            .claims
+            .iter()
+            .filter_map(|c| c.labels().get(INSTANCE_ID_LABEL).cloned()),
+    );
     let now = rfc3339(snapshot.now);
     for i in 0..d.scale_up_limit {
         let id = if free.is_empty() {

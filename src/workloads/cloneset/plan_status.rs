@@ -77,7 +77,8 @@ pub fn plan_status(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], 
                 && !status::is_available(pod, numbers.min_ready_seconds, snapshot.now)
                 && let Some(since) = status::ready_since(pod)
             {
-                let left = SignedDuration::from_secs(numbers.min_ready_seconds) - snapshot.now.duration_since(since);
+                let left =
+                    SignedDuration::from_secs(numbers.min_ready_seconds) - snapshot.now.duration_since(since);
                 plan.wake(Duration::try_from(left).unwrap_or(Duration::ZERO) + Duration::from_millis(200));
             }
         }

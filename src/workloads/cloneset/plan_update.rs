@@ -18,8 +18,8 @@ use serde_json::json;
 
 use super::order::{PodFacts, sort_for_update};
 use super::plan::{
-    Action, Numbers, Plan, Problem, Snapshot, Why, at_update_revision, label_patch, lifecycle_of, pod_template,
-    pods_to_delete, rfc3339, update_policy,
+    Action, Numbers, Plan, Problem, Snapshot, Why, at_update_revision, label_patch, lifecycle_of,
+    pod_template, pods_to_delete, rfc3339, update_policy,
 };
 use super::plan_scale::diffs_of;
 use super::pods::{self, POD_TEMPLATE_HASH_LABEL, SPECIFIED_DELETE_LABEL};
@@ -43,7 +43,11 @@ pub fn plan_update(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], 
         return;
     }
     let forward = d.update_num > 0;
-    let target = if forward { snapshot.update } else { snapshot.current };
+    let target = if forward {
+        snapshot.update
+    } else {
+        snapshot.current
+    };
     let listed = pods_to_delete(snapshot.set);
     let candidates: Vec<&Pod> = active
         .iter()
@@ -74,7 +78,12 @@ pub fn plan_update(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], 
 }
 
 /// Candidates in update order (reference §3.7 step 5).
-fn update_order<'p>(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], candidates: &[&'p Pod]) -> Vec<&'p Pod> {
+fn update_order<'p>(
+    snapshot: &Snapshot<'_>,
+    numbers: &Numbers,
+    active: &[&Pod],
+    candidates: &[&'p Pod],
+) -> Vec<&'p Pod> {
     let strategy = snapshot.set.spec.update_strategy.as_ref();
     let mut facts: Vec<PodFacts> = candidates
         .iter()
@@ -82,7 +91,10 @@ fn update_order<'p>(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod],
         .collect();
     sort_for_update(&mut facts, strategy.and_then(|s| s.priority_strategy.as_ref()));
     let mut names: Vec<String> = facts.into_iter().map(|f| f.name).collect();
-    if let Some(terms) = strategy.and_then(|s| s.scatter_strategy.as_ref()).filter(|t| !t.is_empty()) {
+    if let Some(terms) = strategy
+        .and_then(|s| s.scatter_strategy.as_ref())
+        .filter(|t| !t.is_empty())
+    {
         names = super::scatter_order(names, candidates, active, terms);
     }
     let find = |name: &str| candidates.iter().copied().find(|p| p.name_any() == name);
@@ -149,7 +161,11 @@ fn refresh(snapshot: &Snapshot<'_>, active: &[&Pod], plan: &mut Plan) -> bool {
             plan.actions.push(Action::PatchPod {
                 name: name.clone(),
                 patch: label_patch(pod, &labels, &annotations),
-                why: if next.is_some() { Why::Lifecycle } else { Why::TemplateHash },
+                why: if next.is_some() {
+                    Why::Lifecycle
+                } else {
+                    Why::TemplateHash
+                },
             });
         }
         if patch::needs_gate_true(pod) {
@@ -181,7 +197,10 @@ fn next_lifecycle_state(
             let ready_to_go = if lifecycle::is_configured(pre_normal) {
                 lifecycle::is_all_hooked(pod, pre_normal)
             } else {
-                pod.spec.as_ref().and_then(|s| s.node_name.as_deref()).is_some_and(|n| !n.is_empty())
+                pod.spec
+                    .as_ref()
+                    .and_then(|s| s.node_name.as_deref())
+                    .is_some_and(|n| !n.is_empty())
             };
             ready_to_go.then_some(lifecycle::NORMAL)
         }
@@ -205,7 +224,8 @@ fn update_pod(snapshot: &Snapshot<'_>, pod: &Pod, target: super::plan::Revision<
         },
     };
     let (images, metadata) = match (&decision, policy) {
-        (_, CloneSetUpdateStrategyType::ReCreate) | (Decision::Recreate { .. }, CloneSetUpdateStrategyType::InPlaceIfPossible) => {
+        (_, CloneSetUpdateStrategyType::ReCreate)
+        | (Decision::Recreate { .. }, CloneSetUpdateStrategyType::InPlaceIfPossible) => {
             plan.actions.push(Action::PatchPod {
                 name,
                 patch: label_patch(pod, &[(SPECIFIED_DELETE_LABEL, Some("true"))], &[]),
@@ -265,7 +285,11 @@ fn update_pod(snapshot: &Snapshot<'_>, pod: &Pod, target: super::plan::Revision<
             return;
         }
         lifecycle::PREPARING_UPDATE if lifecycle::is_hooked(pod, hook) => return,
-        "" | lifecycle::PREPARING_NORMAL | lifecycle::NORMAL | lifecycle::PREPARING_UPDATE | lifecycle::UPDATING
+        ""
+        | lifecycle::PREPARING_NORMAL
+        | lifecycle::NORMAL
+        | lifecycle::PREPARING_UPDATE
+        | lifecycle::UPDATING
         | lifecycle::UPDATED => {}
         _ => return,
     }
@@ -287,7 +311,10 @@ fn update_pod(snapshot: &Snapshot<'_>, pod: &Pod, target: super::plan::Revision<
     // The Updating state costs a write to leave again, so it is only entered when a hook
     // wants to see it (upstream always enters it).
     if lifecycle::is_configured(hook) {
-        extra_labels.insert(lifecycle::STATE_LABEL.to_string(), Some(lifecycle::UPDATING.to_string()));
+        extra_labels.insert(
+            lifecycle::STATE_LABEL.to_string(),
+            Some(lifecycle::UPDATING.to_string()),
+        );
         extra_annotations.insert(lifecycle::TIMESTAMP_ANNOTATION.to_string(), Some(now.clone()));
     }
     let grace_seconds = set
@@ -311,6 +338,8 @@ fn update_pod(snapshot: &Snapshot<'_>, pod: &Pod, target: super::plan::Revision<
         why: Why::UpdatePodInPlace,
     });
     if grace_seconds > 0 && !images.is_empty() {
-        plan.wake(std::time::Duration::from_secs(grace_seconds.unsigned_abs().into()));
+        plan.wake(std::time::Duration::from_secs(
+            grace_seconds.unsigned_abs().into(),
+        ));
     }
 }

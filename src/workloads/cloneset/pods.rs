@@ -16,8 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{BuildHasher, Hasher};
 
 use k8s_openapi::api::core::v1::{
-    PersistentVolumeClaim, PersistentVolumeClaimVolumeSource, Pod, PodReadinessGate, PodTemplateSpec,
-    Volume,
+    PersistentVolumeClaim, PersistentVolumeClaimVolumeSource, Pod, PodReadinessGate, PodTemplateSpec, Volume,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 use kube::{Resource, ResourceExt};
@@ -39,7 +38,11 @@ pub fn short_hash(revision: &str) -> &str {
 }
 
 /// The pod's instance id, from its label, else from its name.
-pub fn instance_id<'p>(pod_name: &'p str, labels: Option<&'p BTreeMap<String, String>>, set: &str) -> &'p str {
+pub fn instance_id<'p>(
+    pod_name: &'p str,
+    labels: Option<&'p BTreeMap<String, String>>,
+    set: &str,
+) -> &'p str {
     labels
         .and_then(|l| l.get(INSTANCE_ID_LABEL))
         .map(String::as_str)
@@ -164,12 +167,34 @@ pub fn is_specified_delete(pod: &Pod, pods_to_delete: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::test_support::guestbook;
+
+    fn guestbook() -> CloneSet {
+        serde_json::from_value(serde_json::json!({
+            "apiVersion": "apps.kruise.io/v1alpha1",
+            "kind": "CloneSet",
+            "metadata": { "name": "guestbook", "namespace": "ns", "uid": "u1" },
+            "spec": {
+                "selector": { "matchLabels": { "app": "guestbook" } },
+                "template": {
+                    "metadata": { "labels": { "app": "guestbook" } },
+                    "spec": { "containers": [{ "name": "app", "image": "guestbook:v1" }] },
+                },
+                "volumeClaimTemplates": [{ "metadata": { "name": "data" }, "spec": { "accessModes": ["ReadWriteOnce"] } }],
+            },
+        }))
+        .expect("cloneset")
+    }
 
     #[test]
     fn a_new_pod_carries_id_revision_gate_and_claim_volumes() {
         let set = guestbook();
-        let pod = new_pod(&set, &set.spec.template, "guestbook-b976d4544", "x7k2p", "2026-01-01T00:00:00Z");
+        let pod = new_pod(
+            &set,
+            &set.spec.template,
+            "guestbook-b976d4544",
+            "x7k2p",
+            "2026-01-01T00:00:00Z",
+        );
         assert_eq!(pod.name_any(), "guestbook-x7k2p");
         let labels = pod.labels();
         assert_eq!(labels[REVISION_LABEL], "guestbook-b976d4544");
@@ -184,6 +209,22 @@ mod tests {
                 .any(|g| g.condition_type == READINESS_GATE)
         );
         assert_eq!(pod.owner_references()[0].kind, "CloneSet");
+        let volume = spec
+            .volumes
+            .iter()
+            .flatten()
+            .find(|v| v.name == "data")
+            .expect("claim volume");
+        assert_eq!(
+            volume
+                .persistent_volume_claim
+                .as_ref()
+                .map(|c| c.claim_name.as_str()),
+            Some("data-guestbook-x7k2p")
+        );
+        let claims = new_claims(&set, "x7k2p");
+        assert_eq!(claims[0].name_any(), "data-guestbook-x7k2p");
+        assert_eq!(claims[0].labels()[INSTANCE_ID_LABEL], "x7k2p");
     }
 
     #[test]

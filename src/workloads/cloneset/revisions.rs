@@ -17,7 +17,9 @@ use serde_json::{Value, json};
 
 use super::{Context, Error, FIELD_MANAGER, owning_set};
 use crate::api::cloneset::CloneSet;
-use crate::runtime::revision::{KnownRevision, RevisionStep, plan_update_revision, revisions_to_truncate, same_template};
+use crate::runtime::revision::{
+    KnownRevision, RevisionStep, plan_update_revision, revisions_to_truncate, same_template,
+};
 
 pub const HASH_LABEL: &str = "controller.kubernetes.io/hash";
 
@@ -188,7 +190,8 @@ pub async fn truncate(
     if doomed.is_empty() {
         return Ok(());
     }
-    let api: Api<ControllerRevision> = Api::namespaced(ctx.client.clone(), &set.namespace().unwrap_or_default());
+    let api: Api<ControllerRevision> =
+        Api::namespaced(ctx.client.clone(), &set.namespace().unwrap_or_default());
     for name in doomed {
         match api.delete(&name, &DeleteParams::default()).await {
             Ok(_) => {}
