@@ -169,7 +169,8 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
 
     let (shutdown_tx, shutdown_rx) = futures::channel::oneshot::channel::<()>();
     let shutdown = shutdown_rx.map(|_| ()).shared();
-    let (stores, subscriptions, drives) = watches::new(&client, namespace.as_deref());
+    let (stores, drives) = watches::new(&client, namespace.as_deref());
+    let subscriptions = stores.subscribe();
     for drive in drives {
         tokio::spawn(drive);
     }

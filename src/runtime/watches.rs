@@ -9,14 +9,18 @@
 //! Invariants:
 //! - `managedFields` are dropped before an object reaches a store (they are most of an
 //!   object's bytes and nobody reads them).
-//! - A subscription that is handed out must be consumed (a shared reflector waits for its
-//!   slowest subscriber); revisions therefore have a store but no subscription.
+//! - Subscribers see every applied AND deleted object (kube's shared reflector drops
+//!   deletes, and a controller that never hears of a deleted pod never replaces it).
+//! - A subscription that is handed out must be consumed: the watch waits for its slowest
+//!   subscriber (bounded channels, no event is dropped).
 //! - A broken watch re-lists with backoff (kube's watcher); the stores stay usable and only
 //!   lag meanwhile, which the expectations cover.
 use std::fmt::Debug;
+use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
-use futures::{FutureExt, StreamExt};
+use futures::channel::mpsc;
+use futures::{FutureExt, SinkExt, StreamExt};
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
 use kube::api::Api;
@@ -28,27 +32,66 @@ use serde::de::DeserializeOwned;
 /// Events a slow subscriber may lag behind before the watch waits for it.
 const SUBSCRIBER_BUFFER: usize = 1024;
 
-/// The stores (cheap to clone; every clone reads the same cache).
+/// The stores (cheap to clone; every clone reads the same cache) and the fan-outs that
+/// hand out subscriptions.
 #[derive(Clone)]
 pub struct Watches {
     pub pods: Store<Pod>,
     pub claims: Store<PersistentVolumeClaim>,
     pub revisions: Store<ControllerRevision>,
+    pod_fanout: Fanout<Pod>,
+    claim_fanout: Fanout<PersistentVolumeClaim>,
 }
 
-/// The subscriptions controllers trigger on. Not `Clone` on purpose: every subscription
-/// must be consumed, so each controller gets its own with [`Subscriptions::split`].
+/// The change streams one controller triggers on.
 pub struct Subscriptions {
-    pub pod_events: ReflectHandle<Pod>,
-    pub claim_events: ReflectHandle<PersistentVolumeClaim>,
+    pub pod_events: mpsc::Receiver<Arc<Pod>>,
+    pub claim_events: mpsc::Receiver<Arc<PersistentVolumeClaim>>,
 }
 
-impl Subscriptions {
-    /// A second set of subscriptions for another controller.
-    pub fn split(&self) -> Subscriptions {
+/// Sends every applied or deleted object to each subscriber.
+pub struct Fanout<K> {
+    senders: Arc<Mutex<Vec<mpsc::Sender<Arc<K>>>>>,
+}
+
+impl<K> Clone for Fanout<K> {
+    fn clone(&self) -> Self {
+        Self {
+            senders: self.senders.clone(),
+        }
+    }
+}
+
+impl<K> Default for Fanout<K> {
+    fn default() -> Self {
+        Self {
+            senders: Arc::default(),
+        }
+    }
+}
+
+impl<K> Fanout<K> {
+    pub fn subscribe(&self) -> mpsc::Receiver<Arc<K>> {
+        let (tx, rx) = mpsc::channel(SUBSCRIBER_BUFFER);
+        self.senders.lock().unwrap_or_else(|e| e.into_inner()).push(tx);
+        rx
+    }
+
+    async fn send(&self, object: Arc<K>) {
+        let senders: Vec<mpsc::Sender<Arc<K>>> = self.senders.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        for mut sender in senders {
+            // A dropped subscriber (its controller stopped) is simply skipped.
+            let _ = sender.send(object.clone()).await;
+        }
+    }
+}
+
+impl Watches {
+    /// Subscriptions for one more controller; take them before the watches run.
+    pub fn subscribe(&self) -> Subscriptions {
         Subscriptions {
-            pod_events: self.pod_events.clone(),
-            claim_events: self.claim_events.clone(),
+            pod_events: self.pod_fanout.subscribe(),
+            claim_events: self.claim_fanout.subscribe(),
         }
     }
 }
@@ -68,7 +111,37 @@ fn strip<K: Resource>(object: &mut K) {
     object.meta_mut().managed_fields = None;
 }
 
-/// A shared store with one subscription, and the future that drives its watch.
+/// A store whose changes (deletes included) go to a [`Fanout`], and the future that drives
+/// its watch.
+pub fn fanned_out<K>(api: Api<K>, what: &'static str) -> (Store<K>, Fanout<K>, BoxFuture<'static, ()>)
+where
+    K: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
+{
+    let (store, writer) = reflector::store();
+    let fanout = Fanout::default();
+    let out = fanout.clone();
+    let drive = watcher(api, watcher::Config::default())
+        .default_backoff()
+        .modify(strip)
+        .reflect(writer)
+        .for_each(move |event| {
+            let out = out.clone();
+            async move {
+                match event {
+                    Ok(watcher::Event::Apply(o) | watcher::Event::InitApply(o) | watcher::Event::Delete(o)) => {
+                        out.send(Arc::new(o)).await
+                    }
+                    Ok(_) => {}
+                    Err(error) => tracing::warn!(what, %error, "watch failed; retrying with backoff"),
+                }
+            }
+        })
+        .boxed();
+    (store, fanout, drive)
+}
+
+/// A shared store with one subscription (applied objects only), and the future that drives
+/// its watch.
 pub fn shared<K>(api: Api<K>, what: &'static str) -> (Store<K>, ReflectHandle<K>, BoxFuture<'static, ()>)
 where
     K: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
@@ -108,34 +181,21 @@ where
     (store, drive)
 }
 
-/// Starts nothing yet: returns the stores and the futures to poll (the caller runs them).
-pub fn new(
-    client: &Client,
-    namespace: Option<&str>,
-) -> (Watches, Subscriptions, Vec<BoxFuture<'static, ()>>) {
-    let (pods, pod_events, pods_drive) = shared(scoped::<Pod>(client, namespace), "pods");
-    let (claims, claim_events, claims_drive) = shared(
-        scoped::<PersistentVolumeClaim>(client, namespace),
-        "persistentvolumeclaims",
-    );
-    let (revisions, revisions_drive) = plain(
-        scoped::<ControllerRevision>(client, namespace),
-        "controllerrevisions",
-    );
+/// Starts nothing yet: returns the stores and the futures to poll (the caller runs them
+/// after taking its subscriptions).
+pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<'static, ()>>) {
+    let (pods, pod_fanout, pods_drive) = fanned_out(scoped::<Pod>(client, namespace), "pods");
+    let (claims, claim_fanout, claims_drive) =
+        fanned_out(scoped::<PersistentVolumeClaim>(client, namespace), "persistentvolumeclaims");
+    let (revisions, revisions_drive) = plain(scoped::<ControllerRevision>(client, namespace), "controllerrevisions");
     let watches = Watches {
         pods,
         claims,
         revisions,
+        pod_fanout,
+        claim_fanout,
     };
-    let subscriptions = Subscriptions {
-        pod_events,
-        claim_events,
-    };
-    (
-        watches,
-        subscriptions,
-        vec![pods_drive, claims_drive, revisions_drive],
-    )
+    (watches, vec![pods_drive, claims_drive, revisions_drive])
 }
 
 impl Watches {

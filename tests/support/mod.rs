@@ -11,6 +11,7 @@
 //!   and the components' log tails. Nothing here skips.
 #![allow(dead_code)]
 
+pub mod controller;
 pub mod manifests;
 
 use std::fs::OpenOptions;

@@ -236,18 +236,8 @@ async fn reconcile_inner(set: &CloneSet, ctx: &Context) -> Result<Requeue, Error
         field_manager: Some(FIELD_MANAGER.into()),
         ..PatchParams::default()
     };
-    if let Some(status) = &plan.status {
-        api.patch_status(
-            &set.name_any(),
-            &params,
-            &Patch::Merge(json!({ "status": status })),
-        )
-        .await
-        .map_err(|source| Error::PatchStatus {
-            name: set.name_any(),
-            source,
-        })?;
-    }
+    // Prune first: the prune carries the cached resourceVersion, which the status write
+    // would make stale; the status write itself needs no precondition.
     if let Some(list) = &plan.pods_to_delete {
         let patch = json!({
             "metadata": { "resourceVersion": set.resource_version() },
@@ -263,6 +253,18 @@ async fn reconcile_inner(set: &CloneSet, ctx: &Context) -> Result<Requeue, Error
                 });
             }
         }
+    }
+    if let Some(status) = &plan.status {
+        api.patch_status(
+            &set.name_any(),
+            &params,
+            &Patch::Merge(json!({ "status": status })),
+        )
+        .await
+        .map_err(|source| Error::PatchStatus {
+            name: set.name_any(),
+            source,
+        })?;
     }
     revisions::truncate(ctx, set, &history, &pod_revisions).await?;
     if let Some(error) = outcome.first_error {

@@ -270,14 +270,25 @@ fn create_pods(snapshot: &Snapshot<'_>, d: &Diffs, plan: &mut Plan) {
             .to_string()
         })
         .collect();
-    let mut free: Vec<String> = snapshot
+    // An id whose old pod is still terminating is kept for it: creating now would either
+    // clash with that name or strand its PVCs, so that slot waits a moment.
+    let terminating: BTreeSet<String> = snapshot
+        .pods
+        .iter()
+        .filter(|p| p.metadata.deletion_timestamp.is_some())
+        .map(|p| pods::instance_id(p.metadata.name.as_deref().unwrap_or_default(), p.metadata.labels.as_ref(), &set_name).to_string())
+        .collect();
+    let orphaned: BTreeSet<String> = snapshot
         .claims
         .iter()
         .filter_map(|c| c.labels().get(INSTANCE_ID_LABEL).cloned())
-        .filter(|id| !active_ids.contains(id) && !taken.contains(id))
-        .collect::<BTreeSet<_>>()
-        .into_iter()
+        .filter(|id| !active_ids.contains(id))
         .collect();
+    let waiting = orphaned.iter().filter(|id| terminating.contains(*id)).count() as i64;
+    if waiting > 0 {
+        plan.wake(std::time::Duration::from_millis(500));
+    }
+    let mut free: Vec<String> = orphaned.into_iter().filter(|id| !taken.contains(id)).collect();
     taken.extend(
         snapshot
             .claims
@@ -285,7 +296,7 @@ fn create_pods(snapshot: &Snapshot<'_>, d: &Diffs, plan: &mut Plan) {
             .filter_map(|c| c.labels().get(INSTANCE_ID_LABEL).cloned()),
     );
     let now = rfc3339(snapshot.now);
-    for i in 0..d.scale_up_limit {
+    for i in 0..(d.scale_up_limit - waiting).max(0) {
         let id = if free.is_empty() {
             pods::random_id(&taken)
         } else {

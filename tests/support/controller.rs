@@ -1,0 +1,274 @@
+//! `kubectl kruise run` as a child process scoped to a test's namespace, and an independent
+//! pod watcher that records every pod state change for invariant checks.
+//!
+//! The watcher is not the controller: it has its own watch, and judges availability by the
+//! pod's own Ready condition, so a controller bug cannot hide from it.
+use std::collections::BTreeMap;
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use k8s_openapi::api::core::v1::Pod;
+use kube::ResourceExt;
+use kube::api::Api;
+use kube::runtime::{WatchStreamExt, watcher};
+
+
+use super::{CLI, TestNamespace, kubeconfig};
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// A running `kubectl kruise run -n NS`; killed on drop.
+pub struct RunningController {
+    child: Option<Child>,
+    pub metrics_port: u16,
+    pub log: std::path::PathBuf,
+}
+
+impl RunningController {
+    pub fn start(ns: &TestNamespace) -> Self {
+        // Idempotent; the CRDs may already be there from another test.
+        let (code, _, err) = super::kruise(kubeconfig(), &["install"]);
+        assert_eq!(code, 0, "kubectl kruise install failed: {err}");
+        let metrics_port = free_port();
+        let log = std::env::temp_dir().join(format!("kruise-run-{}-{metrics_port}.log", ns.name));
+        let file = std::fs::File::create(&log).expect("log file");
+        let child = Command::new(CLI)
+            .args(["run", "-n", &ns.name, "--metrics-addr", &format!("127.0.0.1:{metrics_port}")])
+            .arg("--kubeconfig")
+            .arg(kubeconfig())
+            .env("RUST_LOG", "kubectl_kruise=debug,warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(file)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {CLI} run: {e}"));
+        let controller = RunningController {
+            child: Some(child),
+            metrics_port,
+            log,
+        };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while controller.metrics_text().is_none() {
+            assert!(Instant::now() < deadline, "run did not serve metrics:\n{}", controller.log_tail());
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        controller
+    }
+
+    pub fn log_tail(&self) -> String {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(40)..].join("\n")
+    }
+
+    fn metrics_text(&self) -> Option<String> {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.metrics_port)).ok()?;
+        stream.set_read_timeout(Some(Duration::from_secs(2))).ok()?;
+        stream.write_all(b"GET /metrics HTTP/1.1\r\nhost: x\r\n\r\n").ok()?;
+        let mut text = String::new();
+        stream.read_to_string(&mut text).ok()?;
+        text.split_once("\r\n\r\n").map(|(_, body)| body.to_string())
+    }
+
+    /// Parsed metrics (`series -> value`).
+    pub fn metrics(&self) -> BTreeMap<String, f64> {
+        let text = self.metrics_text().unwrap_or_else(|| panic!("metrics unreachable:\n{}", self.log_tail()));
+        kubectl_kruise::runtime::metrics::parse(&text)
+    }
+
+    /// Writes to `resource` (e.g. `pods`, `pods/status`) so far.
+    pub fn writes_to(&self, resource: &str) -> f64 {
+        self.metrics()
+            .iter()
+            .filter(|(k, _)| {
+                k.starts_with("kruise_api_requests_total{")
+                    && k.contains(&format!("resource=\"{resource}\""))
+                    && ["create", "update", "patch", "delete"]
+                        .iter()
+                        .any(|v| k.contains(&format!("verb=\"{v}\"")))
+            })
+            .map(|(_, v)| v)
+            .sum()
+    }
+
+    /// SIGTERM, then waits; returns the exit code.
+    pub fn stop(mut self) -> i32 {
+        let mut child = self.child.take().expect("running");
+        let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Ok(Some(status)) = child.try_wait() {
+                return status.code().unwrap_or(-1);
+            }
+            assert!(Instant::now() < deadline, "run did not stop after SIGTERM");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// SIGKILL, as a crash.
+    pub fn kill(mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for RunningController {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// One pod as the watcher last saw it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PodView {
+    pub uid: String,
+    pub ready: bool,
+    pub revision: String,
+    pub image: String,
+    pub node: String,
+    pub ip: String,
+    pub restarts: i32,
+    pub gate: Option<String>,
+}
+
+impl PodView {
+    pub fn of(pod: &Pod) -> Self {
+        let status = pod.status.as_ref();
+        let condition = |t: &str| {
+            status
+                .and_then(|s| s.conditions.as_ref())
+                .and_then(|cs| cs.iter().find(|c| c.type_ == t))
+                .map(|c| c.status.clone())
+        };
+        PodView {
+            uid: pod.uid().unwrap_or_default(),
+            ready: condition("Ready").as_deref() == Some("True"),
+            revision: pod.labels().get("controller-revision-hash").cloned().unwrap_or_default(),
+            image: pod
+                .spec
+                .as_ref()
+                .and_then(|s| s.containers.first())
+                .and_then(|c| c.image.clone())
+                .unwrap_or_default(),
+            node: pod.spec.as_ref().and_then(|s| s.node_name.clone()).unwrap_or_default(),
+            ip: status.and_then(|s| s.pod_ip.clone()).unwrap_or_default(),
+            restarts: status
+                .and_then(|s| s.container_statuses.as_ref())
+                .and_then(|cs| cs.first())
+                .map_or(0, |c| c.restart_count),
+            gate: condition("InPlaceUpdateReady"),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Record {
+    pods: BTreeMap<String, PodView>,
+    /// (seconds since start, pod name, view or None when deleted)
+    timeline: Vec<(f64, String, Option<PodView>)>,
+    max_pods: usize,
+    max_unavailable: usize,
+    checks: usize,
+}
+
+/// Records every pod change in a namespace; unavailable = not Ready (or terminating).
+pub struct PodWatcher {
+    record: Arc<Mutex<Record>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl PodWatcher {
+    pub fn start(ns: &TestNamespace) -> Self {
+        let api: Api<Pod> = ns.api();
+        let record = Arc::new(Mutex::new(Record::default()));
+        let shared = record.clone();
+        let start = Instant::now();
+        let task = tokio::spawn(async move {
+            let mut stream = std::pin::pin!(watcher(api, watcher::Config::default()).default_backoff());
+            while let Some(event) = stream.next().await {
+                let (pod, deleted) = match event {
+                    Ok(watcher::Event::Apply(pod) | watcher::Event::InitApply(pod)) => (pod, false),
+                    Ok(watcher::Event::Delete(pod)) => (pod, true),
+                    _ => continue,
+                };
+                let mut r = shared.lock().expect("record");
+                let name = pod.name_any();
+                let at = start.elapsed().as_secs_f64();
+                if deleted {
+                    r.pods.remove(&name);
+                    r.timeline.push((at, name, None));
+                } else {
+                    let mut view = PodView::of(&pod);
+                    // A terminating pod still counts towards the total, and is unavailable.
+                    if pod.metadata.deletion_timestamp.is_some() {
+                        view.ready = false;
+                    }
+                    r.pods.insert(name.clone(), view.clone());
+                    r.timeline.push((at, name, Some(view)));
+                }
+                let total = r.pods.len();
+                let unavailable = r.pods.values().filter(|p| !p.ready).count();
+                r.max_pods = r.max_pods.max(total);
+                r.max_unavailable = r.max_unavailable.max(unavailable);
+                r.checks += 1;
+            }
+        });
+        PodWatcher { record, task }
+    }
+
+    pub fn max_pods(&self) -> usize {
+        self.record.lock().expect("record").max_pods
+    }
+
+    pub fn max_unavailable(&self) -> usize {
+        self.record.lock().expect("record").max_unavailable
+    }
+
+    pub fn reset_maxima(&self) {
+        let mut r = self.record.lock().expect("record");
+        r.max_pods = r.pods.len();
+        r.max_unavailable = r.pods.values().filter(|p| !p.ready).count();
+    }
+
+    /// Every view of one pod, in order.
+    pub fn history(&self, pod: &str) -> Vec<PodView> {
+        let r = self.record.lock().expect("record");
+        r.timeline
+            .iter()
+            .filter(|(_, n, _)| n == pod)
+            .filter_map(|(_, _, v)| v.clone())
+            .collect()
+    }
+
+    pub fn timeline(&self) -> String {
+        let r = self.record.lock().expect("record");
+        r.timeline
+            .iter()
+            .map(|(t, n, v)| match v {
+                Some(v) => format!("{t:7.2}s {n} ready={} rev={} image={} gate={:?}", v.ready, v.revision, v.image, v.gate),
+                None => format!("{t:7.2}s {n} deleted"),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+impl Drop for PodWatcher {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
