@@ -27,6 +27,7 @@ pub mod plan_update;
 pub mod pods;
 pub mod progressing;
 pub mod revisions;
+pub mod scatter;
 pub mod status;
 pub mod update_limit;
 
