@@ -26,6 +26,7 @@ pub mod plan_status;
 pub mod plan_update;
 pub mod pods;
 pub mod progressing;
+pub mod rank;
 pub mod revisions;
 pub mod scatter;
 pub mod status;
