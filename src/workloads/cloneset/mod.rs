@@ -114,14 +114,28 @@ pub fn key(set: &CloneSet) -> String {
     format!("{}/{}", set.namespace().unwrap_or_default(), set.name_any())
 }
 
-/// The scatter order of update candidates (names in their current order).
+/// The scatter order of update candidates (`names` in their current order; `all` is every
+/// active pod of the set, whose labels set the density of each term).
 pub(crate) fn scatter_order(
     names: Vec<String>,
-    _candidates: &[&Pod],
-    _all: &[&Pod],
-    _terms: &[UpdateScatterTerm],
+    all: &[&Pod],
+    terms: &[UpdateScatterTerm],
 ) -> Vec<String> {
-    names
+    let empty = BTreeMap::new();
+    let labels: Vec<&BTreeMap<String, String>> =
+        all.iter().map(|p| p.metadata.labels.as_ref().unwrap_or(&empty)).collect();
+    let index: Vec<usize> = names
+        .iter()
+        .filter_map(|n| all.iter().position(|p| p.metadata.name.as_deref() == Some(n.as_str())))
+        .collect();
+    if index.len() != names.len() {
+        // Every candidate is an active pod; anything else keeps the order as it is.
+        return names;
+    }
+    scatter::scatter(&index, &labels, terms)
+        .into_iter()
+        .filter_map(|i| all.get(i).and_then(|p| p.metadata.name.clone()))
+        .collect()
 }
 
 /// Is `owner` a controller ref to a CloneSet (any served apps.kruise.io version)?
