@@ -63,9 +63,15 @@ async fn pods(ns: &TestNamespace, app: &str) -> Vec<Pod> {
 /// patch of a custom resource replaces lists, so the list must be complete).
 async fn edit_container(ns: &TestNamespace, name: &str, edit: impl FnOnce(&mut Value)) {
     let set = ns.api::<CloneSet>().get(name).await.expect("get CloneSet");
-    let mut containers = serde_json::to_value(&set.spec.template.spec.expect("pod spec").containers).expect("json");
+    let mut containers =
+        serde_json::to_value(&set.spec.template.spec.expect("pod spec").containers).expect("json");
     edit(&mut containers[0]);
-    merge_patch(ns, name, json!({ "spec": { "template": { "spec": { "containers": containers } } } })).await;
+    merge_patch(
+        ns,
+        name,
+        json!({ "spec": { "template": { "spec": { "containers": containers } } } }),
+    )
+    .await;
 }
 
 async fn merge_patch(ns: &TestNamespace, name: &str, patch: Value) {
@@ -80,12 +86,21 @@ async fn set_image(ns: &TestNamespace, name: &str, image: &str) {
 }
 
 async fn add_env(ns: &TestNamespace, name: &str) {
-    edit_container(ns, name, |c| c["env"] = json!([{ "name": "MODE", "value": "fast" }])).await;
+    edit_container(ns, name, |c| {
+        c["env"] = json!([{ "name": "MODE", "value": "fast" }])
+    })
+    .await;
 }
 
 /// Waits until the status shows `updated` pods at the update revision, all ready, with
 /// `total` pods in all, for the current generation.
-async fn wait_settled(ns: &TestNamespace, name: &str, total: i32, updated: i32, controller: &RunningController) -> CloneSet {
+async fn wait_settled(
+    ns: &TestNamespace,
+    name: &str,
+    total: i32,
+    updated: i32,
+    controller: &RunningController,
+) -> CloneSet {
     let api = ns.api::<CloneSet>();
     let what = format!("CloneSet {name}: {total} pods, {updated} updated and ready");
     let set = wait_for(&what, LONG, || async {
@@ -109,9 +124,20 @@ async fn wait_settled(ns: &TestNamespace, name: &str, total: i32, updated: i32, 
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join(",");
-    let mut live = ns.api::<Pod>().list(&ListParams::default().labels(&selector)).await.expect("pods").items;
+    let mut live = ns
+        .api::<Pod>()
+        .list(&ListParams::default().labels(&selector))
+        .await
+        .expect("pods")
+        .items;
     live.retain(|p| p.metadata.deletion_timestamp.is_none());
-    assert_eq!(live.len(), total as usize, "pods: {:?}\n{}", live.iter().map(|p| p.name_any()).collect::<Vec<_>>(), controller.log_tail());
+    assert_eq!(
+        live.len(),
+        total as usize,
+        "pods: {:?}\n{}",
+        live.iter().map(|p| p.name_any()).collect::<Vec<_>>(),
+        controller.log_tail()
+    );
     set
 }
 
@@ -126,7 +152,10 @@ async fn the_handbook_guestbook_goes_v1_to_v2_in_place_keeping_every_pod() {
         env!("CARGO_MANIFEST_DIR"),
         "/../shared/fixtures/handbook/cloneset-guestbook.yaml"
     )));
-    let mut doc = docs.into_iter().find(|d| d["kind"] == "CloneSet").expect("CloneSet in the fixture");
+    let mut doc = docs
+        .into_iter()
+        .find(|d| d["kind"] == "CloneSet")
+        .expect("CloneSet in the fixture");
     doc["spec"]["template"]["spec"]["containers"][0]["image"] = json!("openkruise/guestbook:v1");
     let set: CloneSet = support::object(doc);
     let name = set.name_any();
@@ -136,7 +165,12 @@ async fn the_handbook_guestbook_goes_v1_to_v2_in_place_keeping_every_pod() {
     wait_settled(&ns, &name, 3, 3, &controller).await;
     let list = |ns: &TestNamespace| {
         let api = ns.api::<Pod>();
-        async move { api.list(&ListParams::default().labels(app_label)).await.expect("pods").items }
+        async move {
+            api.list(&ListParams::default().labels(app_label))
+                .await
+                .expect("pods")
+                .items
+        }
     };
     let before = views(&list(&ns).await);
     let watcher = PodWatcher::start(&ns);
@@ -147,22 +181,40 @@ async fn the_handbook_guestbook_goes_v1_to_v2_in_place_keeping_every_pod() {
     let status = set.status.expect("status");
     assert_eq!(status.current_revision, status.update_revision);
     let after = views(&list(&ns).await);
-    assert_eq!(before.keys().collect::<Vec<_>>(), after.keys().collect::<Vec<_>>(), "same pod names");
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>(),
+        "same pod names"
+    );
     for (pod, b) in &before {
         let a = &after[pod];
-        assert_eq!((&a.uid, &a.node, &a.ip), (&b.uid, &b.node, &b.ip), "{pod} kept UID, node and IP");
+        assert_eq!(
+            (&a.uid, &a.node, &a.ip),
+            (&b.uid, &b.node, &b.ip),
+            "{pod} kept UID, node and IP"
+        );
         assert_eq!(a.restarts, b.restarts + 1, "{pod} restarted its container once");
         assert_eq!(a.image, "openkruise/guestbook:v2");
         let history = watcher.history(pod);
-        let went_down = history.iter().position(|v| !v.ready && v.gate.as_deref() == Some("False"));
+        let went_down = history
+            .iter()
+            .position(|v| !v.ready && v.gate.as_deref() == Some("False"));
         let came_back = went_down.and_then(|i| history[i..].iter().position(|v| v.ready));
-        assert!(went_down.is_some() && came_back.is_some(), "{pod}: readiness False then True\n{}", watcher.timeline());
+        assert!(
+            went_down.is_some() && came_back.is_some(),
+            "{pod}: readiness False then True\n{}",
+            watcher.timeline()
+        );
     }
     // Writes per pod (pods + pods/status): gate False, pod patch, gate True.
     let writes = controller.writes_to("pods") + controller.writes_to("pods/status") - writes_before;
     let per_pod = writes / 3.0;
     println!("in-place update: {writes} pod writes for 3 pods = {per_pod:.2} per pod");
-    assert!(per_pod <= 3.0, "{per_pod} writes per in-place pod\n{}", controller.log_tail());
+    assert!(
+        per_pod <= 3.0,
+        "{per_pod} writes per in-place pod\n{}",
+        controller.log_tail()
+    );
     assert_eq!(controller.stop(), 0, "graceful stop exits 0");
 }
 
@@ -170,8 +222,26 @@ async fn the_handbook_guestbook_goes_v1_to_v2_in_place_keeping_every_pod() {
 async fn recreate_replaces_every_pod_and_in_place_if_possible_recreates_on_env_change() {
     let ns = TestNamespace::create("cs-recreate").await;
     let controller = RunningController::start(&ns);
-    create(&ns, &cloneset("rc", 3, json!({ "type": "ReCreate", "maxUnavailable": 1 }), json!({}))).await;
-    create(&ns, &cloneset("env", 2, json!({ "type": "InPlaceIfPossible", "maxUnavailable": 1 }), json!({}))).await;
+    create(
+        &ns,
+        &cloneset(
+            "rc",
+            3,
+            json!({ "type": "ReCreate", "maxUnavailable": 1 }),
+            json!({}),
+        ),
+    )
+    .await;
+    create(
+        &ns,
+        &cloneset(
+            "env",
+            2,
+            json!({ "type": "InPlaceIfPossible", "maxUnavailable": 1 }),
+            json!({}),
+        ),
+    )
+    .await;
     wait_settled(&ns, "rc", 3, 3, &controller).await;
     wait_settled(&ns, "env", 2, 2, &controller).await;
     let uids = |pods: &[Pod]| pods.iter().filter_map(|p| p.uid()).collect::<Vec<_>>();
@@ -183,15 +253,30 @@ async fn recreate_replaces_every_pod_and_in_place_if_possible_recreates_on_env_c
     wait_settled(&ns, "env", 2, 2, &controller).await;
     let rc_after = uids(&pods(&ns, "rc").await);
     let env_after = uids(&pods(&ns, "env").await);
-    assert!(rc_after.iter().all(|u| !rc_before.contains(u)), "ReCreate replaced every pod");
-    assert!(env_after.iter().all(|u| !env_before.contains(u)), "an env change cannot go in place");
+    assert!(
+        rc_after.iter().all(|u| !rc_before.contains(u)),
+        "ReCreate replaced every pod"
+    );
+    assert!(
+        env_after.iter().all(|u| !env_before.contains(u)),
+        "an env change cannot go in place"
+    );
 }
 
 #[tokio::test]
 async fn in_place_only_refuses_an_env_change_with_a_condition_and_an_event() {
     let ns = TestNamespace::create("cs-inplaceonly").await;
     let controller = RunningController::start(&ns);
-    create(&ns, &cloneset("only", 2, json!({ "type": "InPlaceOnly", "maxUnavailable": 1 }), json!({}))).await;
+    create(
+        &ns,
+        &cloneset(
+            "only",
+            2,
+            json!({ "type": "InPlaceOnly", "maxUnavailable": 1 }),
+            json!({}),
+        ),
+    )
+    .await;
     wait_settled(&ns, "only", 2, 2, &controller).await;
     let before: Vec<String> = pods(&ns, "only").await.iter().filter_map(|p| p.uid()).collect();
     add_env(&ns, "only").await;
@@ -207,15 +292,26 @@ async fn in_place_only_refuses_an_env_change_with_a_condition_and_an_event() {
     })
     .await;
     let message = condition.message.unwrap_or_default();
-    assert!(message.contains("InPlaceOnly") && message.contains("env"), "{message}");
+    assert!(
+        message.contains("InPlaceOnly") && message.contains("env"),
+        "{message}"
+    );
     let events = ns.api::<Event>();
     wait_for("a FailedUpdate event", LONG, || async {
-        let list = events.list(&ListParams::default()).await.map_err(|e| e.to_string())?;
+        let list = events
+            .list(&ListParams::default())
+            .await
+            .map_err(|e| e.to_string())?;
         list.items
             .iter()
             .find(|e| e.reason.as_deref() == Some("FailedUpdate"))
             .map(|_| ())
-            .ok_or_else(|| format!("{:?}", list.items.iter().map(|e| e.reason.clone()).collect::<Vec<_>>()))
+            .ok_or_else(|| {
+                format!(
+                    "{:?}",
+                    list.items.iter().map(|e| e.reason.clone()).collect::<Vec<_>>()
+                )
+            })
     })
     .await;
     let after: Vec<String> = pods(&ns, "only").await.iter().filter_map(|p| p.uid()).collect();
@@ -234,7 +330,12 @@ async fn partition_steps_the_rollout_within_max_unavailable_and_max_surge() {
     watcher.reset_maxima();
     set_image(&ns, "part", "nginx:1.26").await;
     for partition in [3, 1, 0] {
-        merge_patch(&ns, "part", json!({ "spec": { "updateStrategy": { "partition": partition } } })).await;
+        merge_patch(
+            &ns,
+            "part",
+            json!({ "spec": { "updateStrategy": { "partition": partition } } }),
+        )
+        .await;
         let set = wait_settled(&ns, "part", 5, 5 - partition, &controller).await;
         let status = set.status.expect("status");
         assert_eq!(status.expected_updated_replicas, Some(5 - partition));
@@ -244,15 +345,26 @@ async fn partition_steps_the_rollout_within_max_unavailable_and_max_surge() {
             .iter()
             .filter(|p| p.labels().get("controller-revision-hash") != status.update_revision.as_ref())
             .count() as i32;
-        assert_eq!(old, partition, "partition {partition} holds exactly that many old pods");
+        assert_eq!(
+            old, partition,
+            "partition {partition} holds exactly that many old pods"
+        );
     }
     println!(
         "partition rollout: at most {} pods, at most {} unavailable",
         watcher.max_pods(),
         watcher.max_unavailable()
     );
-    assert!(watcher.max_pods() <= 6, "replicas + maxSurge exceeded\n{}", watcher.timeline());
-    assert!(watcher.max_unavailable() <= 2, "maxUnavailable + maxSurge exceeded\n{}", watcher.timeline());
+    assert!(
+        watcher.max_pods() <= 6,
+        "replicas + maxSurge exceeded\n{}",
+        watcher.timeline()
+    );
+    assert!(
+        watcher.max_unavailable() <= 2,
+        "maxUnavailable + maxSurge exceeded\n{}",
+        watcher.timeline()
+    );
 }
 
 #[tokio::test]
@@ -263,12 +375,25 @@ async fn pods_to_delete_and_deletion_cost_choose_the_pods_removed() {
     wait_settled(&ns, "del", 4, 4, &controller).await;
     let names: Vec<String> = pods(&ns, "del").await.iter().map(|p| p.name_any()).collect();
     let doomed = names[1].clone();
-    merge_patch(&ns, "del", json!({ "spec": { "scaleStrategy": { "podsToDelete": [doomed] } } })).await;
+    merge_patch(
+        &ns,
+        "del",
+        json!({ "spec": { "scaleStrategy": { "podsToDelete": [doomed] } } }),
+    )
+    .await;
     let api = ns.api::<CloneSet>();
     wait_for("podsToDelete pruned after the delete", LONG, || async {
         let set = api.get("del").await.map_err(|e| e.to_string())?;
-        let listed = set.spec.scale_strategy.and_then(|s| s.pods_to_delete).unwrap_or_default();
-        if listed.is_empty() { Ok(()) } else { Err(format!("{listed:?}")) }
+        let listed = set
+            .spec
+            .scale_strategy
+            .and_then(|s| s.pods_to_delete)
+            .unwrap_or_default();
+        if listed.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("{listed:?}"))
+        }
     })
     .await;
     wait_settled(&ns, "del", 4, 4, &controller).await;
@@ -293,7 +418,11 @@ async fn pods_to_delete_and_deletion_cost_choose_the_pods_removed() {
     merge_patch(&ns, "del", json!({ "spec": { "replicas": 3 } })).await;
     wait_settled(&ns, "del", 3, 3, &controller).await;
     let left: Vec<String> = pods(&ns, "del").await.iter().map(|p| p.name_any()).collect();
-    assert!(!left.contains(&now[2]), "the cheapest pod {} was removed: {left:?}", now[2]);
+    assert!(
+        !left.contains(&now[2]),
+        "the cheapest pod {} was removed: {left:?}",
+        now[2]
+    );
 }
 
 #[tokio::test]
@@ -318,7 +447,10 @@ async fn pvcs_are_made_per_pod_reused_by_a_replacement_and_deleted_on_scale_in()
     let pod_names: Vec<String> = pods(&ns, "vol").await.iter().map(|p| p.name_any()).collect();
     for pod in &pod_names {
         let id = pod.trim_start_matches("vol-");
-        assert!(before.contains_key(&format!("data-vol-{id}")), "PVC of {pod}: {before:?}");
+        assert!(
+            before.contains_key(&format!("data-vol-{id}")),
+            "PVC of {pod}: {before:?}"
+        );
     }
     // A pod deleted by someone else comes back under the same name, on the same PVC.
     ns.api::<Pod>()
@@ -327,8 +459,17 @@ async fn pvcs_are_made_per_pod_reused_by_a_replacement_and_deleted_on_scale_in()
         .expect("delete pod");
     wait_for("the replacement pod", LONG, || async {
         let live = pods(&ns, "vol").await;
-        let back = live.iter().any(|p| p.name_any() == pod_names[0] && p.metadata.deletion_timestamp.is_none());
-        if back && live.len() == 2 { Ok(()) } else { Err(format!("{:?}", live.iter().map(|p| p.name_any()).collect::<Vec<_>>())) }
+        let back = live
+            .iter()
+            .any(|p| p.name_any() == pod_names[0] && p.metadata.deletion_timestamp.is_none());
+        if back && live.len() == 2 {
+            Ok(())
+        } else {
+            Err(format!(
+                "{:?}",
+                live.iter().map(|p| p.name_any()).collect::<Vec<_>>()
+            ))
+        }
     })
     .await;
     assert_eq!(claim_uids().await, before, "the same PVCs, reused");
@@ -339,7 +480,11 @@ async fn pvcs_are_made_per_pod_reused_by_a_replacement_and_deleted_on_scale_in()
     let kept_claim = format!("data-vol-{}", kept.trim_start_matches("vol-"));
     wait_for("one PVC left", LONG, || async {
         let now = claim_uids().await;
-        if now.len() == 1 && now.contains_key(&kept_claim) { Ok(()) } else { Err(format!("{now:?}")) }
+        if now.len() == 1 && now.contains_key(&kept_claim) {
+            Ok(())
+        } else {
+            Err(format!("{now:?}"))
+        }
     })
     .await;
 }
@@ -348,19 +493,39 @@ async fn pvcs_are_made_per_pod_reused_by_a_replacement_and_deleted_on_scale_in()
 async fn pause_freezes_updates_but_not_scaling() {
     let ns = TestNamespace::create("cs-pause").await;
     let controller = RunningController::start(&ns);
-    create(&ns, &cloneset("pz", 2, json!({ "type": "InPlaceIfPossible", "paused": true }), json!({}))).await;
+    create(
+        &ns,
+        &cloneset(
+            "pz",
+            2,
+            json!({ "type": "InPlaceIfPossible", "paused": true }),
+            json!({}),
+        ),
+    )
+    .await;
     wait_settled(&ns, "pz", 2, 2, &controller).await;
     set_image(&ns, "pz", "nginx:1.26").await;
     merge_patch(&ns, "pz", json!({ "spec": { "replicas": 3 } })).await;
     let set = wait_settled(&ns, "pz", 3, 1, &controller).await;
-    let update = set.status.and_then(|s| s.update_revision).expect("update revision");
+    let update = set
+        .status
+        .and_then(|s| s.update_revision)
+        .expect("update revision");
     let at_update = pods(&ns, "pz")
         .await
         .iter()
         .filter(|p| p.labels().get("controller-revision-hash") == Some(&update))
         .count();
-    assert_eq!(at_update, 1, "only the new pod is at the update revision while paused");
-    merge_patch(&ns, "pz", json!({ "spec": { "updateStrategy": { "paused": false } } })).await;
+    assert_eq!(
+        at_update, 1,
+        "only the new pod is at the update revision while paused"
+    );
+    merge_patch(
+        &ns,
+        "pz",
+        json!({ "spec": { "updateStrategy": { "paused": false } } }),
+    )
+    .await;
     wait_settled(&ns, "pz", 3, 3, &controller).await;
 }
 
@@ -368,9 +533,16 @@ async fn pause_freezes_updates_but_not_scaling() {
 async fn killing_run_mid_rollout_and_starting_it_again_finishes_with_no_duplicates() {
     let ns = TestNamespace::create("cs-restart").await;
     let controller = RunningController::start(&ns);
-    let mut set = cloneset("kill", 6, json!({ "type": "ReCreate", "maxUnavailable": 2 }), json!({}));
-    set.spec.template.metadata.as_mut().expect("meta").annotations =
-        Some(BTreeMap::from([("sim.kubectl-kruise.io/start-delay".to_string(), "1s".to_string())]));
+    let mut set = cloneset(
+        "kill",
+        6,
+        json!({ "type": "ReCreate", "maxUnavailable": 2 }),
+        json!({}),
+    );
+    set.spec.template.metadata.as_mut().expect("meta").annotations = Some(BTreeMap::from([(
+        "sim.kubectl-kruise.io/start-delay".to_string(),
+        "1s".to_string(),
+    )]));
     create(&ns, &set).await;
     wait_settled(&ns, "kill", 6, 6, &controller).await;
     let watcher = PodWatcher::start(&ns);
@@ -379,15 +551,32 @@ async fn killing_run_mid_rollout_and_starting_it_again_finishes_with_no_duplicat
     set_image(&ns, "kill", "nginx:1.26").await;
     let api = ns.api::<CloneSet>();
     wait_for("the rollout under way", LONG, || async {
-        let s = api.get("kill").await.map_err(|e| e.to_string())?.status.unwrap_or_default();
-        if s.updated_replicas >= 1 { Ok(()) } else { Err(format!("{s:?}")) }
+        let s = api
+            .get("kill")
+            .await
+            .map_err(|e| e.to_string())?
+            .status
+            .unwrap_or_default();
+        if s.updated_replicas >= 1 {
+            Ok(())
+        } else {
+            Err(format!("{s:?}"))
+        }
     })
     .await;
     controller.kill();
     let restarted = RunningController::start(&ns);
     wait_settled(&ns, "kill", 6, 6, &restarted).await;
-    assert!(watcher.max_pods() <= 6, "a pod was duplicated\n{}", watcher.timeline());
-    assert!(watcher.max_unavailable() <= 2, "maxUnavailable exceeded\n{}", watcher.timeline());
+    assert!(
+        watcher.max_pods() <= 6,
+        "a pod was duplicated\n{}",
+        watcher.timeline()
+    );
+    assert!(
+        watcher.max_unavailable() <= 2,
+        "maxUnavailable exceeded\n{}",
+        watcher.timeline()
+    );
 }
 
 #[tokio::test]
@@ -400,7 +589,9 @@ async fn the_handbook_redis_manifest_runs() {
     )));
     let mut sets = Vec::new();
     for doc in &docs {
-        support::manifests::apply(&ns, doc).await.unwrap_or_else(|e| panic!("apply: {e}"));
+        support::manifests::apply(&ns, doc)
+            .await
+            .unwrap_or_else(|e| panic!("apply: {e}"));
         if doc["kind"] == "CloneSet" {
             sets.push((
                 doc["metadata"]["name"].as_str().expect("name").to_string(),

@@ -18,12 +18,13 @@
 use std::fmt::Debug;
 use std::sync::{Arc, Mutex};
 
-use futures::future::BoxFuture;
 use futures::channel::mpsc;
+use futures::future::BoxFuture;
 use futures::{FutureExt, SinkExt, StreamExt};
 use k8s_openapi::api::apps::v1::ControllerRevision;
-use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
+use k8s_openapi::api::core::v1::{Node, PersistentVolumeClaim, Pod};
 use kube::api::Api;
+use kube::core::PartialObjectMeta;
 use kube::runtime::reflector::{self, ReflectHandle, Store};
 use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Client, Resource};
@@ -39,6 +40,8 @@ pub struct Watches {
     pub pods: Store<Pod>,
     pub claims: Store<PersistentVolumeClaim>,
     pub revisions: Store<ControllerRevision>,
+    /// Node metadata only (labels, for topology-spread ranks).
+    pub nodes: Store<PartialObjectMeta<Node>>,
     pod_fanout: Fanout<Pod>,
     claim_fanout: Fanout<PersistentVolumeClaim>,
 }
@@ -78,7 +81,8 @@ impl<K> Fanout<K> {
     }
 
     async fn send(&self, object: Arc<K>) {
-        let senders: Vec<mpsc::Sender<Arc<K>>> = self.senders.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let senders: Vec<mpsc::Sender<Arc<K>>> =
+            self.senders.lock().unwrap_or_else(|e| e.into_inner()).clone();
         for mut sender in senders {
             // A dropped subscriber (its controller stopped) is simply skipped.
             let _ = sender.send(object.clone()).await;
@@ -128,9 +132,9 @@ where
             let out = out.clone();
             async move {
                 match event {
-                    Ok(watcher::Event::Apply(o) | watcher::Event::InitApply(o) | watcher::Event::Delete(o)) => {
-                        out.send(Arc::new(o)).await
-                    }
+                    Ok(
+                        watcher::Event::Apply(o) | watcher::Event::InitApply(o) | watcher::Event::Delete(o),
+                    ) => out.send(Arc::new(o)).await,
                     Ok(_) => {}
                     Err(error) => tracing::warn!(what, %error, "watch failed; retrying with backoff"),
                 }
@@ -185,17 +189,40 @@ where
 /// after taking its subscriptions).
 pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<'static, ()>>) {
     let (pods, pod_fanout, pods_drive) = fanned_out(scoped::<Pod>(client, namespace), "pods");
-    let (claims, claim_fanout, claims_drive) =
-        fanned_out(scoped::<PersistentVolumeClaim>(client, namespace), "persistentvolumeclaims");
-    let (revisions, revisions_drive) = plain(scoped::<ControllerRevision>(client, namespace), "controllerrevisions");
+    let (claims, claim_fanout, claims_drive) = fanned_out(
+        scoped::<PersistentVolumeClaim>(client, namespace),
+        "persistentvolumeclaims",
+    );
+    let (revisions, revisions_drive) = plain(
+        scoped::<ControllerRevision>(client, namespace),
+        "controllerrevisions",
+    );
+    let (nodes_store, nodes_writer) = reflector::store();
+    let nodes_drive = watcher(
+        Api::<PartialObjectMeta<Node>>::all(client.clone()),
+        watcher::Config::default(),
+    )
+    .default_backoff()
+    .modify(strip)
+    .reflect(nodes_writer)
+    .for_each(|event| async move {
+        if let Err(error) = event {
+            tracing::debug!(%error, "node watch failed (only topology-spread ranks need it); retrying");
+        }
+    })
+    .boxed();
     let watches = Watches {
         pods,
         claims,
         revisions,
+        nodes: nodes_store,
         pod_fanout,
         claim_fanout,
     };
-    (watches, vec![pods_drive, claims_drive, revisions_drive])
+    (
+        watches,
+        vec![pods_drive, claims_drive, revisions_drive, nodes_drive],
+    )
 }
 
 impl Watches {

@@ -15,7 +15,6 @@ use kube::ResourceExt;
 use kube::api::Api;
 use kube::runtime::{WatchStreamExt, watcher};
 
-
 use super::{CLI, TestNamespace, kubeconfig};
 
 fn free_port() -> u16 {
@@ -41,7 +40,13 @@ impl RunningController {
         let log = std::env::temp_dir().join(format!("kruise-run-{}-{metrics_port}.log", ns.name));
         let file = std::fs::File::create(&log).expect("log file");
         let child = Command::new(CLI)
-            .args(["run", "-n", &ns.name, "--metrics-addr", &format!("127.0.0.1:{metrics_port}")])
+            .args([
+                "run",
+                "-n",
+                &ns.name,
+                "--metrics-addr",
+                &format!("127.0.0.1:{metrics_port}"),
+            ])
             .arg("--kubeconfig")
             .arg(kubeconfig())
             .env("RUST_LOG", "kubectl_kruise=debug,warn")
@@ -57,7 +62,11 @@ impl RunningController {
         };
         let deadline = Instant::now() + Duration::from_secs(20);
         while controller.metrics_text().is_none() {
-            assert!(Instant::now() < deadline, "run did not serve metrics:\n{}", controller.log_tail());
+            assert!(
+                Instant::now() < deadline,
+                "run did not serve metrics:\n{}",
+                controller.log_tail()
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
         controller
@@ -73,7 +82,9 @@ impl RunningController {
         use std::io::{Read, Write};
         let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.metrics_port)).ok()?;
         stream.set_read_timeout(Some(Duration::from_secs(2))).ok()?;
-        stream.write_all(b"GET /metrics HTTP/1.1\r\nhost: x\r\n\r\n").ok()?;
+        stream
+            .write_all(b"GET /metrics HTTP/1.1\r\nhost: x\r\n\r\n")
+            .ok()?;
         let mut text = String::new();
         stream.read_to_string(&mut text).ok()?;
         text.split_once("\r\n\r\n").map(|(_, body)| body.to_string())
@@ -81,7 +92,9 @@ impl RunningController {
 
     /// Parsed metrics (`series -> value`).
     pub fn metrics(&self) -> BTreeMap<String, f64> {
-        let text = self.metrics_text().unwrap_or_else(|| panic!("metrics unreachable:\n{}", self.log_tail()));
+        let text = self
+            .metrics_text()
+            .unwrap_or_else(|| panic!("metrics unreachable:\n{}", self.log_tail()));
         kubectl_kruise::runtime::metrics::parse(&text)
     }
 
@@ -103,7 +116,9 @@ impl RunningController {
     /// SIGTERM, then waits; returns the exit code.
     pub fn stop(mut self) -> i32 {
         let mut child = self.child.take().expect("running");
-        let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+        let _ = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status();
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             if let Ok(Some(status)) = child.try_wait() {
@@ -157,14 +172,22 @@ impl PodView {
         PodView {
             uid: pod.uid().unwrap_or_default(),
             ready: condition("Ready").as_deref() == Some("True"),
-            revision: pod.labels().get("controller-revision-hash").cloned().unwrap_or_default(),
+            revision: pod
+                .labels()
+                .get("controller-revision-hash")
+                .cloned()
+                .unwrap_or_default(),
             image: pod
                 .spec
                 .as_ref()
                 .and_then(|s| s.containers.first())
                 .and_then(|c| c.image.clone())
                 .unwrap_or_default(),
-            node: pod.spec.as_ref().and_then(|s| s.node_name.clone()).unwrap_or_default(),
+            node: pod
+                .spec
+                .as_ref()
+                .and_then(|s| s.node_name.clone())
+                .unwrap_or_default(),
             ip: status.and_then(|s| s.pod_ip.clone()).unwrap_or_default(),
             restarts: status
                 .and_then(|s| s.container_statuses.as_ref())
@@ -259,7 +282,10 @@ impl PodWatcher {
         r.timeline
             .iter()
             .map(|(t, n, v)| match v {
-                Some(v) => format!("{t:7.2}s {n} ready={} rev={} image={} gate={:?}", v.ready, v.revision, v.image, v.gate),
+                Some(v) => format!(
+                    "{t:7.2}s {n} ready={} rev={} image={} gate={:?}",
+                    v.ready, v.revision, v.image, v.gate
+                ),
                 None => format!("{t:7.2}s {n} deleted"),
             })
             .collect::<Vec<_>>()

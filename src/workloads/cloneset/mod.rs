@@ -116,17 +116,18 @@ pub fn key(set: &CloneSet) -> String {
 
 /// The scatter order of update candidates (`names` in their current order; `all` is every
 /// active pod of the set, whose labels set the density of each term).
-pub(crate) fn scatter_order(
-    names: Vec<String>,
-    all: &[&Pod],
-    terms: &[UpdateScatterTerm],
-) -> Vec<String> {
+pub(crate) fn scatter_order(names: Vec<String>, all: &[&Pod], terms: &[UpdateScatterTerm]) -> Vec<String> {
     let empty = BTreeMap::new();
-    let labels: Vec<&BTreeMap<String, String>> =
-        all.iter().map(|p| p.metadata.labels.as_ref().unwrap_or(&empty)).collect();
+    let labels: Vec<&BTreeMap<String, String>> = all
+        .iter()
+        .map(|p| p.metadata.labels.as_ref().unwrap_or(&empty))
+        .collect();
     let index: Vec<usize> = names
         .iter()
-        .filter_map(|n| all.iter().position(|p| p.metadata.name.as_deref() == Some(n.as_str())))
+        .filter_map(|n| {
+            all.iter()
+                .position(|p| p.metadata.name.as_deref() == Some(n.as_str()))
+        })
         .collect();
     if index.len() != names.len() {
         // Every candidate is an active pod; anything else keeps the order as it is.
@@ -219,6 +220,21 @@ async fn reconcile_inner(set: &CloneSet, ctx: &Context) -> Result<Requeue, Error
         None => return Ok(Requeue::requeue(Duration::from_millis(200))),
     };
     let now = Timestamp::now();
+    let spreads = set.spec.template.spec.as_ref().is_some_and(|s| {
+        s.topology_spread_constraints
+            .as_ref()
+            .is_some_and(|c| !c.is_empty())
+    });
+    let node_labels: BTreeMap<String, BTreeMap<String, String>> = if spreads {
+        ctx.watches
+            .nodes
+            .state()
+            .iter()
+            .map(|n| (n.name_any(), n.labels().clone()))
+            .collect()
+    } else {
+        BTreeMap::new()
+    };
     let snapshot = Snapshot {
         set,
         pods,
@@ -233,6 +249,7 @@ async fn reconcile_inner(set: &CloneSet, ctx: &Context) -> Result<Requeue, Error
         },
         templates: &history.templates,
         collision_count: history.collision_count,
+        node_labels: &node_labels,
         now,
     };
     let plan = plan::plan(&snapshot);

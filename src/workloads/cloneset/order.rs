@@ -39,6 +39,8 @@ pub struct PodFacts {
     pub restarts: i32,
     pub deletion_cost: i64,
     pub created: Option<Timestamp>,
+    /// The deletion rank (see [`super::rank`]) scaled to an integer; higher goes first.
+    pub rank: i64,
 }
 
 impl PodFacts {
@@ -60,8 +62,7 @@ impl PodFacts {
             .annotations
             .as_ref()
             .and_then(|a| a.get(DELETION_COST_ANNOTATION))
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(0);
+            .map_or(0, |v| deletion_cost(v));
         PodFacts {
             name: pod.metadata.name.clone().unwrap_or_default(),
             labels: pod.metadata.labels.clone().unwrap_or_default(),
@@ -77,22 +78,44 @@ impl PodFacts {
             restarts,
             deletion_cost,
             created: pod.metadata.creation_timestamp.as_ref().map(|t| t.0),
+            rank: 0,
         }
     }
 }
 
-/// Sorts `pods` most deletable first.
+/// `controller.kubernetes.io/pod-deletion-cost` as Kubernetes reads it: a plain 32-bit
+/// integer (no sign `+`, no leading zeros), anything else counts as 0.
+fn deletion_cost(value: &str) -> i64 {
+    let digits = value.strip_prefix('-').unwrap_or(value);
+    let plain = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    if !plain {
+        return 0;
+    }
+    value.parse::<i32>().map_or(0, i64::from)
+}
+
+/// Sorts `pods` most deletable first. A missing ready or creation time counts as the most
+/// recent (so that pod goes first), and ready times are compared only between ready pods,
+/// as upstream does.
 pub fn sort_for_deletion(pods: &mut [PodFacts]) {
     pods.sort_by_key(|p| {
+        let ready_since = if p.ready {
+            p.ready_since.unwrap_or(Timestamp::MAX)
+        } else {
+            Timestamp::MAX
+        };
         (
             p.scheduled,
             p.phase_rank,
             p.available,
             p.ready,
             p.deletion_cost,
-            Reverse(p.ready_since),
+            Reverse(p.rank),
+            Reverse(ready_since),
             Reverse(p.restarts),
-            Reverse(p.created),
+            Reverse(p.created.unwrap_or(Timestamp::MAX)),
         )
     });
 }

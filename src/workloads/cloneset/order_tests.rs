@@ -14,6 +14,7 @@ fn facts(name: &str) -> PodFacts {
         restarts: 0,
         deletion_cost: 0,
         created: Some("2026-11-01T00:00:00Z".parse().expect("time")),
+        rank: 0,
     }
 }
 
@@ -136,4 +137,40 @@ fn facts_are_read_from_a_pod() {
     );
     assert_eq!((f.phase_rank, f.restarts, f.deletion_cost), (2, 2, 7));
     assert!(PodFacts::from_resource(&pod, 5, now).available);
+}
+
+#[test]
+fn a_deletion_cost_counts_only_as_a_plain_32_bit_integer() {
+    for (text, cost) in [
+        ("10", 10),
+        ("-5", -5),
+        ("0", 0),
+        ("+3", 0),
+        ("007", 0),
+        ("x", 0),
+        ("99999999999", 0),
+    ] {
+        assert_eq!(deletion_cost(text), cost, "{text}");
+    }
+}
+
+#[test]
+fn a_higher_rank_is_deleted_first_after_the_deletion_cost() {
+    let mut pods = vec![
+        with("low", |p| p.rank = 1),
+        with("high", |p| p.rank = 5),
+        with("cheap", |p| {
+            p.rank = 0;
+            p.deletion_cost = -1;
+        }),
+    ];
+    sort_for_deletion(&mut pods);
+    assert_eq!(names(&pods), ["cheap", "high", "low"]);
+}
+
+#[test]
+fn a_pod_without_a_creation_time_counts_as_the_newest() {
+    let mut pods = vec![facts("old"), with("unknown", |p| p.created = None)];
+    sort_for_deletion(&mut pods);
+    assert_eq!(names(&pods), ["unknown", "old"]);
 }

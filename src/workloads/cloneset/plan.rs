@@ -48,6 +48,8 @@ pub struct Snapshot<'a> {
     /// Every known revision's template by name, for in-place decisions.
     pub templates: &'a BTreeMap<String, PodTemplateSpec>,
     pub collision_count: i32,
+    /// Labels of the nodes the pods run on (for topology-spread ranks when scaling in).
+    pub node_labels: &'a BTreeMap<String, BTreeMap<String, String>>,
     pub now: Timestamp,
 }
 

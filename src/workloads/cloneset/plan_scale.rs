@@ -24,6 +24,7 @@ use super::plan::{
     pods_to_delete, rfc3339,
 };
 use super::pods::{self, INSTANCE_ID_LABEL};
+use super::rank::RankInput;
 use super::status;
 use crate::runtime::lifecycle;
 
@@ -167,11 +168,32 @@ pub fn plan_scale(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], p
 
     // 5. Scale in.
     if d.scale_down > 0 {
+        let constraints = snapshot
+            .set
+            .spec
+            .template
+            .spec
+            .as_ref()
+            .and_then(|s| s.topology_spread_constraints.clone())
+            .unwrap_or_default();
         let sorted_names = |pods: Vec<&&Pod>| -> Vec<String> {
             let mut facts: Vec<PodFacts> = pods
-                .into_iter()
+                .iter()
                 .map(|p| PodFacts::from_resource(p, numbers.min_ready_seconds, snapshot.now))
                 .collect();
+            let inputs: Vec<RankInput<'_>> = facts
+                .iter()
+                .zip(&pods)
+                .map(|(f, p)| RankInput {
+                    facts: f,
+                    node_name: p.spec.as_ref().and_then(|s| s.node_name.as_deref()),
+                })
+                .collect();
+            let ranks = super::rank::ranks(&inputs, &constraints, |node| snapshot.node_labels.get(node));
+            for (f, r) in facts.iter_mut().zip(ranks) {
+                // Ranks are sums of small integers times logarithms: 1e6 keeps their order.
+                f.rank = (r * 1e6).round() as i64;
+            }
             sort_for_deletion(&mut facts);
             facts.into_iter().map(|p| p.name).collect()
         };
@@ -276,7 +298,14 @@ fn create_pods(snapshot: &Snapshot<'_>, d: &Diffs, plan: &mut Plan) {
         .pods
         .iter()
         .filter(|p| p.metadata.deletion_timestamp.is_some())
-        .map(|p| pods::instance_id(p.metadata.name.as_deref().unwrap_or_default(), p.metadata.labels.as_ref(), &set_name).to_string())
+        .map(|p| {
+            pods::instance_id(
+                p.metadata.name.as_deref().unwrap_or_default(),
+                p.metadata.labels.as_ref(),
+                &set_name,
+            )
+            .to_string()
+        })
         .collect();
     let orphaned: BTreeSet<String> = snapshot
         .claims

@@ -109,6 +109,7 @@ impl World {
             },
             templates: &self.templates,
             collision_count: 0,
+            node_labels: &BTreeMap::new(),
             now: NOW.parse().expect("time"),
         };
         plan(&snapshot)

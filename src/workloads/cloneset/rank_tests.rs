@@ -17,6 +17,7 @@ fn facts(name: &str) -> PodFacts {
         restarts: 0,
         deletion_cost: 0,
         created: Some("2026-11-01T00:00:00Z".parse().expect("time")),
+        rank: 0,
     }
 }
 
