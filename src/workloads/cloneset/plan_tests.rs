@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::api::cloneset::CloneSetUpdateStrategy;
 use crate::runtime::inplace::state::READINESS_GATE;
+use crate::runtime::lifecycle;
 
 const NOW: &str = "2026-12-02T12:00:00Z";
 
@@ -461,4 +462,84 @@ proptest! {
         prop_assert_eq!(world.at("web-1"), held);
         prop_assert_eq!(world.pods.len(), replicas as usize);
     }
+}
+
+fn hook(label: &str) -> crate::api::common::LifecycleHook {
+    crate::api::common::LifecycleHook {
+        labels_handler: Some(BTreeMap::from([(label.to_string(), "true".to_string())])),
+        finalizers_handler: None,
+        mark_pod_not_ready: None,
+    }
+}
+
+fn hook_label(world: &mut World, name: &str, label: &str, on: bool) {
+    let pod = world.pods.iter_mut().find(|p| p.name_any() == name).expect("pod");
+    if on {
+        pod.labels_mut().insert(label.into(), "true".into());
+    } else {
+        pod.labels_mut().remove(label);
+    }
+}
+
+#[test]
+fn a_pre_delete_hook_holds_a_pod_in_preparing_delete_until_released() {
+    let mut world = World::new(2, strategy(CloneSetUpdateStrategyType::ReCreate, 0, 1, 0));
+    world.set.spec.lifecycle = Some(crate::api::common::Lifecycle {
+        pre_delete: Some(hook("drain")),
+        ..Default::default()
+    });
+    world.run(10, |_, _| {});
+    let names: Vec<String> = world.pods.iter().map(|p| p.name_any()).collect();
+    for n in &names {
+        hook_label(&mut world, n, "drain", true);
+    }
+    world.set.spec.replicas = Some(1);
+    world.converge_step();
+    let held: Vec<&Pod> = world
+        .pods
+        .iter()
+        .filter(|p| lifecycle::state(p) == lifecycle::PREPARING_DELETE)
+        .collect();
+    assert_eq!(held.len(), 1, "one pod waits in PreparingDelete");
+    let held = held[0].name_any();
+    world.settle();
+    let wait = world.converge_step();
+    assert!(!wait.actions.iter().any(|a| matches!(a, Action::DeletePod { .. })), "still hooked");
+    hook_label(&mut world, &held, "drain", false);
+    let go = world.converge_step();
+    assert!(
+        go.actions.iter().any(|a| matches!(a, Action::DeletePod { name, .. } if *name == held)),
+        "{:?}",
+        go.actions
+    );
+}
+
+#[test]
+fn an_in_place_update_hook_goes_preparing_update_then_updating_then_normal() {
+    let mut world = World::new(1, strategy(CloneSetUpdateStrategyType::InPlaceIfPossible, 0, 1, 0));
+    world.set.spec.lifecycle = Some(crate::api::common::Lifecycle {
+        in_place_update: Some(hook("ready-for-update")),
+        ..Default::default()
+    });
+    world.run(10, |_, _| {});
+    let name = world.pods[0].name_any();
+    hook_label(&mut world, &name, "ready-for-update", true);
+    world.change_template(template("nginx:2", None));
+    world.converge_step();
+    assert_eq!(lifecycle::state(&world.pods[0]), lifecycle::PREPARING_UPDATE);
+    world.settle();
+    world.converge_step();
+    assert_eq!(world.at("web-1"), 1, "held while the hook label is on");
+    hook_label(&mut world, &name, "ready-for-update", false);
+    world.settle();
+    world.converge_step();
+    assert_eq!(lifecycle::state(&world.pods[0]), lifecycle::UPDATING);
+    assert_eq!(world.at("web-2"), 1);
+    // Completed, hook not re-applied: Updated (waits for the hook), then Normal once it is back.
+    world.settle();
+    world.run(5, |_, _| {});
+    assert_eq!(lifecycle::state(&world.pods[0]), lifecycle::UPDATED);
+    hook_label(&mut world, &name, "ready-for-update", true);
+    world.run(5, |_, _| {});
+    assert_eq!(lifecycle::state(&world.pods[0]), lifecycle::NORMAL);
 }
