@@ -16,6 +16,7 @@
 //! - The pod write carries the cached `resourceVersion`: a stale cache gets a conflict, never
 //!   a lost update; it is retried from a fresh cache on the next reconcile.
 //! - A metadata-only change (no image) restarts nothing, so it does not flip readiness.
+use super::state::pod_condition as condition;
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::Pod;
@@ -55,15 +56,6 @@ fn has_gate(pod: &Pod) -> bool {
         .as_ref()
         .and_then(|s| s.readiness_gates.as_ref())
         .is_some_and(|g| g.iter().any(|g| g.condition_type == READINESS_GATE))
-}
-
-fn condition<'p>(pod: &'p Pod, kind: &str) -> Option<&'p k8s_openapi::api::core::v1::PodCondition> {
-    pod.status
-        .as_ref()?
-        .conditions
-        .as_ref()?
-        .iter()
-        .find(|c| c.type_ == kind)
 }
 
 fn containers_ready(pod: &Pod) -> bool {

@@ -49,6 +49,16 @@ pub struct InPlaceUpdateState {
     pub container_batches_record: Vec<serde_json::Value>,
 }
 
+/// The pod's condition of type `kind`, if any.
+pub fn pod_condition<'p>(pod: &'p Pod, kind: &str) -> Option<&'p k8s_openapi::api::core::v1::PodCondition> {
+    pod.status
+        .as_ref()?
+        .conditions
+        .as_ref()?
+        .iter()
+        .find(|c| c.type_ == kind)
+}
+
 fn annotation<'p>(pod: &'p Pod, key: &str, legacy: &str) -> Option<&'p String> {
     let annotations = pod.metadata.annotations.as_ref()?;
     annotations.get(key).or_else(|| annotations.get(legacy))

@@ -215,29 +215,10 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
             uid,
             claims: claim_names,
         } => {
-            let expectation = Expect::Deleted {
-                kind: ObjectKind::Pod,
-                name: name.clone(),
-                uid: uid.clone(),
-            };
-            ctx.expectations.expect(owner, expectation.clone());
-            let params = DeleteParams {
-                preconditions: Some(Preconditions {
-                    uid: Some(uid),
-                    resource_version: None,
-                }),
-                ..DeleteParams::default()
-            };
-            match pods.delete(&name, &params).await {
-                Ok(_) => {}
-                Err(e) if is_not_found(&e) || is_conflict(&e) => {
-                    ctx.expectations.forget(owner, &expectation);
-                    return (Step::Stale, None);
-                }
-                Err(source) => {
-                    ctx.expectations.forget(owner, &expectation);
-                    return (Step::Failed(Error::DeletePod { name, source }), None);
-                }
+            match delete_expected(ctx, &pods, owner, ObjectKind::Pod, &name, uid).await {
+                Ok(true) => {}
+                Ok(false) => return (Step::Stale, None),
+                Err(source) => return (Step::Failed(Error::DeletePod { name, source }), None),
             }
             for claim in claim_names {
                 if let Err(step) = delete_claim(ctx, &claims, owner, &claim).await {
@@ -268,8 +249,30 @@ async fn delete_claim(
         .find(|c| c.name_any() == name && c.namespace() == claims_namespace(claims))
         .and_then(|c| c.uid());
     let Some(uid) = cached_uid else { return Ok(()) };
+    match delete_expected(ctx, claims, owner, ObjectKind::Claim, name, uid).await {
+        Ok(_) => Ok(()),
+        Err(source) => Err(Step::Failed(Error::DeleteClaim {
+            name: name.to_string(),
+            source,
+        })),
+    }
+}
+
+/// Deletes `name` if it still has `uid`, with a `Deleted` expectation recorded first and
+/// forgotten if nothing was deleted. `Ok(false)`: already gone or replaced (a stale cache).
+async fn delete_expected<K>(
+    ctx: &Context,
+    api: &Api<K>,
+    owner: &str,
+    kind: ObjectKind,
+    name: &str,
+    uid: String,
+) -> Result<bool, kube::Error>
+where
+    K: Clone + serde::de::DeserializeOwned + std::fmt::Debug,
+{
     let expectation = Expect::Deleted {
-        kind: ObjectKind::Claim,
+        kind,
         name: name.to_string(),
         uid: uid.clone(),
     };
@@ -281,18 +284,15 @@ async fn delete_claim(
         }),
         ..DeleteParams::default()
     };
-    match claims.delete(name, &params).await {
-        Ok(_) => Ok(()),
+    match api.delete(name, &params).await {
+        Ok(_) => Ok(true),
         Err(e) if is_not_found(&e) || is_conflict(&e) => {
             ctx.expectations.forget(owner, &expectation);
-            Ok(())
+            Ok(false)
         }
-        Err(source) => {
+        Err(e) => {
             ctx.expectations.forget(owner, &expectation);
-            Err(Step::Failed(Error::DeleteClaim {
-                name: name.to_string(),
-                source,
-            }))
+            Err(e)
         }
     }
 }

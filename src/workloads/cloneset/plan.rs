@@ -285,27 +285,8 @@ fn claims_cleanup(snapshot: &Snapshot<'_>, active: &[&Pod], plan: &mut Plan) {
         return;
     }
     let set_name = snapshot.set.name_any();
-    let ids_in_use: BTreeSet<&str> = snapshot
-        .pods
-        .iter()
-        .map(|p| {
-            pods::instance_id(
-                p.metadata.name.as_deref().unwrap_or_default(),
-                p.metadata.labels.as_ref(),
-                &set_name,
-            )
-        })
-        .collect();
-    let active_ids: BTreeSet<&str> = active
-        .iter()
-        .map(|p| {
-            pods::instance_id(
-                p.metadata.name.as_deref().unwrap_or_default(),
-                p.metadata.labels.as_ref(),
-                &set_name,
-            )
-        })
-        .collect();
+    let ids_in_use: BTreeSet<&str> = snapshot.pods.iter().map(|p| pods::id_of(p, &set_name)).collect();
+    let active_ids: BTreeSet<&str> = active.iter().map(|p| pods::id_of(p, &set_name)).collect();
     for claim in &snapshot.claims {
         let Some(id) = claim.labels().get(INSTANCE_ID_LABEL) else {
             continue;

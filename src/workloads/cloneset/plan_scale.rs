@@ -248,7 +248,7 @@ fn delete_or_prepare(snapshot: &Snapshot<'_>, pod: &Pod, now: &str) -> Action {
 fn delete_action(snapshot: &Snapshot<'_>, pod: &Pod) -> Action {
     let set_name = snapshot.set.name_any();
     let name = pod.name_any();
-    let id = pods::instance_id(&name, pod.metadata.labels.as_ref(), &set_name).to_string();
+    let id = pods::id_of(pod, &set_name).to_string();
     let claims = snapshot
         .claims
         .iter()
@@ -270,27 +270,13 @@ fn create_pods(snapshot: &Snapshot<'_>, d: &Diffs, plan: &mut Plan) {
     let mut taken: BTreeSet<String> = snapshot
         .pods
         .iter()
-        .map(|p| {
-            pods::instance_id(
-                p.metadata.name.as_deref().unwrap_or_default(),
-                p.metadata.labels.as_ref(),
-                &set_name,
-            )
-            .to_string()
-        })
+        .map(|p| pods::id_of(p, &set_name).to_string())
         .collect();
     let active_ids: BTreeSet<String> = snapshot
         .pods
         .iter()
         .filter(|p| super::plan::is_active(p))
-        .map(|p| {
-            pods::instance_id(
-                p.metadata.name.as_deref().unwrap_or_default(),
-                p.metadata.labels.as_ref(),
-                &set_name,
-            )
-            .to_string()
-        })
+        .map(|p| pods::id_of(p, &set_name).to_string())
         .collect();
     // An id whose old pod is still terminating is kept for it: creating now would either
     // clash with that name or strand its PVCs, so that slot waits a moment.
@@ -298,14 +284,7 @@ fn create_pods(snapshot: &Snapshot<'_>, d: &Diffs, plan: &mut Plan) {
         .pods
         .iter()
         .filter(|p| p.metadata.deletion_timestamp.is_some())
-        .map(|p| {
-            pods::instance_id(
-                p.metadata.name.as_deref().unwrap_or_default(),
-                p.metadata.labels.as_ref(),
-                &set_name,
-            )
-            .to_string()
-        })
+        .map(|p| pods::id_of(p, &set_name).to_string())
         .collect();
     let orphaned: BTreeSet<String> = snapshot
         .claims

@@ -504,11 +504,16 @@ fn a_pre_delete_hook_holds_a_pod_in_preparing_delete_until_released() {
     let held = held[0].name_any();
     world.settle();
     let wait = world.converge_step();
-    assert!(!wait.actions.iter().any(|a| matches!(a, Action::DeletePod { .. })), "still hooked");
+    assert!(
+        !wait.actions.iter().any(|a| matches!(a, Action::DeletePod { .. })),
+        "still hooked"
+    );
     hook_label(&mut world, &held, "drain", false);
     let go = world.converge_step();
     assert!(
-        go.actions.iter().any(|a| matches!(a, Action::DeletePod { name, .. } if *name == held)),
+        go.actions
+            .iter()
+            .any(|a| matches!(a, Action::DeletePod { name, .. } if *name == held)),
         "{:?}",
         go.actions
     );
@@ -516,7 +521,10 @@ fn a_pre_delete_hook_holds_a_pod_in_preparing_delete_until_released() {
 
 #[test]
 fn an_in_place_update_hook_goes_preparing_update_then_updating_then_normal() {
-    let mut world = World::new(1, strategy(CloneSetUpdateStrategyType::InPlaceIfPossible, 0, 1, 0));
+    let mut world = World::new(
+        1,
+        strategy(CloneSetUpdateStrategyType::InPlaceIfPossible, 0, 1, 0),
+    );
     world.set.spec.lifecycle = Some(crate::api::common::Lifecycle {
         in_place_update: Some(hook("ready-for-update")),
         ..Default::default()

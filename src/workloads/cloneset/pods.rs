@@ -50,6 +50,15 @@ pub fn instance_id<'p>(
         .unwrap_or(pod_name)
 }
 
+/// The instance id of a pod of set `set`.
+pub fn id_of<'p>(pod: &'p Pod, set: &str) -> &'p str {
+    instance_id(
+        pod.metadata.name.as_deref().unwrap_or_default(),
+        pod.metadata.labels.as_ref(),
+        set,
+    )
+}
+
 /// A fresh 5-character id not in `taken`.
 pub fn random_id(taken: &BTreeSet<String>) -> String {
     loop {

@@ -5,6 +5,7 @@
 //! pods is updated (readiness not required); a pod mid in-place update
 //! (`InPlaceUpdateReady` present and not True) is never counted ready.
 //! The `Progressing` condition is computed in [`super::progressing`].
+use crate::runtime::inplace::state::pod_condition as condition;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::jiff::{SignedDuration, Timestamp};
 
@@ -21,15 +22,6 @@ pub fn is_at_revision(pod: &Pod, revision: &str) -> bool {
     };
     let tail = |s: &str| s.rsplit('-').next().unwrap_or(s).to_string();
     label == revision || tail(label) == tail(revision)
-}
-
-fn condition<'p>(pod: &'p Pod, kind: &str) -> Option<&'p k8s_openapi::api::core::v1::PodCondition> {
-    pod.status
-        .as_ref()?
-        .conditions
-        .as_ref()?
-        .iter()
-        .find(|c| c.type_ == kind)
 }
 
 /// Running, Ready, and not in the middle of an in-place update.
