@@ -615,3 +615,45 @@ async fn run_refuses_to_start_without_the_crds() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn on_a_terminal_run_prints_a_summary_line_per_cloneset_and_stops_on_sigterm() {
+    let ns = TestNamespace::create("cs-tty").await;
+    let (code, _, err) = support::kruise(support::kubeconfig(), &["install"]);
+    assert_eq!(code, 0, "{err}");
+    create(
+        &ns,
+        &cloneset("tty", 2, json!({ "type": "InPlaceIfPossible" }), json!({})),
+    )
+    .await;
+    // `script` gives run a pseudo-terminal; `timeout` sends SIGTERM after 12 s.
+    let command = format!(
+        "timeout -s TERM 12 {} run -n {} --kubeconfig {}",
+        support::CLI,
+        ns.name,
+        support::kubeconfig().display()
+    );
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("script (util-linux) runs")
+    })
+    .await
+    .expect("join");
+    let screen = String::from_utf8_lossy(&out.stdout);
+    let want = format!(
+        "CloneSet {}/tty: 2 desired, 2 updated (2 ready, 2 available), 2 ready of 2 total",
+        ns.name
+    );
+    assert!(
+        screen.contains(&want),
+        "no summary line on the terminal:\n{screen}"
+    );
+    assert!(
+        screen.contains("stopping: finishing in-flight writes"),
+        "{screen}"
+    );
+    assert!(screen.contains("stopped;"), "graceful stop:\n{screen}");
+}

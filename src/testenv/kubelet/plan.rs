@@ -237,11 +237,15 @@ fn reason_for(ready: &str) -> Option<&'static str> {
 }
 
 fn condition(kind: &str, status: &str, ctx: &Context<'_>, reason: Option<&str>) -> Value {
-    let mut c = json!({ "type": kind, "status": status, "lastTransitionTime": ctx.now.to_string() });
-    if let Some(reason) = reason {
-        c["reason"] = json!(reason);
-    }
-    c
+    // The real kubelet writes whole conditions; in a merge patch, null clears what an
+    // earlier writer (a controller flipping readiness) left in reason and message.
+    json!({
+        "type": kind,
+        "status": status,
+        "lastTransitionTime": ctx.now.to_string(),
+        "reason": reason,
+        "message": null,
+    })
 }
 
 fn container_id(pod: &Pod, container: &str, restart: i32) -> String {
