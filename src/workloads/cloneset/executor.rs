@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use futures::StreamExt;
 use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
 use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams, Preconditions};
+use kube::runtime::reflector::ObjectRef;
 use kube::{Resource, ResourceExt};
 
 use super::plan::{Action, Why};
@@ -221,13 +222,13 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
                 Err(source) => return (Step::Failed(Error::DeletePod { name, source }), None),
             }
             for claim in claim_names {
-                if let Err(step) = delete_claim(ctx, &claims, owner, &claim).await {
+                if let Err(step) = delete_claim(ctx, &claims, namespace, owner, &claim).await {
                     return (step, None);
                 }
             }
             (Step::Deleted(name), None)
         }
-        Action::DeleteClaim { name } => match delete_claim(ctx, &claims, owner, &name).await {
+        Action::DeleteClaim { name } => match delete_claim(ctx, &claims, namespace, owner, &name).await {
             Ok(()) => (Step::Nothing, None),
             Err(step) => (step, None),
         },
@@ -238,15 +239,14 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
 async fn delete_claim(
     ctx: &Context,
     claims: &Api<PersistentVolumeClaim>,
+    namespace: &str,
     owner: &str,
     name: &str,
 ) -> Result<(), Step> {
     let cached_uid = ctx
         .watches
         .claims
-        .state()
-        .iter()
-        .find(|c| c.name_any() == name && c.namespace() == claims_namespace(claims))
+        .get(&ObjectRef::new(name).within(namespace))
         .and_then(|c| c.uid());
     let Some(uid) = cached_uid else { return Ok(()) };
     match delete_expected(ctx, claims, owner, ObjectKind::Claim, name, uid).await {
@@ -295,15 +295,6 @@ where
             Err(e)
         }
     }
-}
-
-fn claims_namespace(claims: &Api<PersistentVolumeClaim>) -> Option<String> {
-    // `Api::namespaced` always knows its namespace; the resource URL ends in it.
-    let url = claims.resource_url();
-    url.split("/namespaces/")
-        .nth(1)
-        .and_then(|s| s.split('/').next())
-        .map(String::from)
 }
 
 fn expect_version(ctx: &Context, owner: &str, pod: &Pod) {

@@ -185,18 +185,26 @@ async fn reconcile_inner(set: &CloneSet, ctx: &Context) -> Result<Requeue, Error
     let pods_state = ctx.watches.pods.state();
     let claims_state = ctx.watches.claims.state();
     let namespace = set.namespace();
+    // Hash lookups in the stores, not scans: a big rollout has hundreds of expectations.
+    let ns = namespace.clone().unwrap_or_default();
     let lookup_in = |kind: ObjectKind, name: &str| -> Option<(String, u64)> {
-        let hit = |meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta| {
-            (meta.name.as_deref() == Some(name) && meta.namespace == namespace).then(|| {
-                (
-                    meta.uid.clone().unwrap_or_default(),
-                    resource_version(meta.resource_version.as_deref()),
-                )
-            })
+        let meta = |m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta| {
+            (
+                m.uid.clone().unwrap_or_default(),
+                resource_version(m.resource_version.as_deref()),
+            )
         };
         match kind {
-            ObjectKind::Pod => pods_state.iter().find_map(|p| hit(&p.metadata)),
-            ObjectKind::Claim => claims_state.iter().find_map(|c| hit(&c.metadata)),
+            ObjectKind::Pod => ctx
+                .watches
+                .pods
+                .get(&ObjectRef::new(name).within(&ns))
+                .map(|p| meta(&p.metadata)),
+            ObjectKind::Claim => ctx
+                .watches
+                .claims
+                .get(&ObjectRef::new(name).within(&ns))
+                .map(|c| meta(&c.metadata)),
         }
     };
     let pending = ctx.expectations.pending(&owner, &lookup_in);
