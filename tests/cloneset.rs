@@ -328,6 +328,30 @@ async fn partition_steps_the_rollout_within_max_unavailable_and_max_surge() {
     let watcher = PodWatcher::start(&ns);
     tokio::time::sleep(Duration::from_millis(500)).await;
     watcher.reset_maxima();
+    // Status invariants at every status the API server stores during the rollout.
+    let status_api = ns.api::<CloneSet>();
+    let checker = tokio::spawn(async move {
+        use futures::StreamExt;
+        use kube::runtime::watcher;
+        let mut seen = 0usize;
+        let mut stream = std::pin::pin!(watcher(status_api, watcher::Config::default()));
+        while let Some(Ok(event)) = stream.next().await {
+            let watcher::Event::Apply(set) = event else {
+                continue;
+            };
+            let s = set.status.clone().unwrap_or_default();
+            let ok = s.updated_ready_replicas <= s.updated_replicas
+                && s.updated_replicas <= s.replicas
+                && s.available_replicas <= s.ready_replicas
+                && s.ready_replicas <= s.replicas
+                && s.updated_available_replicas.unwrap_or(0) <= s.updated_ready_replicas
+                && s.replicas <= 6
+                && s.observed_generation <= set.metadata.generation;
+            assert!(ok, "status breaks an invariant: {s:?}");
+            seen += 1;
+        }
+        seen
+    });
     set_image(&ns, "part", "nginx:1.26").await;
     for partition in [3, 1, 0] {
         merge_patch(
@@ -349,6 +373,12 @@ async fn partition_steps_the_rollout_within_max_unavailable_and_max_surge() {
             old, partition,
             "partition {partition} holds exactly that many old pods"
         );
+    }
+    checker.abort();
+    if let Err(e) = checker.await
+        && e.is_panic()
+    {
+        std::panic::resume_unwind(e.into_panic());
     }
     println!(
         "partition rollout: at most {} pods, at most {} unavailable",
