@@ -8,5 +8,6 @@ pub mod expectations;
 pub mod inplace;
 pub mod lifecycle;
 pub mod metrics;
+pub mod owner_index;
 pub mod revision;
 pub mod watches;

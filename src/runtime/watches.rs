@@ -28,6 +28,8 @@ use kube::core::PartialObjectMeta;
 use kube::runtime::reflector::{self, ReflectHandle, Store};
 use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Client, Resource};
+
+use super::owner_index::OwnerIndex;
 use serde::de::DeserializeOwned;
 
 /// Events a slow subscriber may lag behind before the watch waits for it.
@@ -42,6 +44,9 @@ pub struct Watches {
     pub revisions: Store<ControllerRevision>,
     /// Node metadata only (labels, for topology-spread ranks).
     pub nodes: Store<PartialObjectMeta<Node>>,
+    /// Pods and PVCs by controller owner uid.
+    pub pod_owners: Arc<OwnerIndex>,
+    pub claim_owners: Arc<OwnerIndex>,
     pod_fanout: Fanout<Pod>,
     claim_fanout: Fanout<PersistentVolumeClaim>,
 }
@@ -117,17 +122,29 @@ fn strip<K: Resource>(object: &mut K) {
 
 /// A store whose changes (deletes included) go to a [`Fanout`], and the future that drives
 /// its watch.
-pub fn fanned_out<K>(api: Api<K>, what: &'static str) -> (Store<K>, Fanout<K>, BoxFuture<'static, ()>)
+pub fn fanned_out<K>(
+    api: Api<K>,
+    what: &'static str,
+) -> (Store<K>, Arc<OwnerIndex>, Fanout<K>, BoxFuture<'static, ()>)
 where
     K: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
 {
-    let (store, writer) = reflector::store();
+    let (store, mut writer) = reflector::store();
+    let index = Arc::new(OwnerIndex::default());
     let fanout = Fanout::default();
     let out = fanout.clone();
+    let observer = index.clone();
     let drive = watcher(api, watcher::Config::default())
         .default_backoff()
         .modify(strip)
-        .reflect(writer)
+        .map(move |event| {
+            // The index first, then the store (see `owner_index`'s invariant).
+            if let Ok(e) = &event {
+                observer.observe(e);
+                writer.apply_watcher_event(e);
+            }
+            event
+        })
         .for_each(move |event| {
             let out = out.clone();
             async move {
@@ -141,7 +158,7 @@ where
             }
         })
         .boxed();
-    (store, fanout, drive)
+    (store, index, fanout, drive)
 }
 
 /// A shared store with one subscription (applied objects only), and the future that drives
@@ -188,8 +205,8 @@ where
 /// Starts nothing yet: returns the stores and the futures to poll (the caller runs them
 /// after taking its subscriptions).
 pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<'static, ()>>) {
-    let (pods, pod_fanout, pods_drive) = fanned_out(scoped::<Pod>(client, namespace), "pods");
-    let (claims, claim_fanout, claims_drive) = fanned_out(
+    let (pods, pod_owners, pod_fanout, pods_drive) = fanned_out(scoped::<Pod>(client, namespace), "pods");
+    let (claims, claim_owners, claim_fanout, claims_drive) = fanned_out(
         scoped::<PersistentVolumeClaim>(client, namespace),
         "persistentvolumeclaims",
     );
@@ -216,6 +233,8 @@ pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<
         claims,
         revisions,
         nodes: nodes_store,
+        pod_owners,
+        claim_owners,
         pod_fanout,
         claim_fanout,
     };

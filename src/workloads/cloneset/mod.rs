@@ -50,6 +50,7 @@ use crate::api::common::UpdateScatterTerm;
 use crate::runtime::events::Events;
 use crate::runtime::expectations::{Expectations, ObjectKind, TIMEOUT, resource_version};
 use crate::runtime::metrics::Metrics;
+use crate::runtime::owner_index::OwnerIndex;
 use crate::runtime::watches::{self, Subscriptions, Watches};
 use plan::{Problem, Snapshot, Why};
 
@@ -147,14 +148,17 @@ fn owning_set(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta)
     })
 }
 
-fn owned_by<'a, K: Resource<DynamicType = ()>>(store: &'a [Arc<K>], set: &CloneSet) -> Vec<&'a K> {
-    let uid = set.uid();
-    let namespace = set.namespace();
-    store
-        .iter()
-        .filter(|o| o.meta().namespace == namespace)
-        .filter(|o| owning_set(o.meta()).is_some_and(|(_, u)| Some(u) == uid))
-        .map(|o| o.as_ref())
+/// The cached objects whose controller is `set` (looked up by owner uid, not scanned).
+fn owned_by<K>(store: &Store<K>, index: &OwnerIndex, set: &CloneSet) -> Vec<Arc<K>>
+where
+    K: Resource<DynamicType = ()> + Clone,
+{
+    let Some(uid) = set.uid() else { return Vec::new() };
+    index
+        .owned(&uid)
+        .into_iter()
+        .filter_map(|(ns, name)| store.get(&ObjectRef::new(&name).within(&ns)))
+        .filter(|o| owning_set(o.meta()).is_some_and(|(_, u)| u == uid))
         .collect()
 }
 
@@ -182,8 +186,6 @@ async fn reconcile_inner(set: &CloneSet, ctx: &Context) -> Result<Requeue, Error
         ctx.expectations.forget_owner(&owner);
         return Ok(Requeue::await_change());
     }
-    let pods_state = ctx.watches.pods.state();
-    let claims_state = ctx.watches.claims.state();
     let namespace = set.namespace();
     // Hash lookups in the stores, not scans: a big rollout has hundreds of expectations.
     let ns = namespace.clone().unwrap_or_default();
@@ -216,10 +218,13 @@ async fn reconcile_inner(set: &CloneSet, ctx: &Context) -> Result<Requeue, Error
         );
         return Ok(Requeue::requeue(TIMEOUT));
     }
-    let pods: Vec<&Pod> = owned_by(&pods_state, set);
-    let claims: Vec<&PersistentVolumeClaim> = owned_by(&claims_state, set)
-        .into_iter()
-        .filter(|c| c.metadata.deletion_timestamp.is_none())
+    let owned_pods = owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, set);
+    let owned_claims = owned_by(&ctx.watches.claims, &ctx.watches.claim_owners, set);
+    let pods: Vec<&Pod> = owned_pods.iter().map(AsRef::as_ref).collect();
+    let claims: Vec<&PersistentVolumeClaim> = owned_claims
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|c: &&PersistentVolumeClaim| c.metadata.deletion_timestamp.is_none())
         .collect();
 
     let history = match revisions::sync(ctx, set).await? {
