@@ -46,6 +46,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand uninstall 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
+            cand rollout 'Manage rollouts of workloads (pause, resume)'
             cand run 'Run the controllers in the foreground against the current kubeconfig'
             cand testenv 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -184,6 +185,101 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
+        }
+        &'kubectl-kruise;rollout'= {
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand pause 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
+            cand resume 'Resume paused rollouts'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kubectl-kruise;rollout;pause'= {
+            cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
+            cand -o 'Print the updated object in this format instead of one line'
+            cand --output 'Print the updated object in this format instead of one line'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kubectl-kruise;rollout;resume'= {
+            cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
+            cand -o 'Print the updated object in this format instead of one line'
+            cand --output 'Print the updated object in this format instead of one line'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kubectl-kruise;rollout;help'= {
+            cand pause 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
+            cand resume 'Resume paused rollouts'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kubectl-kruise;rollout;help;pause'= {
+        }
+        &'kubectl-kruise;rollout;help;resume'= {
+        }
+        &'kubectl-kruise;rollout;help;help'= {
         }
         &'kubectl-kruise;run'= {
             cand --controllers 'Controllers to start, comma separated (default: all that exist)'
@@ -385,6 +481,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand uninstall 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
+            cand rollout 'Manage rollouts of workloads (pause, resume)'
             cand run 'Run the controllers in the foreground against the current kubeconfig'
             cand testenv 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -398,6 +495,14 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;help;completion'= {
         }
         &'kubectl-kruise;help;__complete'= {
+        }
+        &'kubectl-kruise;help;rollout'= {
+            cand pause 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
+            cand resume 'Resume paused rollouts'
+        }
+        &'kubectl-kruise;help;rollout;pause'= {
+        }
+        &'kubectl-kruise;help;rollout;resume'= {
         }
         &'kubectl-kruise;help;run'= {
         }

@@ -6,7 +6,9 @@ pub mod complete;
 pub mod completion;
 pub mod connection;
 pub mod install;
+pub mod rollout;
 pub mod run;
+pub mod target;
 mod testenv;
 
 use std::process::ExitCode;
@@ -75,6 +77,12 @@ pub enum Command {
         #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
         words: Vec<String>,
     },
+    /// Manage rollouts of workloads (pause, resume)
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  kubectl kruise rollout pause cloneset/web\n  kubectl kruise rollout resume cloneset/web"
+    )]
+    Rollout(rollout::RolloutVerb),
     /// Run the controllers in the foreground against the current kubeconfig
     #[command(after_help = run::AFTER_HELP)]
     Run(run::RunArgs),
@@ -119,6 +127,7 @@ pub fn main() -> ExitCode {
             }
             Command::Testenv(args) => testenv::run(args).await,
             Command::Run(args) => run::run(args, &cli.connection).await,
+            Command::Rollout(verb) => rollout::run(verb, &cli.connection).await,
         }
     };
     let outcome = runtime.block_on(async {

@@ -1,0 +1,179 @@
+//! `kubectl kruise rollout ...`: the verbs release engineers use on a rollout. So far
+//! `pause` and `resume` (cli-conventions §4, §8), for CloneSet, Advanced StatefulSet and
+//! DaemonSet and the built-in Deployment.
+//!
+//! Invariants: writes are merge patches carrying the resourceVersion read just before,
+//! retried from a fresh read on a conflict (3 attempts); pausing what is paused (or
+//! resuming what runs) writes nothing and says `already ...`; `--dry-run=client` sends
+//! nothing and prints the patch.
+use anyhow::Context as _;
+use clap::{Args, Subcommand};
+use kube::api::{Api, DynamicObject, Patch, PatchParams};
+use serde_json::{Value, json};
+
+use super::connection::ConnectionArgs;
+use super::install::{DryRun, FIELD_MANAGER, Output};
+use super::target::{self, Kind, Target};
+
+#[derive(Debug, Subcommand)]
+pub enum RolloutVerb {
+    /// Pause the rollout of workloads: no more pods are updated (scaling continues)
+    #[command(after_help = PAUSE_HELP)]
+    Pause(PauseArgs),
+    /// Resume paused rollouts
+    #[command(after_help = RESUME_HELP)]
+    Resume(PauseArgs),
+}
+
+const PAUSE_HELP: &str = "\
+Kinds: cloneset (clone), asts, ads, deployment (deploy). The built-in StatefulSet and
+DaemonSet cannot be paused; hold them with a partition instead.
+
+Examples:
+  kubectl kruise rollout pause cloneset/web
+  kubectl kruise rollout pause clone web api -n shop
+  kubectl kruise rollout pause deploy/frontend --dry-run=client";
+
+const RESUME_HELP: &str = "\
+Kinds: cloneset (clone), asts, ads, deployment (deploy).
+
+Examples:
+  kubectl kruise rollout resume cloneset/web
+  kubectl kruise rollout resume deploy/frontend -o yaml";
+
+#[derive(Debug, Args)]
+pub struct PauseArgs {
+    /// TYPE/NAME ... or TYPE NAME ...
+    #[arg(required = true, value_name = "TYPE/NAME")]
+    pub targets: Vec<String>,
+    /// `client` prints the patch without sending it; `server` sends it with dry-run
+    #[arg(long, value_enum, default_value = "none", num_args = 0..=1, default_missing_value = "client")]
+    pub dry_run: DryRun,
+    /// Print the updated object in this format instead of one line
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<Output>,
+}
+
+/// Where each kind keeps its pause switch (None: it has none).
+fn paused_path(kind: Kind) -> Option<&'static [&'static str]> {
+    match kind {
+        Kind::CloneSet => Some(&["spec", "updateStrategy", "paused"]),
+        Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet => {
+            Some(&["spec", "updateStrategy", "rollingUpdate", "paused"])
+        }
+        Kind::Deployment => Some(&["spec", "paused"]),
+        Kind::StatefulSet | Kind::DaemonSet => None,
+    }
+}
+
+fn nested(path: &[&str], leaf: Value) -> Value {
+    path.iter().rev().fold(leaf, |inner, key| json!({ *key: inner }))
+}
+
+pub async fn run(verb: RolloutVerb, connection: &ConnectionArgs) -> anyhow::Result<()> {
+    let (args, pause) = match verb {
+        RolloutVerb::Pause(a) => (a, true),
+        RolloutVerb::Resume(a) => (a, false),
+    };
+    let targets = target::parse(&args.targets)?;
+    for t in &targets {
+        if paused_path(t.kind).is_none() {
+            anyhow::bail!(
+                "{}/{} cannot be {}: the built-in kind has no pause; hold it with a partition \
+                 (kubectl kruise set partition, or spec.updateStrategy.rollingUpdate.partition)",
+                t.kind.qualified(),
+                t.name,
+                if pause { "paused" } else { "resumed" }
+            );
+        }
+    }
+    let client = connection.client().await?;
+    let namespace = connection
+        .namespace
+        .clone()
+        .unwrap_or_else(|| client.default_namespace().to_string());
+    for t in &targets {
+        set_paused(&client, &namespace, t, pause, &args).await?;
+    }
+    Ok(())
+}
+
+async fn set_paused(
+    client: &kube::Client,
+    namespace: &str,
+    t: &Target,
+    pause: bool,
+    args: &PauseArgs,
+) -> anyhow::Result<()> {
+    let resource = t.kind.resource();
+    let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), namespace, &resource);
+    let path = paused_path(t.kind).unwrap_or_default();
+    let id = format!("{}/{}", t.kind.qualified(), t.name);
+    let (done, already) = if pause {
+        ("paused", "already paused")
+    } else {
+        ("resumed", "already resumed")
+    };
+    for _attempt in 0..3 {
+        let object = api.get(&t.name).await?;
+        let value = serde_json::to_value(&object)?;
+        let current = path.iter().fold(&value, |v, k| &v[*k]).as_bool().unwrap_or(false);
+        if current == pause {
+            return print(&object, &id, already, args.output);
+        }
+        let mut patch = nested(path, json!(pause));
+        patch["metadata"] = json!({ "resourceVersion": object.metadata.resource_version });
+        if args.dry_run == DryRun::Client {
+            println!("{}", serde_json::to_string(&patch)?);
+            eprintln!("{id} {done} (dry run: nothing sent)");
+            return Ok(());
+        }
+        let params = PatchParams {
+            field_manager: Some(FIELD_MANAGER.into()),
+            dry_run: args.dry_run == DryRun::Server,
+            ..PatchParams::default()
+        };
+        match api.patch(&t.name, &params, &Patch::Merge(&patch)).await {
+            Ok(updated) => {
+                let verb = if params.dry_run {
+                    format!("{done} (server dry run)")
+                } else {
+                    done.to_string()
+                };
+                return print(&updated, &id, &verb, args.output);
+            }
+            Err(kube::Error::Api(s)) if s.is_conflict() => continue,
+            Err(e) => return Err(e).with_context(|| format!("patching {id}")),
+        }
+    }
+    anyhow::bail!("{id}: still conflicting after 3 attempts; someone else keeps changing it, try again")
+}
+
+fn print(object: &DynamicObject, id: &str, verb: &str, output: Option<Output>) -> anyhow::Result<()> {
+    match output {
+        None => println!("{id} {verb}"),
+        Some(Output::Name) => println!("{id}"),
+        Some(Output::Json) => println!("{}", serde_json::to_string_pretty(object)?),
+        Some(Output::Yaml) => print!("{}", serde_saphyr::to_string(object)?),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_patch_nests_the_switch_at_the_kind_s_path() {
+        let path = paused_path(Kind::CloneSet).expect("pausable");
+        assert_eq!(
+            nested(path, json!(true)),
+            json!({ "spec": { "updateStrategy": { "paused": true } } })
+        );
+        assert_eq!(
+            nested(paused_path(Kind::Deployment).expect("pausable"), json!(false)),
+            json!({ "spec": { "paused": false } })
+        );
+        assert!(paused_path(Kind::StatefulSet).is_none());
+    }
+}

@@ -1,0 +1,195 @@
+//! Naming the objects a rollout verb acts on (cli-conventions §3): `TYPE/NAME ...` or
+//! `TYPE NAME [NAME ...]`, with type tokens matched case-insensitively against kind,
+//! singular, plural, `plural.group` and short names.
+//!
+//! Invariant: a bare `sts`/`statefulset` (and `ds`/`daemonset`) is the built-in `apps/v1`
+//! kind, as in kubectl; the Advanced kinds are `asts`/`ads` or group-qualified.
+use kube::api::ApiResource;
+
+use super::UsageError;
+
+/// The workload kinds the rollout verbs know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    CloneSet,
+    AdvancedStatefulSet,
+    AdvancedDaemonSet,
+    Deployment,
+    StatefulSet,
+    DaemonSet,
+}
+
+impl Kind {
+    const ALL: [Kind; 6] = [
+        Kind::CloneSet,
+        Kind::AdvancedStatefulSet,
+        Kind::AdvancedDaemonSet,
+        Kind::Deployment,
+        Kind::StatefulSet,
+        Kind::DaemonSet,
+    ];
+
+    /// Tokens that name this kind (lower case).
+    fn tokens(self) -> &'static [&'static str] {
+        match self {
+            Kind::CloneSet => &["clone", "cloneset", "clonesets", "clonesets.apps.kruise.io"],
+            Kind::AdvancedStatefulSet => &[
+                "asts",
+                "statefulsets.apps.kruise.io",
+                "statefulset.apps.kruise.io",
+            ],
+            Kind::AdvancedDaemonSet => &[
+                "ads",
+                "daemon",
+                "daemonsets.apps.kruise.io",
+                "daemonset.apps.kruise.io",
+            ],
+            Kind::Deployment => &[
+                "deploy",
+                "deployment",
+                "deployments",
+                "deployments.apps",
+                "deployment.apps",
+            ],
+            Kind::StatefulSet => &[
+                "sts",
+                "statefulset",
+                "statefulsets",
+                "statefulsets.apps",
+                "statefulset.apps",
+            ],
+            Kind::DaemonSet => &[
+                "ds",
+                "daemonset",
+                "daemonsets",
+                "daemonsets.apps",
+                "daemonset.apps",
+            ],
+        }
+    }
+
+    pub fn from_token(token: &str) -> Option<Kind> {
+        let token = token.to_ascii_lowercase();
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.tokens().contains(&token.as_str()))
+    }
+
+    /// The API resource (the served version the controllers use).
+    pub fn resource(self) -> ApiResource {
+        let (group, version, kind, plural) = match self {
+            Kind::CloneSet => ("apps.kruise.io", "v1alpha1", "CloneSet", "clonesets"),
+            Kind::AdvancedStatefulSet => ("apps.kruise.io", "v1beta1", "StatefulSet", "statefulsets"),
+            Kind::AdvancedDaemonSet => ("apps.kruise.io", "v1alpha1", "DaemonSet", "daemonsets"),
+            Kind::Deployment => ("apps", "v1", "Deployment", "deployments"),
+            Kind::StatefulSet => ("apps", "v1", "StatefulSet", "statefulsets"),
+            Kind::DaemonSet => ("apps", "v1", "DaemonSet", "daemonsets"),
+        };
+        ApiResource {
+            group: group.into(),
+            version: version.into(),
+            api_version: format!("{group}/{version}"),
+            kind: kind.into(),
+            plural: plural.into(),
+        }
+    }
+
+    /// `<plural>.<group>`, as mutating verbs print it.
+    pub fn qualified(self) -> String {
+        let r = self.resource();
+        format!("{}.{}", r.plural, r.group)
+    }
+}
+
+/// One named object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub kind: Kind,
+    pub name: String,
+}
+
+fn unknown(token: &str) -> UsageError {
+    UsageError(format!(
+        "unknown resource type {token:?}; use one of clone, asts, ads, deploy, sts, ds (see --help)"
+    ))
+}
+
+/// Parses `TYPE/NAME ...` or `TYPE NAME [NAME ...]`.
+pub fn parse(words: &[String]) -> Result<Vec<Target>, UsageError> {
+    let Some(first) = words.first() else {
+        return Err(UsageError(
+            "name a workload, e.g. cloneset/web (see --help)".into(),
+        ));
+    };
+    if first.contains('/') {
+        return words
+            .iter()
+            .map(|w| {
+                let (kind, name) = w
+                    .split_once('/')
+                    .filter(|(_, n)| !n.is_empty())
+                    .ok_or_else(|| UsageError(format!("{w:?}: expected TYPE/NAME (see --help)")))?;
+                let kind = Kind::from_token(kind).ok_or_else(|| unknown(kind))?;
+                Ok(Target {
+                    kind,
+                    name: name.to_string(),
+                })
+            })
+            .collect();
+    }
+    let kind = Kind::from_token(first).ok_or_else(|| unknown(first))?;
+    if words.len() < 2 {
+        return Err(UsageError(format!(
+            "{first}: name at least one object (see --help)"
+        )));
+    }
+    Ok(words[1..]
+        .iter()
+        .map(|name| Target {
+            kind,
+            name: name.clone(),
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(w: &[&str]) -> Vec<String> {
+        w.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn both_forms_and_every_token_resolve() {
+        let t = parse(&words(&["cloneset/web", "clone/api"])).expect("parse");
+        assert_eq!(
+            t.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
+            ["web", "api"]
+        );
+        let t = parse(&words(&["Deploy", "a", "b"])).expect("parse");
+        assert!(t.iter().all(|t| t.kind == Kind::Deployment) && t.len() == 2);
+        assert_eq!(Kind::from_token("CLONESETS.APPS.KRUISE.IO"), Some(Kind::CloneSet));
+    }
+
+    #[test]
+    fn bare_sts_is_the_built_in_kind_and_asts_the_advanced_one() {
+        assert_eq!(Kind::from_token("sts"), Some(Kind::StatefulSet));
+        assert_eq!(Kind::from_token("statefulset"), Some(Kind::StatefulSet));
+        assert_eq!(Kind::from_token("asts"), Some(Kind::AdvancedStatefulSet));
+        assert_eq!(
+            Kind::from_token("statefulsets.apps.kruise.io"),
+            Some(Kind::AdvancedStatefulSet)
+        );
+        assert_eq!(Kind::from_token("ds"), Some(Kind::DaemonSet));
+        assert_eq!(Kind::from_token("ads"), Some(Kind::AdvancedDaemonSet));
+    }
+
+    #[test]
+    fn bad_names_are_usage_errors_with_a_hint() {
+        for bad in [&["widget/web"][..], &["clone"], &[], &["clone/"]] {
+            let e = parse(&words(bad)).expect_err("refused");
+            assert!(e.0.contains("--help"), "{}", e.0);
+        }
+    }
+}

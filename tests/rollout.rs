@@ -1,0 +1,118 @@
+//! Rollout verbs on the real control plane: `rollout pause|resume` on CloneSet and on the
+//! built-in Deployment (idempotence, dry runs, refusals and exit codes).
+mod support;
+
+use k8s_openapi::api::apps::v1::Deployment;
+use kube::api::PostParams;
+use kubectl_kruise::api::cloneset::CloneSet;
+use serde_json::json;
+use support::{TestNamespace, kruise, kubeconfig};
+
+async fn objects(ns: &TestNamespace) {
+    let (code, _, err) = kruise(kubeconfig(), &["install", "--only", "CloneSet"]);
+    assert_eq!(code, 0, "{err}");
+    let set: CloneSet = support::object(json!({
+        "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet",
+        "metadata": { "name": "web" },
+        "spec": {
+            "selector": { "matchLabels": { "app": "web" } },
+            "template": { "metadata": { "labels": { "app": "web" } }, "spec": { "containers": [{ "name": "app", "image": "nginx" }] } },
+        },
+    }));
+    ns.api::<CloneSet>()
+        .create(&PostParams::default(), &set)
+        .await
+        .expect("create CloneSet");
+    let deploy: Deployment = support::object(json!({
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": { "name": "front" },
+        "spec": {
+            "selector": { "matchLabels": { "app": "front" } },
+            "template": { "metadata": { "labels": { "app": "front" } }, "spec": { "containers": [{ "name": "app", "image": "nginx" }] } },
+        },
+    }));
+    ns.api::<Deployment>()
+        .create(&PostParams::default(), &deploy)
+        .await
+        .expect("create Deployment");
+}
+
+fn rollout(ns: &TestNamespace, args: &[&str]) -> (i32, String, String) {
+    let mut all = vec!["rollout"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["-n", &ns.name]);
+    kruise(kubeconfig(), &all)
+}
+
+#[tokio::test]
+async fn pause_and_resume_a_cloneset_and_a_deployment_idempotently() {
+    let ns = TestNamespace::create("rollout-pause").await;
+    objects(&ns).await;
+    let (code, out, err) = rollout(&ns, &["pause", "cloneset/web", "deploy/front"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "clonesets.apps.kruise.io/web paused\ndeployments.apps/front paused\n"
+    );
+    let set = ns.api::<CloneSet>().get("web").await.expect("get");
+    assert_eq!(set.spec.update_strategy.and_then(|s| s.paused), Some(true));
+    let deploy = ns.api::<Deployment>().get("front").await.expect("get");
+    assert_eq!(deploy.spec.paused, Some(true));
+
+    let (code, out, _) = rollout(&ns, &["pause", "clone", "web"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "clonesets.apps.kruise.io/web already paused\n")
+    );
+
+    let (code, out, _) = rollout(&ns, &["resume", "cloneset/web", "deployment/front"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "clonesets.apps.kruise.io/web resumed\ndeployments.apps/front resumed\n"
+    );
+    let (code, out, _) = rollout(&ns, &["resume", "deploy/front"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "deployments.apps/front already resumed\n")
+    );
+}
+
+#[tokio::test]
+async fn dry_runs_change_nothing() {
+    let ns = TestNamespace::create("rollout-dry").await;
+    objects(&ns).await;
+    let (code, out, err) = rollout(&ns, &["pause", "cloneset/web", "--dry-run=client"]);
+    assert_eq!(code, 0, "{err}");
+    let patch: serde_json::Value = serde_json::from_str(out.trim()).expect("the patch as JSON");
+    assert_eq!(patch["spec"]["updateStrategy"]["paused"], true);
+    let (code, out, err) = rollout(&ns, &["pause", "cloneset/web", "--dry-run=server"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("paused (server dry run)"), "{out}");
+    let set = ns.api::<CloneSet>().get("web").await.expect("get");
+    assert_ne!(
+        set.spec.update_strategy.and_then(|s| s.paused),
+        Some(true),
+        "still running"
+    );
+}
+
+#[tokio::test]
+async fn bad_targets_exit_2_and_missing_or_unpausable_objects_exit_1() {
+    let ns = TestNamespace::create("rollout-bad").await;
+    let (code, _, err) = rollout(&ns, &["pause", "widget/web"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("unknown resource type") && err.contains("--help"),
+        "{err}"
+    );
+    let (code, _, err) = rollout(&ns, &["pause", "cloneset/nope"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("NotFound"), "{err}");
+    let (code, _, err) = rollout(&ns, &["pause", "sts/db"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("statefulsets.apps/db cannot be paused") && err.contains("partition"),
+        "{err}"
+    );
+}
