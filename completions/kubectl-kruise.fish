@@ -48,6 +48,8 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "unins
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "rollout" -d 'Manage rollouts of workloads (pause, resume)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "scale" -d 'Set the replicas of a workload, optionally naming the pods to remove'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "scaledown" -d 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "run" -d 'Run the controllers in the foreground against the current kubeconfig'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "testenv" -d 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -225,6 +227,53 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "resume" -d 'Resume paused rollouts'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l replicas -d 'The new number of replicas (default with --delete: current minus the pods named)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l delete -d 'Pods to remove, comma separated (CloneSet only)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
+client\t''
+server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -s y -l yes -d 'Skip the confirmation'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l pods -d 'Pods to remove, comma separated' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
+client\t''
+server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -s y -l yes -d 'Skip the confirmation'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l controllers -d 'Controllers to start, comma separated (default: all that exist)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l qps -d 'Client requests per second (0: no limit)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l burst -d 'Client burst above --qps' -r
@@ -365,15 +414,17 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from help" -f -a "status" -d 'Say whether a control plane is running, and where'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Run the control plane in the foreground (what `up` starts in the background)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout run testenv help" -f -a "version" -d 'Print the client version and, when the API server answers, the server version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout run testenv help" -f -a "install" -d 'Install (or update) the apps.kruise.io CRDs with server-side apply'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout run testenv help" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout run testenv help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout run testenv help" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout run testenv help" -f -a "rollout" -d 'Manage rollouts of workloads (pause, resume)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout run testenv help" -f -a "run" -d 'Run the controllers in the foreground against the current kubeconfig'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout run testenv help" -f -a "testenv" -d 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout run testenv help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout scale scaledown run testenv help" -f -a "version" -d 'Print the client version and, when the API server answers, the server version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout scale scaledown run testenv help" -f -a "install" -d 'Install (or update) the apps.kruise.io CRDs with server-side apply'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout scale scaledown run testenv help" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout scale scaledown run testenv help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout scale scaledown run testenv help" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout scale scaledown run testenv help" -f -a "rollout" -d 'Manage rollouts of workloads (pause, resume)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout scale scaledown run testenv help" -f -a "scale" -d 'Set the replicas of a workload, optionally naming the pods to remove'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout scale scaledown run testenv help" -f -a "scaledown" -d 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout scale scaledown run testenv help" -f -a "run" -d 'Run the controllers in the foreground against the current kubeconfig'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout scale scaledown run testenv help" -f -a "testenv" -d 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout scale scaledown run testenv help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "resume" -d 'Resume paused rollouts'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "up" -d 'Start the control plane in the background (or reuse the running one) and print `export KRUISE_TESTENV_KUBECONFIG=...` for eval'

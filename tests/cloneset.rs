@@ -687,3 +687,57 @@ async fn on_a_terminal_run_prints_a_summary_line_per_cloneset_and_stops_on_sigte
     );
     assert!(screen.contains("stopped;"), "graceful stop:\n{screen}");
 }
+
+#[tokio::test]
+async fn scale_delete_removes_exactly_the_named_pods() {
+    let ns = TestNamespace::create("cs-scale").await;
+    let controller = RunningController::start(&ns);
+    create(
+        &ns,
+        &cloneset(
+            "sc",
+            4,
+            json!({ "type": "ReCreate", "maxUnavailable": 2 }),
+            json!({}),
+        ),
+    )
+    .await;
+    wait_settled(&ns, "sc", 4, 4, &controller).await;
+    let before: Vec<(String, String)> = pods(&ns, "sc")
+        .await
+        .iter()
+        .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
+        .collect();
+    let kube = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["-n", &ns.name]);
+        support::kruise(support::kubeconfig(), &all)
+    };
+    let doomed = format!("{},{}", before[0].0, before[2].0);
+    // No terminal and no --yes: refused, nothing written.
+    let (code, _, err) = kube(&["scaledown", "cloneset/sc", "--pods", &before[1].0]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--yes"), "{err}");
+    // A pod of someone else: refused, nothing written.
+    let (code, _, err) = kube(&["scale", "cloneset/sc", "--delete", "not-a-pod", "--yes"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("not-a-pod"), "{err}");
+    // Kinds that cannot delete a chosen pod refuse --delete.
+    let (code, _, err) = kube(&["scale", "deploy/whatever", "--delete", &before[0].0]);
+    assert_eq!(code, 2, "{err}");
+    let (code, out, err) = kube(&["scale", "cloneset/sc", "--delete", &doomed, "--yes"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "clonesets.apps.kruise.io/sc scaled\n");
+    assert!(err.contains("replicas 4 -> 2"), "{err}");
+    wait_settled(&ns, "sc", 2, 2, &controller).await;
+    let after: Vec<(String, String)> = pods(&ns, "sc")
+        .await
+        .iter()
+        .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        after,
+        vec![before[1].clone(), before[3].clone()],
+        "exactly the named pods went"
+    );
+}

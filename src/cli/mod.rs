@@ -8,6 +8,7 @@ pub mod connection;
 pub mod install;
 pub mod rollout;
 pub mod run;
+pub mod scale;
 pub mod target;
 mod testenv;
 
@@ -83,6 +84,12 @@ pub enum Command {
         after_help = "Examples:\n  kubectl kruise rollout pause cloneset/web\n  kubectl kruise rollout resume cloneset/web"
     )]
     Rollout(rollout::RolloutVerb),
+    /// Set the replicas of a workload, optionally naming the pods to remove
+    #[command(after_help = scale::SCALE_HELP)]
+    Scale(scale::ScaleArgs),
+    /// Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)
+    #[command(after_help = scale::SCALEDOWN_HELP)]
+    Scaledown(scale::ScaledownArgs),
     /// Run the controllers in the foreground against the current kubeconfig
     #[command(after_help = run::AFTER_HELP)]
     Run(run::RunArgs),
@@ -128,6 +135,8 @@ pub fn main() -> ExitCode {
             Command::Testenv(args) => testenv::run(args).await,
             Command::Run(args) => run::run(args, &cli.connection).await,
             Command::Rollout(verb) => rollout::run(verb, &cli.connection).await,
+            Command::Scale(args) => scale::run(args, &cli.connection).await,
+            Command::Scaledown(args) => scale::run(args.into(), &cli.connection).await,
         }
     };
     let outcome = runtime.block_on(async {
