@@ -741,3 +741,53 @@ async fn scale_delete_removes_exactly_the_named_pods() {
         "exactly the named pods went"
     );
 }
+
+#[tokio::test]
+async fn set_partition_shows_the_number_and_the_pods_that_update_next() {
+    let ns = TestNamespace::create("cs-setpart").await;
+    let controller = RunningController::start(&ns);
+    let strategy = json!({ "type": "InPlaceIfPossible", "partition": 4, "maxUnavailable": 1 });
+    create(&ns, &cloneset("sp", 4, strategy, json!({}))).await;
+    wait_settled(&ns, "sp", 4, 4, &controller).await;
+    set_image(&ns, "sp", "nginx:1.26").await;
+    wait_settled(&ns, "sp", 4, 0, &controller).await;
+    let kube = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["-n", &ns.name]);
+        support::kruise(support::kubeconfig(), &all)
+    };
+    let (code, _, err) = kube(&["set", "partition", "cloneset/sp", "50%"]);
+    assert_eq!(
+        code, 2,
+        "two pods at once is more than one batch (maxUnavailable 1): asks\n{err}"
+    );
+    let (code, _, err) = kube(&["set", "partition", "deploy/front", "1"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, out, err) = kube(&["set", "partition", "cloneset/sp", "50%", "--yes"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "clonesets.apps.kruise.io/sp partitioned\n");
+    assert!(err.contains("partition 2 (50%) of 4 replicas"), "{err}");
+    let named: Vec<String> = err
+        .lines()
+        .find_map(|l| l.strip_prefix("updates next, in this order: "))
+        .expect("the pods that update next")
+        .split(", ")
+        .map(String::from)
+        .collect();
+    assert_eq!(named.len(), 2, "{err}");
+    let set = wait_settled(&ns, "sp", 4, 2, &controller).await;
+    let update = set
+        .status
+        .and_then(|s| s.update_revision)
+        .expect("update revision");
+    let mut updated: Vec<String> = pods(&ns, "sp")
+        .await
+        .iter()
+        .filter(|p| p.labels().get("controller-revision-hash") == Some(&update))
+        .map(|p| p.name_any())
+        .collect();
+    updated.sort();
+    let mut named = named;
+    named.sort();
+    assert_eq!(updated, named, "the pods shown are the pods updated");
+}

@@ -6,6 +6,7 @@ pub mod complete;
 pub mod completion;
 pub mod connection;
 pub mod install;
+pub mod partition;
 pub mod rollout;
 pub mod run;
 pub mod scale;
@@ -84,6 +85,12 @@ pub enum Command {
         after_help = "Examples:\n  kubectl kruise rollout pause cloneset/web\n  kubectl kruise rollout resume cloneset/web"
     )]
     Rollout(rollout::RolloutVerb),
+    /// Set a field of a workload's rollout (partition)
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  kubectl kruise set partition cloneset/web 3\n  kubectl kruise set partition cloneset/web 40% --yes"
+    )]
+    Set(SetVerb),
     /// Set the replicas of a workload, optionally naming the pods to remove
     #[command(after_help = scale::SCALE_HELP)]
     Scale(scale::ScaleArgs),
@@ -135,6 +142,7 @@ pub fn main() -> ExitCode {
             Command::Testenv(args) => testenv::run(args).await,
             Command::Run(args) => run::run(args, &cli.connection).await,
             Command::Rollout(verb) => rollout::run(verb, &cli.connection).await,
+            Command::Set(SetVerb::Partition(args)) => partition::run(args, &cli.connection).await,
             Command::Scale(args) => scale::run(args, &cli.connection).await,
             Command::Scaledown(args) => scale::run(args.into(), &cli.connection).await,
         }
@@ -186,6 +194,13 @@ fn describe_error(error: &anyhow::Error) -> String {
         parts.push(cause.to_string());
     }
     parts.join(": ")
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SetVerb {
+    /// Keep N pods (or P% of them) at the old revision; shows which pods update next
+    #[command(after_help = partition::HELP)]
+    Partition(partition::PartitionArgs),
 }
 
 /// A bad argument found after parsing, or a refusal to act without confirmation: exit 2.

@@ -1,0 +1,212 @@
+//! `kubectl kruise set partition KIND/NAME N|P%`: hold N pods (or P% of them) at the old
+//! revision. Prints the absolute number with the raw value (`partition 2 (40%)`), and, for a
+//! CloneSet, which pods the controller updates next, in its own update order.
+//!
+//! Invariants: lowering the partition so that more pods start updating than the rollout's
+//! maxUnavailable lets through at once is risky: it is confirmed on a terminal (`--yes`
+//! skips; no terminal and no `--yes` refuses with exit 2). The patch carries the
+//! resourceVersion it was planned from.
+use clap::Args;
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use k8s_openapi::jiff::Timestamp;
+use kube::ResourceExt;
+use kube::api::{Api, DynamicObject, ListParams, Patch, PatchParams};
+use serde_json::json;
+
+use super::UsageError;
+use super::connection::ConnectionArgs;
+use super::install::{DryRun, FIELD_MANAGER, confirm};
+use super::target::{self, Kind};
+use crate::api::cloneset::CloneSet;
+use crate::workloads::cloneset::numbers;
+use crate::workloads::cloneset::order::{PodFacts, sort_for_update};
+use crate::workloads::cloneset::status::is_at_revision;
+
+pub const HELP: &str = "\
+Kinds: cloneset (clone), asts, ads, statefulset (sts; a number only). Deployments have no
+partition. For a CloneSet the pods that update next are listed, in update order.
+
+Examples:
+  kubectl kruise set partition cloneset/web 3
+  kubectl kruise set partition cloneset/web 40% --yes
+  kubectl kruise set partition sts/db 1 --dry-run=client";
+
+#[derive(Debug, Args)]
+pub struct PartitionArgs {
+    /// TYPE/NAME
+    #[arg(value_name = "TYPE/NAME")]
+    pub target: String,
+    /// Pods to keep at the old revision: a number or a percentage (`40%`)
+    #[arg(value_name = "N|P%")]
+    pub partition: String,
+    /// Skip the confirmation
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+    /// `client` prints the patch without sending it; `server` sends it with dry-run
+    #[arg(long, value_enum, default_value = "none", num_args = 0..=1, default_missing_value = "client")]
+    pub dry_run: DryRun,
+}
+
+fn path(kind: Kind) -> Option<&'static [&'static str]> {
+    match kind {
+        Kind::CloneSet => Some(&["spec", "updateStrategy", "partition"]),
+        Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet | Kind::StatefulSet => {
+            Some(&["spec", "updateStrategy", "rollingUpdate", "partition"])
+        }
+        Kind::Deployment | Kind::DaemonSet => None,
+    }
+}
+
+fn parse_value(text: &str, kind: Kind) -> Result<IntOrString, UsageError> {
+    let bad = || {
+        UsageError(format!(
+            "partition {text:?}: expected a number or a percentage like 40% (see --help)"
+        ))
+    };
+    if let Some(p) = text.strip_suffix('%') {
+        if kind == Kind::StatefulSet {
+            return Err(UsageError(
+                "the built-in StatefulSet takes a number of pods, not a percentage".into(),
+            ));
+        }
+        p.parse::<u32>().ok().filter(|p| *p <= 100).ok_or_else(bad)?;
+        return Ok(IntOrString::String(text.to_string()));
+    }
+    text.parse::<i32>()
+        .ok()
+        .filter(|n| *n >= 0)
+        .map(IntOrString::Int)
+        .ok_or_else(bad)
+}
+
+pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
+    let targets = target::parse(std::slice::from_ref(&args.target))?;
+    let [t] = targets.as_slice() else {
+        return Err(UsageError("set partition takes one workload (see --help)".into()).into());
+    };
+    let Some(path) = path(t.kind) else {
+        return Err(UsageError(format!(
+            "{}/{} has no partition; pause it instead (kubectl kruise rollout pause)",
+            t.kind.qualified(),
+            t.name
+        ))
+        .into());
+    };
+    let value = parse_value(&args.partition, t.kind)?;
+    let client = connection.client().await?;
+    let namespace = connection
+        .namespace
+        .clone()
+        .unwrap_or_else(|| client.default_namespace().to_string());
+    let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), &namespace, &t.kind.resource());
+    let id = format!("{}/{}", t.kind.qualified(), t.name);
+    let object = api.get(&t.name).await?;
+    let raw = serde_json::to_value(&object)?;
+    let replicas = i64::from(raw["spec"]["replicas"].as_i64().unwrap_or(1) as i32);
+    let absolute = numbers::partition(Some(&value), replicas).map_err(|e| UsageError(e.to_string()))?;
+    let shown = match &value {
+        IntOrString::String(p) => format!("partition {absolute} ({p})"),
+        IntOrString::Int(_) => format!("partition {absolute}"),
+    };
+    eprintln!("{id}: {shown} of {replicas} replicas");
+
+    if t.kind == Kind::CloneSet {
+        let set: CloneSet = serde_json::from_value(raw.clone())?;
+        let next = next_pods(&client, &namespace, &set, absolute).await?;
+        if next.is_empty() {
+            eprintln!("no pod starts updating");
+        } else {
+            eprintln!("updates next, in this order: {}", next.join(", "));
+        }
+        let strategy = set.spec.update_strategy.clone().unwrap_or_default();
+        let surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, false).unwrap_or(0);
+        let budget =
+            numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, surge).unwrap_or(1);
+        if next.len() as i64 > budget.max(1) && args.dry_run == DryRun::None {
+            confirm(
+                &format!(
+                    "{} pods start updating, more than one batch ({budget}); go on?",
+                    next.len()
+                ),
+                args.yes,
+            )?;
+        }
+    }
+
+    let mut patch = path
+        .iter()
+        .rev()
+        .fold(json!(value), |inner, key| json!({ *key: inner }));
+    patch["metadata"] = json!({ "resourceVersion": object.metadata.resource_version });
+    if args.dry_run == DryRun::Client {
+        println!("{}", serde_json::to_string(&patch)?);
+        eprintln!("{id} partitioned (dry run: nothing sent)");
+        return Ok(());
+    }
+    let params = PatchParams {
+        field_manager: Some(FIELD_MANAGER.into()),
+        dry_run: args.dry_run == DryRun::Server,
+        ..PatchParams::default()
+    };
+    api.patch(&t.name, &params, &Patch::Merge(&patch)).await?;
+    let suffix = if params.dry_run { " (server dry run)" } else { "" };
+    println!("{id} partitioned{suffix}");
+    Ok(())
+}
+
+/// The CloneSet's pods that start updating with `partition`, in the controller's order.
+async fn next_pods(
+    client: &kube::Client,
+    namespace: &str,
+    set: &CloneSet,
+    partition: i64,
+) -> anyhow::Result<Vec<String>> {
+    let Some(update) = set.status.as_ref().and_then(|s| s.update_revision.clone()) else {
+        return Ok(Vec::new());
+    };
+    let selector = kube::core::Selector::try_from(set.spec.selector.clone())
+        .map(|s| s.to_string())
+        .unwrap_or_default();
+    let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
+    let uid = set.uid().unwrap_or_default();
+    let list = pods.list(&ListParams::default().labels(&selector)).await?.items;
+    let old: Vec<&Pod> = list
+        .iter()
+        .filter(|p| p.metadata.deletion_timestamp.is_none())
+        .filter(|p| p.owner_references().iter().any(|o| o.uid == uid))
+        .filter(|p| !is_at_revision(p, &update))
+        .collect();
+    let now = Timestamp::now();
+    let min_ready = i64::from(set.spec.min_ready_seconds.unwrap_or(0));
+    let mut facts: Vec<PodFacts> = old
+        .iter()
+        .map(|p| PodFacts::from_resource(p, min_ready, now))
+        .collect();
+    let priority = set
+        .spec
+        .update_strategy
+        .as_ref()
+        .and_then(|s| s.priority_strategy.as_ref());
+    sort_for_update(&mut facts, priority);
+    let moving = (old.len() as i64 - partition).max(0) as usize;
+    Ok(facts.into_iter().take(moving).map(|f| f.name).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_numbers_or_percentages() {
+        assert_eq!(parse_value("3", Kind::CloneSet).expect("ok"), IntOrString::Int(3));
+        assert_eq!(
+            parse_value("40%", Kind::CloneSet).expect("ok"),
+            IntOrString::String("40%".into())
+        );
+        for bad in ["-1", "x", "140%", "%"] {
+            assert!(parse_value(bad, Kind::CloneSet).is_err(), "{bad}");
+        }
+        assert!(parse_value("40%", Kind::StatefulSet).is_err());
+    }
+}
