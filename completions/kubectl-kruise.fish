@@ -156,27 +156,28 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete" -s V -l version -d 'Print version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -l context -d 'The name of the kubeconfig context to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -s s -l server -d 'The address and port of the Kubernetes API server' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -l token -d 'Bearer token for authentication to the API server' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -l as -d 'User to impersonate for the operation' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -l as-group -d 'Group to impersonate (repeatable)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -l client-key -d 'Path to a client key file for TLS' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -l tls-server-name -d 'Server name to use for server certificate validation' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -s h -l help -d 'Print help'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -s V -l version -d 'Print version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -f -a "resume" -d 'Resume paused rollouts'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -f -a "resume" -d 'Resume paused rollouts'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -f -a "restart" -d 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from pause" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
 client\t''
 server\t''"
@@ -225,8 +226,31 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from resume" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from resume" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
+client\t''
+server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -s y -l yes -d 'Skip the confirmation'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "resume" -d 'Resume paused rollouts'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "restart" -d 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l context -d 'The name of the kubeconfig context to use' -r
@@ -473,6 +497,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and 
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "resume" -d 'Resume paused rollouts'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "restart" -d 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "partition" -d 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "up" -d 'Start the control plane in the background (or reuse the running one) and print `export KRUISE_TESTENV_KUBECONFIG=...` for eval'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "down" -d 'Stop the control plane and remove its run directory'

@@ -791,3 +791,41 @@ async fn set_partition_shows_the_number_and_the_pods_that_update_next() {
     named.sort();
     assert_eq!(updated, named, "the pods shown are the pods updated");
 }
+
+#[tokio::test]
+async fn rollout_restart_recreates_every_pod_even_under_in_place_policies() {
+    let ns = TestNamespace::create("cs-restart-verb").await;
+    let controller = RunningController::start(&ns);
+    create(
+        &ns,
+        &cloneset(
+            "rs",
+            3,
+            json!({ "type": "InPlaceIfPossible", "maxUnavailable": 1 }),
+            json!({}),
+        ),
+    )
+    .await;
+    wait_settled(&ns, "rs", 3, 3, &controller).await;
+    let before: Vec<String> = pods(&ns, "rs").await.iter().filter_map(|p| p.uid()).collect();
+    let kube = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["-n", &ns.name]);
+        support::kruise(support::kubeconfig(), &all)
+    };
+    let (code, _, err) = kube(&["rollout", "restart", "cloneset/rs"]);
+    assert_eq!(code, 2, "no terminal, no --yes: refused\n{err}");
+    let (code, out, _) = kube(&["rollout", "restart", "cloneset/rs", "--dry-run=client"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("kubectl.kubernetes.io/restartedAt"), "{out}");
+    let (code, out, err) = kube(&["rollout", "restart", "cloneset/rs", "--yes"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "clonesets.apps.kruise.io/rs restarted\n");
+    assert!(err.contains("all 3 pods will be recreated"), "{err}");
+    wait_settled(&ns, "rs", 3, 3, &controller).await;
+    let after: Vec<String> = pods(&ns, "rs").await.iter().filter_map(|p| p.uid()).collect();
+    assert!(
+        after.iter().all(|u| !before.contains(u)),
+        "every pod was recreated"
+    );
+}

@@ -116,3 +116,21 @@ async fn bad_targets_exit_2_and_missing_or_unpausable_objects_exit_1() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn restart_marks_the_deployment_template_and_never_its_env() {
+    let ns = TestNamespace::create("rollout-restart").await;
+    objects(&ns).await;
+    let (code, out, err) = rollout(&ns, &["restart", "deploy/front", "--yes"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "deployments.apps/front restarted\n");
+    let deploy = ns.api::<Deployment>().get("front").await.expect("get");
+    let template = deploy.spec.template;
+    let annotations = template.metadata.and_then(|m| m.annotations).unwrap_or_default();
+    assert!(
+        annotations.contains_key("kubectl.kubernetes.io/restartedAt"),
+        "{annotations:?}"
+    );
+    let env = template.spec.expect("pod spec").containers[0].env.clone();
+    assert!(env.is_none(), "container env untouched: {env:?}");
+}

@@ -1,6 +1,6 @@
 //! `kubectl kruise rollout ...`: the verbs release engineers use on a rollout. So far
 //! `pause` and `resume` (cli-conventions §4, §8), for CloneSet, Advanced StatefulSet and
-//! DaemonSet and the built-in Deployment.
+//! DaemonSet and the built-in Deployment, and `restart` (every kind with a pod template).
 //!
 //! Invariants: writes are merge patches carrying the resourceVersion read just before,
 //! retried from a fresh read on a conflict (3 attempts); pausing what is paused (or
@@ -12,7 +12,7 @@ use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::{Value, json};
 
 use super::connection::ConnectionArgs;
-use super::install::{DryRun, FIELD_MANAGER, Output};
+use super::install::{DryRun, FIELD_MANAGER, Output, confirm};
 use super::target::{self, Kind, Target};
 
 #[derive(Debug, Subcommand)]
@@ -23,6 +23,32 @@ pub enum RolloutVerb {
     /// Resume paused rollouts
     #[command(after_help = RESUME_HELP)]
     Resume(PauseArgs),
+    /// Restart every pod of workloads (recreated, respecting maxUnavailable)
+    #[command(after_help = RESTART_HELP)]
+    Restart(RestartArgs),
+}
+
+const RESTART_HELP: &str = "\
+Kinds: cloneset (clone), asts, ads, deployment (deploy), statefulset (sts), daemonset (ds).
+Sets the pod template annotation kubectl.kubernetes.io/restartedAt (as kubectl does; container
+env is never touched). Pods are recreated, in place-capable or not: restarting containers is
+the point. Asks on a terminal; --yes skips; no terminal and no --yes refuses.
+
+Examples:
+  kubectl kruise rollout restart cloneset/web --yes
+  kubectl kruise rollout restart deploy/front --dry-run=client";
+
+#[derive(Debug, Args)]
+pub struct RestartArgs {
+    /// TYPE/NAME ... or TYPE NAME ...
+    #[arg(required = true, value_name = "TYPE/NAME")]
+    pub targets: Vec<String>,
+    /// Skip the confirmation
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+    /// `client` prints the patch without sending it; `server` sends it with dry-run
+    #[arg(long, value_enum, default_value = "none", num_args = 0..=1, default_missing_value = "client")]
+    pub dry_run: DryRun,
 }
 
 const PAUSE_HELP: &str = "\
@@ -74,6 +100,7 @@ pub async fn run(verb: RolloutVerb, connection: &ConnectionArgs) -> anyhow::Resu
     let (args, pause) = match verb {
         RolloutVerb::Pause(a) => (a, true),
         RolloutVerb::Resume(a) => (a, false),
+        RolloutVerb::Restart(a) => return restart(a, connection).await,
     };
     let targets = target::parse(&args.targets)?;
     for t in &targets {
@@ -147,6 +174,60 @@ async fn set_paused(
         }
     }
     anyhow::bail!("{id}: still conflicting after 3 attempts; someone else keeps changing it, try again")
+}
+
+async fn restart(args: RestartArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
+    let targets = target::parse(&args.targets)?;
+    let client = connection.client().await?;
+    let namespace = connection
+        .namespace
+        .clone()
+        .unwrap_or_else(|| client.default_namespace().to_string());
+    let mut objects = Vec::new();
+    for t in &targets {
+        let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), &namespace, &t.kind.resource());
+        let object = api.get(&t.name).await?;
+        let value = serde_json::to_value(&object)?;
+        let replicas = value["spec"]["replicas"].as_i64();
+        let id = format!("{}/{}", t.kind.qualified(), t.name);
+        match replicas {
+            Some(n) => {
+                eprintln!("{id}: all {n} pods will be recreated, as many at a time as its rollout allows")
+            }
+            None => eprintln!("{id}: every pod will be recreated, as many at a time as its rollout allows"),
+        }
+        objects.push((t, api, id));
+    }
+    if args.dry_run == DryRun::None {
+        confirm("Restart these workloads?", args.yes)?;
+    }
+    let now = k8s_openapi::jiff::Timestamp::now()
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string();
+    let patch = json!({ "spec": { "template": { "metadata": { "annotations": {
+        crate::runtime::inplace::decide::RESTARTED_AT_ANNOTATION: now,
+    } } } } });
+    for (t, api, id) in objects {
+        let name = &t.name;
+        if args.dry_run == DryRun::Client {
+            println!("{}", serde_json::to_string(&patch)?);
+            eprintln!("{id} restarted (dry run: nothing sent)");
+            continue;
+        }
+        let params = PatchParams {
+            field_manager: Some(FIELD_MANAGER.into()),
+            dry_run: args.dry_run == DryRun::Server,
+            ..PatchParams::default()
+        };
+        // Setting one annotation needs no precondition: whatever else changed meanwhile,
+        // the restart still applies to it.
+        api.patch(name, &params, &Patch::Merge(&patch))
+            .await
+            .with_context(|| format!("restarting {id}"))?;
+        let suffix = if params.dry_run { " (server dry run)" } else { "" };
+        println!("{id} restarted{suffix}");
+    }
+    Ok(())
 }
 
 fn print(object: &DynamicObject, id: &str, verb: &str, output: Option<Output>) -> anyhow::Result<()> {

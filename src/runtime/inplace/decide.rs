@@ -7,6 +7,9 @@
 //! - template metadata (labels, annotations): applied to the pod as added, changed and
 //!   removed keys.
 //!
+//! A change of the restart annotation (`kubectl.kubernetes.io/restartedAt`) always needs a
+//! recreate: restarting containers is its whole point.
+//!
 //! Everything else (command, env, ports, probes, volumes, init containers, adding,
 //! removing or reordering containers) needs a recreate. The optional upstream paths that
 //! need the node agent (env-from-metadata restarts) or a feature gate (resources) are
@@ -35,6 +38,9 @@ impl MetadataChanges {
             && self.annotations_removed.is_empty()
     }
 }
+
+/// The template annotation `rollout restart` sets (kubectl's key).
+pub const RESTARTED_AT_ANNOTATION: &str = "kubectl.kubernetes.io/restartedAt";
 
 /// What it takes to move a pod between two templates.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,6 +90,18 @@ pub fn decide(old: &PodTemplateSpec, new: &PodTemplateSpec) -> Decision {
     };
     if let Some(reason) = env_references(&metadata, &new_spec.containers) {
         return Decision::Recreate { reason };
+    }
+    // A restart request (`rollout restart`) must restart the containers, and without a node
+    // agent only a new pod does that: in place it would change an annotation and nothing else.
+    let restart_requested = metadata.annotations_set.contains_key(RESTARTED_AT_ANNOTATION)
+        || metadata
+            .annotations_removed
+            .iter()
+            .any(|k| k == RESTARTED_AT_ANNOTATION);
+    if restart_requested {
+        return Decision::Recreate {
+            reason: format!("a restart was requested (annotation {RESTARTED_AT_ANNOTATION})"),
+        };
     }
     let other_metadata_equal = without_maps(&old_meta) == without_maps(&new_meta);
     if !other_metadata_equal {

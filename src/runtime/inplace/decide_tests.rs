@@ -148,3 +148,11 @@ proptest! {
         prop_assert!(is_recreate);
     }
 }
+
+#[test]
+fn a_restart_request_always_recreates() {
+    let old = template(base());
+    let new =
+        changed(|t| t["metadata"]["annotations"][RESTARTED_AT_ANNOTATION] = json!("2026-12-02T21:00:00Z"));
+    assert!(matches!(decide(&old, &new), Decision::Recreate { reason } if reason.contains("restart")));
+}
