@@ -47,7 +47,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
             cand rollout 'Manage rollouts of workloads (pause, resume)'
-            cand set 'Set a field of a workload''s rollout (partition)'
+            cand set 'Set a field of a workload''s rollout (partition, image)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
             cand run 'Run the controllers in the foreground against the current kubeconfig'
@@ -341,6 +341,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand partition 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
+            cand image 'Change container images (CONTAINER=IMAGE ...)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kubectl-kruise;set;partition'= {
@@ -371,11 +372,40 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kubectl-kruise;set;image'= {
+            cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kubectl-kruise;set;help'= {
             cand partition 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
+            cand image 'Change container images (CONTAINER=IMAGE ...)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kubectl-kruise;set;help;partition'= {
+        }
+        &'kubectl-kruise;set;help;image'= {
         }
         &'kubectl-kruise;set;help;help'= {
         }
@@ -639,7 +669,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
             cand rollout 'Manage rollouts of workloads (pause, resume)'
-            cand set 'Set a field of a workload''s rollout (partition)'
+            cand set 'Set a field of a workload''s rollout (partition, image)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
             cand run 'Run the controllers in the foreground against the current kubeconfig'
@@ -669,8 +699,11 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         }
         &'kubectl-kruise;help;set'= {
             cand partition 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
+            cand image 'Change container images (CONTAINER=IMAGE ...)'
         }
         &'kubectl-kruise;help;set;partition'= {
+        }
+        &'kubectl-kruise;help;set;image'= {
         }
         &'kubectl-kruise;help;scale'= {
         }

@@ -48,7 +48,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "unins
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "rollout" -d 'Manage rollouts of workloads (pause, resume)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "set" -d 'Set a field of a workload\'s rollout (partition)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "set" -d 'Set a field of a workload\'s rollout (partition, image)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "scale" -d 'Set the replicas of a workload, optionally naming the pods to remove'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "scaledown" -d 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "run" -d 'Run the controllers in the foreground against the current kubeconfig'
@@ -252,26 +252,27 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "resume" -d 'Resume paused rollouts'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "restart" -d 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l context -d 'The name of the kubeconfig context to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -s s -l server -d 'The address and port of the Kubernetes API server' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l token -d 'Bearer token for authentication to the API server' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l as -d 'User to impersonate for the operation' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l as-group -d 'Group to impersonate (repeatable)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l client-key -d 'Path to a client key file for TLS' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l tls-server-name -d 'Server name to use for server certificate validation' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -s h -l help -d 'Print help'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -s V -l version -d 'Print version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -f -a "partition" -d 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -f -a "partition" -d 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -f -a "image" -d 'Change container images (CONTAINER=IMAGE ...)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from partition" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
 client\t''
 server\t''"
@@ -294,7 +295,29 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and _
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from partition" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from partition" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from partition" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
+client\t''
+server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from help" -f -a "partition" -d 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from help" -f -a "image" -d 'Change container images (CONTAINER=IMAGE ...)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l replicas -d 'The new number of replicas (default with --delete: current minus the pods named)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l delete -d 'Pods to remove, comma separated (CloneSet only)' -r
@@ -489,7 +512,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and 
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "rollout" -d 'Manage rollouts of workloads (pause, resume)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "set" -d 'Set a field of a workload\'s rollout (partition)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "set" -d 'Set a field of a workload\'s rollout (partition, image)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "scale" -d 'Set the replicas of a workload, optionally naming the pods to remove'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "scaledown" -d 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "run" -d 'Run the controllers in the foreground against the current kubeconfig'
@@ -499,6 +522,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and 
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "resume" -d 'Resume paused rollouts'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "restart" -d 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "partition" -d 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "image" -d 'Change container images (CONTAINER=IMAGE ...)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "up" -d 'Start the control plane in the background (or reuse the running one) and print `export KRUISE_TESTENV_KUBECONFIG=...` for eval'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "down" -d 'Stop the control plane and remove its run directory'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "status" -d 'Say whether a control plane is running, and where'

@@ -50,7 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('__complete', '__complete', [CompletionResultType]::ParameterValue, 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)')
             [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage rollouts of workloads (pause, resume)')
-            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set a field of a workload''s rollout (partition)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set a field of a workload''s rollout (partition, image)')
             [CompletionResult]::new('scale', 'scale', [CompletionResultType]::ParameterValue, 'Set the replicas of a workload, optionally naming the pods to remove')
             [CompletionResult]::new('scaledown', 'scaledown', [CompletionResultType]::ParameterValue, 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the controllers in the foreground against the current kubeconfig')
@@ -359,6 +359,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('partition', 'partition', [CompletionResultType]::ParameterValue, 'Keep N pods (or P% of them) at the old revision; shows which pods update next')
+            [CompletionResult]::new('image', 'image', [CompletionResultType]::ParameterValue, 'Change container images (CONTAINER=IMAGE ...)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -391,12 +392,43 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-kruise;set;image' {
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the patch without sending it; `server` sends it with dry-run')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kubectl-kruise;set;help' {
             [CompletionResult]::new('partition', 'partition', [CompletionResultType]::ParameterValue, 'Keep N pods (or P% of them) at the old revision; shows which pods update next')
+            [CompletionResult]::new('image', 'image', [CompletionResultType]::ParameterValue, 'Change container images (CONTAINER=IMAGE ...)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'kubectl-kruise;set;help;partition' {
+            break
+        }
+        'kubectl-kruise;set;help;image' {
             break
         }
         'kubectl-kruise;set;help;help' {
@@ -676,7 +708,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('__complete', '__complete', [CompletionResultType]::ParameterValue, 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)')
             [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage rollouts of workloads (pause, resume)')
-            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set a field of a workload''s rollout (partition)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set a field of a workload''s rollout (partition, image)')
             [CompletionResult]::new('scale', 'scale', [CompletionResultType]::ParameterValue, 'Set the replicas of a workload, optionally naming the pods to remove')
             [CompletionResult]::new('scaledown', 'scaledown', [CompletionResultType]::ParameterValue, 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the controllers in the foreground against the current kubeconfig')
@@ -716,9 +748,13 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
         }
         'kubectl-kruise;help;set' {
             [CompletionResult]::new('partition', 'partition', [CompletionResultType]::ParameterValue, 'Keep N pods (or P% of them) at the old revision; shows which pods update next')
+            [CompletionResult]::new('image', 'image', [CompletionResultType]::ParameterValue, 'Change container images (CONTAINER=IMAGE ...)')
             break
         }
         'kubectl-kruise;help;set;partition' {
+            break
+        }
+        'kubectl-kruise;help;set;image' {
             break
         }
         'kubectl-kruise;help;scale' {

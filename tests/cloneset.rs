@@ -829,3 +829,44 @@ async fn rollout_restart_recreates_every_pod_even_under_in_place_policies() {
         "every pod was recreated"
     );
 }
+
+#[tokio::test]
+async fn set_image_updates_a_cloneset_in_place_and_names_unknown_containers() {
+    let ns = TestNamespace::create("cs-setimage").await;
+    let controller = RunningController::start(&ns);
+    let mut set = cloneset(
+        "si",
+        2,
+        json!({ "type": "InPlaceIfPossible", "maxUnavailable": 1 }),
+        json!({}),
+    );
+    // Fields beside the image must survive the patch (a partial list would drop them).
+    set.spec.template.spec.as_mut().expect("spec").containers[0].ports = Some(vec![support::object(
+        json!({ "name": "http", "containerPort": 80 }),
+    )]);
+    create(&ns, &set).await;
+    wait_settled(&ns, "si", 2, 2, &controller).await;
+    let before: Vec<String> = pods(&ns, "si").await.iter().filter_map(|p| p.uid()).collect();
+    let kube = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["-n", &ns.name]);
+        support::kruise(support::kubeconfig(), &all)
+    };
+    let (code, _, err) = kube(&["set", "image", "cloneset/si", "web=nginx:1.26"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no container \"web\" (containers: app)"), "{err}");
+    let (code, out, err) = kube(&["set", "image", "cloneset/si", "app=nginx:1.26"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "clonesets.apps.kruise.io/si image updated\n");
+    wait_settled(&ns, "si", 2, 2, &controller).await;
+    let live = pods(&ns, "si").await;
+    let after: Vec<String> = live.iter().filter_map(|p| p.uid()).collect();
+    assert_eq!(before, after, "updated in place");
+    let container = &live[0].spec.as_ref().expect("spec").containers[0];
+    assert_eq!(container.image.as_deref(), Some("nginx:1.26"));
+    let (code, out, _) = kube(&["set", "image", "cloneset/si", "app=nginx:1.26"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "clonesets.apps.kruise.io/si image already up to date\n")
+    );
+}

@@ -5,6 +5,7 @@
 pub mod complete;
 pub mod completion;
 pub mod connection;
+pub mod image;
 pub mod install;
 pub mod partition;
 pub mod rollout;
@@ -85,7 +86,7 @@ pub enum Command {
         after_help = "Examples:\n  kubectl kruise rollout pause cloneset/web\n  kubectl kruise rollout resume cloneset/web"
     )]
     Rollout(rollout::RolloutVerb),
-    /// Set a field of a workload's rollout (partition)
+    /// Set a field of a workload's rollout (partition, image)
     #[command(
         subcommand,
         after_help = "Examples:\n  kubectl kruise set partition cloneset/web 3\n  kubectl kruise set partition cloneset/web 40% --yes"
@@ -143,6 +144,7 @@ pub fn main() -> ExitCode {
             Command::Run(args) => run::run(args, &cli.connection).await,
             Command::Rollout(verb) => rollout::run(verb, &cli.connection).await,
             Command::Set(SetVerb::Partition(args)) => partition::run(args, &cli.connection).await,
+            Command::Set(SetVerb::Image(args)) => image::run(args, &cli.connection).await,
             Command::Scale(args) => scale::run(args, &cli.connection).await,
             Command::Scaledown(args) => scale::run(args.into(), &cli.connection).await,
         }
@@ -201,6 +203,9 @@ pub enum SetVerb {
     /// Keep N pods (or P% of them) at the old revision; shows which pods update next
     #[command(after_help = partition::HELP)]
     Partition(partition::PartitionArgs),
+    /// Change container images (CONTAINER=IMAGE ...)
+    #[command(after_help = image::HELP)]
+    Image(image::ImageArgs),
 }
 
 /// A bad argument found after parsing, or a refusal to act without confirmation: exit 2.
