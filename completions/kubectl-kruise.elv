@@ -46,7 +46,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand uninstall 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
-            cand rollout 'Manage rollouts of workloads (pause, resume)'
+            cand rollout 'Manage rollouts of workloads (pause, resume, restart, history)'
             cand set 'Set a field of a workload''s rollout (partition, image)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
@@ -215,6 +215,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --version 'Print version'
             cand pause 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
             cand resume 'Resume paused rollouts'
+            cand history 'List the revisions of a workload, or show one with --revision N'
             cand restart 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -274,6 +275,32 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kubectl-kruise;rollout;history'= {
+            cand --revision 'Show the pod template of this revision'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kubectl-kruise;rollout;restart'= {
             cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
             cand --kubeconfig 'Path to the kubeconfig file to use'
@@ -305,12 +332,15 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;rollout;help'= {
             cand pause 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
             cand resume 'Resume paused rollouts'
+            cand history 'List the revisions of a workload, or show one with --revision N'
             cand restart 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kubectl-kruise;rollout;help;pause'= {
         }
         &'kubectl-kruise;rollout;help;resume'= {
+        }
+        &'kubectl-kruise;rollout;help;history'= {
         }
         &'kubectl-kruise;rollout;help;restart'= {
         }
@@ -668,7 +698,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand uninstall 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
-            cand rollout 'Manage rollouts of workloads (pause, resume)'
+            cand rollout 'Manage rollouts of workloads (pause, resume, restart, history)'
             cand set 'Set a field of a workload''s rollout (partition, image)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
@@ -689,11 +719,14 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;help;rollout'= {
             cand pause 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
             cand resume 'Resume paused rollouts'
+            cand history 'List the revisions of a workload, or show one with --revision N'
             cand restart 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
         }
         &'kubectl-kruise;help;rollout;pause'= {
         }
         &'kubectl-kruise;help;rollout;resume'= {
+        }
+        &'kubectl-kruise;help;rollout;history'= {
         }
         &'kubectl-kruise;help;rollout;restart'= {
         }

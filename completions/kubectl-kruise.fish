@@ -47,7 +47,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "insta
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "rollout" -d 'Manage rollouts of workloads (pause, resume)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "rollout" -d 'Manage rollouts of workloads (pause, resume, restart, history)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "set" -d 'Set a field of a workload\'s rollout (partition, image)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "scale" -d 'Set the replicas of a workload, optionally naming the pods to remove'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "scaledown" -d 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
@@ -156,28 +156,29 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete" -s V -l version -d 'Print version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l context -d 'The name of the kubeconfig context to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -s s -l server -d 'The address and port of the Kubernetes API server' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l token -d 'Bearer token for authentication to the API server' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l as -d 'User to impersonate for the operation' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l as-group -d 'Group to impersonate (repeatable)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l client-key -d 'Path to a client key file for TLS' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l tls-server-name -d 'Server name to use for server certificate validation' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -s h -l help -d 'Print help'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -s V -l version -d 'Print version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -f -a "resume" -d 'Resume paused rollouts'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -f -a "restart" -d 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume restart help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -f -a "resume" -d 'Resume paused rollouts'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -f -a "history" -d 'List the revisions of a workload, or show one with --revision N'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -f -a "restart" -d 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from pause" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
 client\t''
 server\t''"
@@ -226,6 +227,25 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from resume" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from resume" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l revision -d 'Show the pod template of this revision' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
 client\t''
 server\t''"
@@ -250,6 +270,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "resume" -d 'Resume paused rollouts'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "history" -d 'List the revisions of a workload, or show one with --revision N'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "restart" -d 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
@@ -511,7 +532,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and 
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "rollout" -d 'Manage rollouts of workloads (pause, resume)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "rollout" -d 'Manage rollouts of workloads (pause, resume, restart, history)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "set" -d 'Set a field of a workload\'s rollout (partition, image)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "scale" -d 'Set the replicas of a workload, optionally naming the pods to remove'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "scaledown" -d 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
@@ -520,6 +541,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and 
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "resume" -d 'Resume paused rollouts'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "history" -d 'List the revisions of a workload, or show one with --revision N'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "restart" -d 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "partition" -d 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "image" -d 'Change container images (CONTAINER=IMAGE ...)'

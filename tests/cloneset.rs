@@ -870,3 +870,47 @@ async fn set_image_updates_a_cloneset_in_place_and_names_unknown_containers() {
         (0, "clonesets.apps.kruise.io/si image already up to date\n")
     );
 }
+
+#[tokio::test]
+async fn rollout_history_lists_revisions_with_images_and_change_causes() {
+    let ns = TestNamespace::create("cs-history").await;
+    let controller = RunningController::start(&ns);
+    let mut set = cloneset("hi", 1, json!({ "type": "InPlaceIfPossible" }), json!({}));
+    set.metadata.annotations = Some(BTreeMap::from([(
+        "kubernetes.io/change-cause".to_string(),
+        "first".to_string(),
+    )]));
+    create(&ns, &set).await;
+    wait_settled(&ns, "hi", 1, 1, &controller).await;
+    merge_patch(
+        &ns,
+        "hi",
+        json!({ "metadata": { "annotations": { "kubernetes.io/change-cause": "to 1.26" } } }),
+    )
+    .await;
+    set_image(&ns, "hi", "nginx:1.26").await;
+    wait_settled(&ns, "hi", 1, 1, &controller).await;
+    let kube = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["-n", &ns.name]);
+        support::kruise(support::kubeconfig(), &all)
+    };
+    let (code, out, err) = kube(&["rollout", "history", "cloneset/hi"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<&str> = out.lines().skip(2).collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    assert!(
+        rows[0].starts_with("1 ") && rows[0].contains("app=nginx:1.25") && rows[0].ends_with("first"),
+        "{out}"
+    );
+    assert!(
+        rows[1].starts_with("2 ") && rows[1].contains("app=nginx:1.26") && rows[1].ends_with("to 1.26"),
+        "{out}"
+    );
+    let (code, out, _) = kube(&["rollout", "history", "cloneset/hi", "--revision", "1"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("image: nginx:1.25"), "{out}");
+    let (code, _, err) = kube(&["rollout", "history", "cloneset/hi", "--revision", "9"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no revision 9 (revisions: 1, 2)"), "{err}");
+}

@@ -134,3 +134,24 @@ async fn restart_marks_the_deployment_template_and_never_its_env() {
     let env = template.spec.expect("pod spec").containers[0].env.clone();
     assert!(env.is_none(), "container env untouched: {env:?}");
 }
+
+#[tokio::test]
+async fn history_of_a_deployment_reads_its_replica_sets() {
+    let ns = TestNamespace::create("rollout-history").await;
+    objects(&ns).await;
+    let what = "the Deployment's first ReplicaSet in the history";
+    let out = support::wait_for(what, std::time::Duration::from_secs(30), || async {
+        let (code, out, err) = rollout(&ns, &["history", "deploy/front"]);
+        if code == 0
+            && out
+                .lines()
+                .any(|l| l.starts_with("1 ") && l.contains("app=nginx"))
+        {
+            Ok(out)
+        } else {
+            Err(format!("{code} {out} {err}"))
+        }
+    })
+    .await;
+    assert!(out.starts_with("deployments.apps/front\nREVISION"), "{out}");
+}

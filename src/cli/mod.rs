@@ -5,6 +5,7 @@
 pub mod complete;
 pub mod completion;
 pub mod connection;
+pub mod history;
 pub mod image;
 pub mod install;
 pub mod partition;
@@ -80,10 +81,10 @@ pub enum Command {
         #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
         words: Vec<String>,
     },
-    /// Manage rollouts of workloads (pause, resume)
+    /// Manage rollouts of workloads (pause, resume, restart, history)
     #[command(
         subcommand,
-        after_help = "Examples:\n  kubectl kruise rollout pause cloneset/web\n  kubectl kruise rollout resume cloneset/web"
+        after_help = "Examples:\n  kubectl kruise rollout pause cloneset/web\n  kubectl kruise rollout history cloneset/web"
     )]
     Rollout(rollout::RolloutVerb),
     /// Set a field of a workload's rollout (partition, image)

@@ -23,6 +23,9 @@ pub enum RolloutVerb {
     /// Resume paused rollouts
     #[command(after_help = RESUME_HELP)]
     Resume(PauseArgs),
+    /// List the revisions of a workload, or show one with --revision N
+    #[command(after_help = super::history::HELP)]
+    History(super::history::HistoryArgs),
     /// Restart every pod of workloads (recreated, respecting maxUnavailable)
     #[command(after_help = RESTART_HELP)]
     Restart(RestartArgs),
@@ -101,6 +104,7 @@ pub async fn run(verb: RolloutVerb, connection: &ConnectionArgs) -> anyhow::Resu
         RolloutVerb::Pause(a) => (a, true),
         RolloutVerb::Resume(a) => (a, false),
         RolloutVerb::Restart(a) => return restart(a, connection).await,
+        RolloutVerb::History(a) => return super::history::run(a, connection).await,
     };
     let targets = target::parse(&args.targets)?;
     for t in &targets {

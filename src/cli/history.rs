@@ -1,0 +1,149 @@
+//! `kubectl kruise rollout history KIND/NAME [--revision N]`: the revisions of a workload,
+//! oldest first, with the change cause and the images of each; `--revision N` shows one
+//! revision's pod template.
+//!
+//! CloneSet, Advanced StatefulSet/DaemonSet and the built-in StatefulSet/DaemonSet keep
+//! ControllerRevisions (owned by the workload); a Deployment keeps ReplicaSets with the
+//! `deployment.kubernetes.io/revision` annotation.
+use clap::Args;
+use k8s_openapi::api::apps::v1::{ControllerRevision, ReplicaSet};
+use k8s_openapi::api::core::v1::PodTemplateSpec;
+use kube::ResourceExt;
+use kube::api::{Api, DynamicObject, ListParams};
+
+use super::UsageError;
+use super::connection::ConnectionArgs;
+use super::target::{self, Kind};
+
+pub const HELP: &str = "\
+Kinds: cloneset (clone), asts, ads, deployment (deploy), statefulset (sts), daemonset (ds).
+The CHANGE-CAUSE column is the workload's kubernetes.io/change-cause annotation when the
+revision was made.
+
+Examples:
+  kubectl kruise rollout history cloneset/web
+  kubectl kruise rollout history deploy/front --revision 2";
+
+const CHANGE_CAUSE: &str = "kubernetes.io/change-cause";
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// TYPE/NAME
+    #[arg(value_name = "TYPE/NAME")]
+    pub target: String,
+    /// Show the pod template of this revision
+    #[arg(long, value_name = "N")]
+    pub revision: Option<i64>,
+}
+
+/// One revision, whatever object keeps it.
+#[derive(Debug, Clone)]
+pub struct Revision {
+    pub number: i64,
+    pub name: String,
+    pub cause: String,
+    pub template: PodTemplateSpec,
+}
+
+fn images(template: &PodTemplateSpec) -> String {
+    template
+        .spec
+        .iter()
+        .flat_map(|s| &s.containers)
+        .map(|c| format!("{}={}", c.name, c.image.as_deref().unwrap_or("")))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The revisions of a workload, oldest first.
+pub async fn revisions(
+    client: &kube::Client,
+    namespace: &str,
+    kind: Kind,
+    object: &DynamicObject,
+) -> anyhow::Result<Vec<Revision>> {
+    let uid = object.uid().unwrap_or_default();
+    let owned = |refs: &[k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference]| {
+        refs.iter().any(|o| o.controller == Some(true) && o.uid == uid)
+    };
+    let mut out = Vec::new();
+    if kind == Kind::Deployment {
+        let api: Api<ReplicaSet> = Api::namespaced(client.clone(), namespace);
+        for rs in api.list(&ListParams::default()).await?.items {
+            if !owned(rs.owner_references()) {
+                continue;
+            }
+            let number = rs
+                .annotations()
+                .get("deployment.kubernetes.io/revision")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+            out.push(Revision {
+                number,
+                name: rs.name_any(),
+                cause: rs.annotations().get(CHANGE_CAUSE).cloned().unwrap_or_default(),
+                template: rs.spec.template.clone().unwrap_or_default(),
+            });
+        }
+    } else {
+        let api: Api<ControllerRevision> = Api::namespaced(client.clone(), namespace);
+        for cr in api.list(&ListParams::default()).await?.items {
+            if !owned(cr.owner_references()) {
+                continue;
+            }
+            let mut template = cr.data.0["spec"]["template"].clone();
+            if let Some(o) = template.as_object_mut() {
+                o.remove("$patch");
+            }
+            out.push(Revision {
+                number: cr.revision.unwrap_or(0),
+                name: cr.name_any(),
+                cause: cr.annotations().get(CHANGE_CAUSE).cloned().unwrap_or_default(),
+                template: serde_json::from_value(template).unwrap_or_default(),
+            });
+        }
+    }
+    out.sort_by_key(|r| r.number);
+    Ok(out)
+}
+
+pub async fn run(args: HistoryArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
+    let targets = target::parse(std::slice::from_ref(&args.target))?;
+    let [t] = targets.as_slice() else {
+        return Err(UsageError("rollout history takes one workload (see --help)".into()).into());
+    };
+    let client = connection.client().await?;
+    let namespace = connection
+        .namespace
+        .clone()
+        .unwrap_or_else(|| client.default_namespace().to_string());
+    let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), &namespace, &t.kind.resource());
+    let object = api.get(&t.name).await?;
+    let list = revisions(&client, &namespace, t.kind, &object).await?;
+    let id = format!("{}/{}", t.kind.qualified(), t.name);
+    if let Some(n) = args.revision {
+        let Some(r) = list.iter().find(|r| r.number == n) else {
+            let known: Vec<String> = list.iter().map(|r| r.number.to_string()).collect();
+            anyhow::bail!("{id} has no revision {n} (revisions: {})", known.join(", "));
+        };
+        println!("{id} with revision #{n} ({})", r.name);
+        print!("{}", serde_saphyr::to_string(&r.template)?);
+        return Ok(());
+    }
+    println!("{id}");
+    let width = list.iter().map(|r| r.name.len()).max().unwrap_or(4).max(4);
+    println!(
+        "{:<8}  {:<width$}  {:<40}  CHANGE-CAUSE",
+        "REVISION", "NAME", "IMAGES"
+    );
+    for r in &list {
+        let cause = if r.cause.is_empty() { "<none>" } else { &r.cause };
+        println!(
+            "{:<8}  {:<width$}  {:<40}  {cause}",
+            r.number,
+            r.name,
+            images(&r.template)
+        );
+    }
+    Ok(())
+}
