@@ -46,7 +46,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand uninstall 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
-            cand rollout 'Manage rollouts of workloads (pause, resume, restart, history)'
+            cand rollout 'Manage rollouts of workloads (pause, resume, restart, history, undo)'
             cand set 'Set a field of a workload''s rollout (partition, image)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
@@ -216,6 +216,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand pause 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
             cand resume 'Resume paused rollouts'
             cand history 'List the revisions of a workload, or show one with --revision N'
+            cand undo 'Go back to an earlier revision, previewing what happens to each pod'
             cand restart 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -301,6 +302,35 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kubectl-kruise;rollout;undo'= {
+            cand --to-revision 'The revision to go back to (default: the one before the newest)'
+            cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand -y 'Skip the confirmation'
+            cand --yes 'Skip the confirmation'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kubectl-kruise;rollout;restart'= {
             cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
             cand --kubeconfig 'Path to the kubeconfig file to use'
@@ -333,6 +363,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand pause 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
             cand resume 'Resume paused rollouts'
             cand history 'List the revisions of a workload, or show one with --revision N'
+            cand undo 'Go back to an earlier revision, previewing what happens to each pod'
             cand restart 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -341,6 +372,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;rollout;help;resume'= {
         }
         &'kubectl-kruise;rollout;help;history'= {
+        }
+        &'kubectl-kruise;rollout;help;undo'= {
         }
         &'kubectl-kruise;rollout;help;restart'= {
         }
@@ -698,7 +731,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand uninstall 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
-            cand rollout 'Manage rollouts of workloads (pause, resume, restart, history)'
+            cand rollout 'Manage rollouts of workloads (pause, resume, restart, history, undo)'
             cand set 'Set a field of a workload''s rollout (partition, image)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
@@ -720,6 +753,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand pause 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
             cand resume 'Resume paused rollouts'
             cand history 'List the revisions of a workload, or show one with --revision N'
+            cand undo 'Go back to an earlier revision, previewing what happens to each pod'
             cand restart 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
         }
         &'kubectl-kruise;help;rollout;pause'= {
@@ -727,6 +761,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;help;rollout;resume'= {
         }
         &'kubectl-kruise;help;rollout;history'= {
+        }
+        &'kubectl-kruise;help;rollout;undo'= {
         }
         &'kubectl-kruise;help;rollout;restart'= {
         }

@@ -47,7 +47,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "insta
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "rollout" -d 'Manage rollouts of workloads (pause, resume, restart, history)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "rollout" -d 'Manage rollouts of workloads (pause, resume, restart, history, undo)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "set" -d 'Set a field of a workload\'s rollout (partition, image)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "scale" -d 'Set the replicas of a workload, optionally naming the pods to remove'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "scaledown" -d 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
@@ -156,29 +156,30 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand __complete" -s V -l version -d 'Print version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l context -d 'The name of the kubeconfig context to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -s s -l server -d 'The address and port of the Kubernetes API server' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l token -d 'Bearer token for authentication to the API server' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l as -d 'User to impersonate for the operation' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l as-group -d 'Group to impersonate (repeatable)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l client-key -d 'Path to a client key file for TLS' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l tls-server-name -d 'Server name to use for server certificate validation' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -s h -l help -d 'Print help'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -s V -l version -d 'Print version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -f -a "resume" -d 'Resume paused rollouts'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -f -a "history" -d 'List the revisions of a workload, or show one with --revision N'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -f -a "restart" -d 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history restart help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -f -a "resume" -d 'Resume paused rollouts'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -f -a "history" -d 'List the revisions of a workload, or show one with --revision N'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -f -a "undo" -d 'Go back to an earlier revision, previewing what happens to each pod'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -f -a "restart" -d 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and not __fish_seen_subcommand_from pause resume history undo restart help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from pause" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
 client\t''
 server\t''"
@@ -246,6 +247,29 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from history" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l to-revision -d 'The revision to go back to (default: the one before the newest)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
+client\t''
+server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -s y -l yes -d 'Skip the confirmation'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
 client\t''
 server\t''"
@@ -271,6 +295,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "resume" -d 'Resume paused rollouts'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "history" -d 'List the revisions of a workload, or show one with --revision N'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "undo" -d 'Go back to an earlier revision, previewing what happens to each pod'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "restart" -d 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
@@ -532,7 +557,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and 
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "rollout" -d 'Manage rollouts of workloads (pause, resume, restart, history)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "rollout" -d 'Manage rollouts of workloads (pause, resume, restart, history, undo)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "set" -d 'Set a field of a workload\'s rollout (partition, image)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "scale" -d 'Set the replicas of a workload, optionally naming the pods to remove'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete rollout set scale scaledown run testenv help" -f -a "scaledown" -d 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
@@ -542,6 +567,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and 
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "resume" -d 'Resume paused rollouts'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "history" -d 'List the revisions of a workload, or show one with --revision N'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "undo" -d 'Go back to an earlier revision, previewing what happens to each pod'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "restart" -d 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "partition" -d 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "image" -d 'Change container images (CONTAINER=IMAGE ...)'

@@ -914,3 +914,50 @@ async fn rollout_history_lists_revisions_with_images_and_change_causes() {
     assert_eq!(code, 1);
     assert!(err.contains("no revision 9 (revisions: 1, 2)"), "{err}");
 }
+
+#[tokio::test]
+async fn rollout_undo_previews_each_pod_then_goes_back_in_place() {
+    let ns = TestNamespace::create("cs-undo").await;
+    let controller = RunningController::start(&ns);
+    create(
+        &ns,
+        &cloneset(
+            "un",
+            2,
+            json!({ "type": "InPlaceIfPossible", "maxUnavailable": 1 }),
+            json!({}),
+        ),
+    )
+    .await;
+    wait_settled(&ns, "un", 2, 2, &controller).await;
+    set_image(&ns, "un", "nginx:1.26").await;
+    wait_settled(&ns, "un", 2, 2, &controller).await;
+    let before: Vec<String> = pods(&ns, "un").await.iter().filter_map(|p| p.uid()).collect();
+    let kube = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["-n", &ns.name]);
+        support::kruise(support::kubeconfig(), &all)
+    };
+    let (code, _, err) = kube(&["rollout", "undo", "cloneset/un"]);
+    assert_eq!(code, 2, "no terminal, no --yes: refused after the preview\n{err}");
+    assert!(err.contains("back to revision 1"), "{err}");
+    assert_eq!(err.matches("in place (app=nginx:1.25)").count(), 2, "{err}");
+    let (code, out, err) = kube(&["rollout", "undo", "cloneset/un", "--yes"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "clonesets.apps.kruise.io/un rolled back to revision 1\n");
+    wait_settled(&ns, "un", 2, 2, &controller).await;
+    let live = pods(&ns, "un").await;
+    let after: Vec<String> = live.iter().filter_map(|p| p.uid()).collect();
+    assert_eq!(before, after, "back in place");
+    assert!(
+        live.iter()
+            .all(|p| p.spec.as_ref().expect("spec").containers[0].image.as_deref() == Some("nginx:1.25"))
+    );
+    let (code, out, _) = kube(&["rollout", "history", "cloneset/un"]);
+    assert_eq!(code, 0);
+    let newest = out.lines().last().unwrap_or_default().to_string();
+    let n = newest.split_whitespace().next().unwrap_or_default().to_string();
+    let (code, out, _) = kube(&["rollout", "undo", "cloneset/un", "--to-revision", &n, "--yes"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("already at revision"), "{out}");
+}

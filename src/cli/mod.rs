@@ -14,6 +14,7 @@ pub mod run;
 pub mod scale;
 pub mod target;
 mod testenv;
+pub mod undo;
 
 use std::process::ExitCode;
 
@@ -81,7 +82,7 @@ pub enum Command {
         #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
         words: Vec<String>,
     },
-    /// Manage rollouts of workloads (pause, resume, restart, history)
+    /// Manage rollouts of workloads (pause, resume, restart, history, undo)
     #[command(
         subcommand,
         after_help = "Examples:\n  kubectl kruise rollout pause cloneset/web\n  kubectl kruise rollout history cloneset/web"

@@ -26,6 +26,9 @@ pub enum RolloutVerb {
     /// List the revisions of a workload, or show one with --revision N
     #[command(after_help = super::history::HELP)]
     History(super::history::HistoryArgs),
+    /// Go back to an earlier revision, previewing what happens to each pod
+    #[command(after_help = super::undo::HELP)]
+    Undo(super::undo::UndoArgs),
     /// Restart every pod of workloads (recreated, respecting maxUnavailable)
     #[command(after_help = RESTART_HELP)]
     Restart(RestartArgs),
@@ -105,6 +108,7 @@ pub async fn run(verb: RolloutVerb, connection: &ConnectionArgs) -> anyhow::Resu
         RolloutVerb::Resume(a) => (a, false),
         RolloutVerb::Restart(a) => return restart(a, connection).await,
         RolloutVerb::History(a) => return super::history::run(a, connection).await,
+        RolloutVerb::Undo(a) => return super::undo::run(a, connection).await,
     };
     let targets = target::parse(&args.targets)?;
     for t in &targets {
