@@ -46,6 +46,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand uninstall 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
+            cand get 'List workloads with the columns the API server prints for their kind'
             cand rollout 'Manage rollouts of workloads (pause, resume, restart, history, undo)'
             cand set 'Set a field of a workload''s rollout (partition, image)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
@@ -183,6 +184,36 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
             cand -v 'Log verbosity 0-9 (logs go to stderr)'
             cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kubectl-kruise;get'= {
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand -A 'List in every namespace'
+            cand --all-namespaces 'List in every namespace'
+            cand --no-headers 'Omit the header line'
             cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -731,6 +762,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand uninstall 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
+            cand get 'List workloads with the columns the API server prints for their kind'
             cand rollout 'Manage rollouts of workloads (pause, resume, restart, history, undo)'
             cand set 'Set a field of a workload''s rollout (partition, image)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
@@ -748,6 +780,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;help;completion'= {
         }
         &'kubectl-kruise;help;__complete'= {
+        }
+        &'kubectl-kruise;help;get'= {
         }
         &'kubectl-kruise;help;rollout'= {
             cand pause 'Pause the rollout of workloads: no more pods are updated (scaling continues)'

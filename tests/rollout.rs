@@ -155,3 +155,51 @@ async fn history_of_a_deployment_reads_its_replica_sets() {
     .await;
     assert!(out.starts_with("deployments.apps/front\nREVISION"), "{out}");
 }
+
+#[tokio::test]
+async fn get_prints_the_printer_columns_of_each_kind() {
+    let ns = TestNamespace::create("get").await;
+    objects(&ns).await;
+    let get = |args: &[&str]| {
+        let mut all = vec!["get"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["-n", &ns.name]);
+        kruise(kubeconfig(), &all)
+    };
+    let (code, out, err) = get(&["clone"]);
+    assert_eq!(code, 0, "{err}");
+    let header: Vec<&str> = out
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        header,
+        [
+            "NAME",
+            "DESIRED",
+            "UPDATED",
+            "UPDATED_READY",
+            "UPDATED_AVAILABLE",
+            "READY",
+            "TOTAL",
+            "AGE"
+        ]
+    );
+    assert!(out.lines().nth(1).is_some_and(|l| l.starts_with("web ")), "{out}");
+    let (code, out, _) = get(&["cloneset", "web", "-o", "wide"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("CONTAINERS") && out.contains("IMAGES") && out.contains("nginx"),
+        "{out}"
+    );
+    let (code, out, _) = get(&["deploy", "-o", "name"]);
+    assert_eq!((code, out.as_str()), (0, "deployments.apps/front\n"));
+    let (code, out, _) = get(&["clone", "web", "-o", "json"]);
+    assert_eq!(code, 0);
+    let value: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(value["kind"], "CloneSet");
+    let (code, _, err) = get(&["widgets"]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -5,6 +5,7 @@
 pub mod complete;
 pub mod completion;
 pub mod connection;
+pub mod get;
 pub mod history;
 pub mod image;
 pub mod install;
@@ -82,6 +83,9 @@ pub enum Command {
         #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
         words: Vec<String>,
     },
+    /// List workloads with the columns the API server prints for their kind
+    #[command(after_help = get::HELP)]
+    Get(get::GetArgs),
     /// Manage rollouts of workloads (pause, resume, restart, history, undo)
     #[command(
         subcommand,
@@ -144,6 +148,7 @@ pub fn main() -> ExitCode {
             }
             Command::Testenv(args) => testenv::run(args).await,
             Command::Run(args) => run::run(args, &cli.connection).await,
+            Command::Get(args) => get::run(args, &cli.connection).await,
             Command::Rollout(verb) => rollout::run(verb, &cli.connection).await,
             Command::Set(SetVerb::Partition(args)) => partition::run(args, &cli.connection).await,
             Command::Set(SetVerb::Image(args)) => image::run(args, &cli.connection).await,
