@@ -106,6 +106,9 @@ _kubectl__kruise() {
             kubectl__kruise__subcmd__help__subcmd__rollout,resume)
                 cmd="kubectl__kruise__subcmd__help__subcmd__rollout__subcmd__resume"
                 ;;
+            kubectl__kruise__subcmd__help__subcmd__rollout,status)
+                cmd="kubectl__kruise__subcmd__help__subcmd__rollout__subcmd__status"
+                ;;
             kubectl__kruise__subcmd__help__subcmd__rollout,undo)
                 cmd="kubectl__kruise__subcmd__help__subcmd__rollout__subcmd__undo"
                 ;;
@@ -142,6 +145,9 @@ _kubectl__kruise() {
             kubectl__kruise__subcmd__rollout,resume)
                 cmd="kubectl__kruise__subcmd__rollout__subcmd__resume"
                 ;;
+            kubectl__kruise__subcmd__rollout,status)
+                cmd="kubectl__kruise__subcmd__rollout__subcmd__status"
+                ;;
             kubectl__kruise__subcmd__rollout,undo)
                 cmd="kubectl__kruise__subcmd__rollout__subcmd__undo"
                 ;;
@@ -159,6 +165,9 @@ _kubectl__kruise() {
                 ;;
             kubectl__kruise__subcmd__rollout__subcmd__help,resume)
                 cmd="kubectl__kruise__subcmd__rollout__subcmd__help__subcmd__resume"
+                ;;
+            kubectl__kruise__subcmd__rollout__subcmd__help,status)
+                cmd="kubectl__kruise__subcmd__rollout__subcmd__help__subcmd__status"
                 ;;
             kubectl__kruise__subcmd__rollout__subcmd__help,undo)
                 cmd="kubectl__kruise__subcmd__rollout__subcmd__help__subcmd__undo"
@@ -654,7 +663,7 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__help__subcmd__rollout)
-            opts="pause resume history undo restart"
+            opts="status pause resume history undo restart"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -710,6 +719,20 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__help__subcmd__rollout__subcmd__resume)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__kruise__subcmd__help__subcmd__rollout__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1026,7 +1049,7 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__rollout)
-            opts="-n -s -v -h -V --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version pause resume history undo restart help"
+            opts="-n -s -v -h -V --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version status pause resume history undo restart help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1112,7 +1135,7 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__rollout__subcmd__help)
-            opts="pause resume history undo restart help"
+            opts="status pause resume history undo restart help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1182,6 +1205,20 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__rollout__subcmd__help__subcmd__resume)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__kruise__subcmd__rollout__subcmd__help__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1504,6 +1541,104 @@ _kubectl__kruise() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "yaml json name" -- "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --certificate-authority)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-certificate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__kruise__subcmd__rollout__subcmd__status)
+            opts="-w -n -s -v -h -V --watch --timeout --exit-status --fail-on-pause --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --watch)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                -w)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --kubeconfig)

@@ -47,7 +47,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
             cand get 'List workloads with the columns the API server prints for their kind'
-            cand rollout 'Manage rollouts of workloads (pause, resume, restart, history, undo)'
+            cand rollout 'Manage rollouts of workloads (status, pause, resume, restart, history, undo)'
             cand set 'Set a field of a workload''s rollout (partition, image)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
@@ -244,12 +244,43 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand status 'Wait for a rollout to finish, one line per change'
             cand pause 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
             cand resume 'Resume paused rollouts'
             cand history 'List the revisions of a workload, or show one with --revision N'
             cand undo 'Go back to an earlier revision, previewing what happens to each pod'
             cand restart 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kubectl-kruise;rollout;status'= {
+            cand -w 'Keep watching until done (false: print one snapshot)'
+            cand --watch 'Keep watching until done (false: print one snapshot)'
+            cand --timeout 'Give up after this long (0: wait forever)'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --exit-status 'With --watch=false: exit 0 only when complete (5 paused, 6 progressing)'
+            cand --fail-on-pause 'Exit 5 when the rollout is paused instead of waiting'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
         }
         &'kubectl-kruise;rollout;pause'= {
             cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
@@ -391,12 +422,15 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --version 'Print version'
         }
         &'kubectl-kruise;rollout;help'= {
+            cand status 'Wait for a rollout to finish, one line per change'
             cand pause 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
             cand resume 'Resume paused rollouts'
             cand history 'List the revisions of a workload, or show one with --revision N'
             cand undo 'Go back to an earlier revision, previewing what happens to each pod'
             cand restart 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kubectl-kruise;rollout;help;status'= {
         }
         &'kubectl-kruise;rollout;help;pause'= {
         }
@@ -763,7 +797,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
             cand get 'List workloads with the columns the API server prints for their kind'
-            cand rollout 'Manage rollouts of workloads (pause, resume, restart, history, undo)'
+            cand rollout 'Manage rollouts of workloads (status, pause, resume, restart, history, undo)'
             cand set 'Set a field of a workload''s rollout (partition, image)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
@@ -784,11 +818,14 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;help;get'= {
         }
         &'kubectl-kruise;help;rollout'= {
+            cand status 'Wait for a rollout to finish, one line per change'
             cand pause 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
             cand resume 'Resume paused rollouts'
             cand history 'List the revisions of a workload, or show one with --revision N'
             cand undo 'Go back to an earlier revision, previewing what happens to each pod'
             cand restart 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
+        }
+        &'kubectl-kruise;help;rollout;status'= {
         }
         &'kubectl-kruise;help;rollout;pause'= {
         }

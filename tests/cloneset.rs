@@ -961,3 +961,72 @@ async fn rollout_undo_previews_each_pod_then_goes_back_in_place() {
     assert_eq!(code, 0);
     assert!(out.contains("already at revision"), "{out}");
 }
+
+#[tokio::test]
+async fn rollout_status_waits_for_completion_and_exits_by_outcome() {
+    let ns = TestNamespace::create("cs-status").await;
+    let controller = RunningController::start(&ns);
+    let mut set = cloneset(
+        "st",
+        3,
+        json!({ "type": "InPlaceIfPossible", "maxUnavailable": 1 }),
+        json!({}),
+    );
+    set.spec.template.metadata.as_mut().expect("meta").annotations = Some(BTreeMap::from([(
+        "sim.kubectl-kruise.io/image-pull-delay".to_string(),
+        "1s".to_string(),
+    )]));
+    create(&ns, &set).await;
+    wait_settled(&ns, "st", 3, 3, &controller).await;
+    let name = ns.name.clone();
+    let kube = move |args: Vec<String>| {
+        let name = name.clone();
+        async move {
+            tokio::task::spawn_blocking(move || {
+                let mut all: Vec<&str> = args.iter().map(String::as_str).collect();
+                all.extend_from_slice(&["-n", &name]);
+                support::kruise(support::kubeconfig(), &all)
+            })
+            .await
+            .expect("join")
+        }
+    };
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    set_image(&ns, "st", "nginx:1.26").await;
+    let (code, out, err) = kube(s(&[
+        "rollout",
+        "status",
+        "cloneset/st",
+        "--watch=false",
+        "--exit-status",
+    ]))
+    .await;
+    assert_eq!(code, 6, "a progressing snapshot\n{out}{err}");
+    let (code, out, err) = kube(s(&["rollout", "status", "cloneset/st", "--timeout", "60s"])).await;
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.lines().count() >= 2, "one line per change:\n{out}");
+    assert!(
+        out.lines()
+            .last()
+            .unwrap_or_default()
+            .contains("cloneset/st successfully rolled out"),
+        "{out}"
+    );
+    merge_patch(
+        &ns,
+        "st",
+        json!({ "spec": { "updateStrategy": { "paused": true } } }),
+    )
+    .await;
+    set_image(&ns, "st", "nginx:1.27").await;
+    let (code, out, _) = kube(s(&["rollout", "status", "cloneset/st", "--fail-on-pause"])).await;
+    assert_eq!(code, 5, "{out}");
+    assert!(
+        out.contains("resume with: kubectl kruise rollout resume cloneset/st"),
+        "{out}"
+    );
+    let (code, _, err) = kube(s(&["rollout", "status", "cloneset/st", "--timeout", "1s"])).await;
+    assert_eq!(code, 4, "{err}");
+    let (code, _, err) = kube(s(&["rollout", "status", "cloneset/gone"])).await;
+    assert_eq!(code, 1, "{err}");
+}

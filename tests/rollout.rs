@@ -203,3 +203,12 @@ async fn get_prints_the_printer_columns_of_each_kind() {
     let (code, _, err) = get(&["widgets"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[tokio::test]
+async fn rollout_status_of_a_deployment_completes() {
+    let ns = TestNamespace::create("rollout-status").await;
+    objects(&ns).await;
+    let (code, out, err) = rollout(&ns, &["status", "deploy/front", "--timeout", "60s"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("deployment/front successfully rolled out"), "{out}");
+}

@@ -1,7 +1,7 @@
 //! Command line: clap definitions and dispatch. The binary calls [`main`] and nothing else.
 //!
 //! Exit codes (see `cli-conventions.md` §6): 0 success, 1 failure, 2 bad usage or a refused
-//! confirmation, 130 interrupted (Ctrl-C). The rollout codes 3-6 come with the rollout verbs.
+//! confirmation, 3-6 rollout outcomes (`rollout status`), 130 interrupted (Ctrl-C).
 pub mod complete;
 pub mod completion;
 pub mod connection;
@@ -13,6 +13,7 @@ pub mod partition;
 pub mod rollout;
 pub mod run;
 pub mod scale;
+pub mod status;
 pub mod target;
 mod testenv;
 pub mod undo;
@@ -86,7 +87,7 @@ pub enum Command {
     /// List workloads with the columns the API server prints for their kind
     #[command(after_help = get::HELP)]
     Get(get::GetArgs),
-    /// Manage rollouts of workloads (pause, resume, restart, history, undo)
+    /// Manage rollouts of workloads (status, pause, resume, restart, history, undo)
     #[command(
         subcommand,
         after_help = "Examples:\n  kubectl kruise rollout pause cloneset/web\n  kubectl kruise rollout history cloneset/web"
@@ -179,7 +180,9 @@ pub fn main() -> ExitCode {
             } else {
                 eprintln!("error: {text}")
             }
-            if e.downcast_ref::<UsageError>().is_some() {
+            if let Some(exit) = e.downcast_ref::<status::ExitWith>() {
+                ExitCode::from(exit.code)
+            } else if e.downcast_ref::<UsageError>().is_some() {
                 ExitCode::from(2)
             } else {
                 ExitCode::FAILURE

@@ -17,6 +17,9 @@ use super::target::{self, Kind, Target};
 
 #[derive(Debug, Subcommand)]
 pub enum RolloutVerb {
+    /// Wait for a rollout to finish, one line per change
+    #[command(after_help = super::status::HELP)]
+    Status(super::status::StatusArgs),
     /// Pause the rollout of workloads: no more pods are updated (scaling continues)
     #[command(after_help = PAUSE_HELP)]
     Pause(PauseArgs),
@@ -108,6 +111,7 @@ pub async fn run(verb: RolloutVerb, connection: &ConnectionArgs) -> anyhow::Resu
         RolloutVerb::Resume(a) => (a, false),
         RolloutVerb::Restart(a) => return restart(a, connection).await,
         RolloutVerb::History(a) => return super::history::run(a, connection).await,
+        RolloutVerb::Status(a) => return super::status::run(a, connection).await,
         RolloutVerb::Undo(a) => return super::undo::run(a, connection).await,
     };
     let targets = target::parse(&args.targets)?;
