@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
-use super::target::Kind;
+use super::target::{self, Kind};
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, deployment (deploy), statefulset (sts), daemonset (ds).
@@ -114,11 +114,7 @@ pub async fn run(args: GetArgs, connection: &ConnectionArgs) -> anyhow::Result<(
             "unknown resource type {token:?}; use one of clone, asts, ads, deploy, sts, ds (see --help)"
         ))
     })?;
-    let client = connection.client().await?;
-    let namespace = connection
-        .namespace
-        .clone()
-        .unwrap_or_else(|| client.default_namespace().to_string());
+    let (client, namespace) = target::connect(connection).await?;
     let resource = kind.resource();
     let api: Api<DynamicObject> = if args.all_namespaces {
         Api::all_with(client.clone(), &resource)

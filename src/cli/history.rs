@@ -112,15 +112,11 @@ pub async fn run(args: HistoryArgs, connection: &ConnectionArgs) -> anyhow::Resu
     let [t] = targets.as_slice() else {
         return Err(UsageError("rollout history takes one workload (see --help)".into()).into());
     };
-    let client = connection.client().await?;
-    let namespace = connection
-        .namespace
-        .clone()
-        .unwrap_or_else(|| client.default_namespace().to_string());
-    let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), &namespace, &t.kind.resource());
+    let (client, namespace) = target::connect(connection).await?;
+    let api: Api<DynamicObject> = t.api(&client, &namespace);
     let object = api.get(&t.name).await?;
     let list = revisions(&client, &namespace, t.kind, &object).await?;
-    let id = format!("{}/{}", t.kind.qualified(), t.name);
+    let id = t.id();
     if let Some(n) = args.revision {
         let Some(r) = list.iter().find(|r| r.number == n) else {
             let known: Vec<String> = list.iter().map(|r| r.number.to_string()).collect();

@@ -7,12 +7,12 @@
 //! container name is an error naming the containers there are, and nothing is written.
 use anyhow::Context as _;
 use clap::Args;
-use kube::api::{Api, DynamicObject, Patch, PatchParams};
+use kube::api::{Api, DynamicObject, Patch};
 use serde_json::{Value, json};
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
-use super::install::{DryRun, FIELD_MANAGER};
+use super::install::DryRun;
 use super::target;
 
 pub const HELP: &str = "\
@@ -88,13 +88,9 @@ pub async fn run(args: ImageArgs, connection: &ConnectionArgs) -> anyhow::Result
         return Err(UsageError("set image takes one workload (see --help)".into()).into());
     };
     let images = pairs(&args.images)?;
-    let client = connection.client().await?;
-    let namespace = connection
-        .namespace
-        .clone()
-        .unwrap_or_else(|| client.default_namespace().to_string());
-    let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), &namespace, &t.kind.resource());
-    let id = format!("{}/{}", t.kind.qualified(), t.name);
+    let (client, namespace) = target::connect(connection).await?;
+    let api: Api<DynamicObject> = t.api(&client, &namespace);
+    let id = t.id();
     for _attempt in 0..3 {
         let object = api.get(&t.name).await?;
         let value = serde_json::to_value(&object)?;
@@ -118,11 +114,7 @@ pub async fn run(args: ImageArgs, connection: &ConnectionArgs) -> anyhow::Result
             eprintln!("{id} image updated (dry run: nothing sent)");
             return Ok(());
         }
-        let params = PatchParams {
-            field_manager: Some(FIELD_MANAGER.into()),
-            dry_run: args.dry_run == DryRun::Server,
-            ..PatchParams::default()
-        };
+        let params = args.dry_run.patch_params();
         match api.patch(&t.name, &params, &Patch::Merge(&patch)).await {
             Ok(_) => {
                 let suffix = if params.dry_run { " (server dry run)" } else { "" };

@@ -27,6 +27,17 @@ pub enum DryRun {
     Server,
 }
 
+impl DryRun {
+    /// Patch parameters for a write under this dry-run mode (field manager `kubectl-kruise`).
+    pub fn patch_params(self) -> kube::api::PatchParams {
+        kube::api::PatchParams {
+            field_manager: Some(FIELD_MANAGER.into()),
+            dry_run: self == DryRun::Server,
+            ..kube::api::PatchParams::default()
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Output {
     Yaml,

@@ -11,12 +11,12 @@ use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
-use kube::api::{Api, DynamicObject, ListParams, Patch, PatchParams};
+use kube::api::{Api, DynamicObject, ListParams, Patch};
 use serde_json::json;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
-use super::install::{DryRun, FIELD_MANAGER, confirm};
+use super::install::{DryRun, confirm};
 use super::target::{self, Kind};
 use crate::api::cloneset::CloneSet;
 use crate::workloads::cloneset::numbers;
@@ -94,13 +94,9 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
         .into());
     };
     let value = parse_value(&args.partition, t.kind)?;
-    let client = connection.client().await?;
-    let namespace = connection
-        .namespace
-        .clone()
-        .unwrap_or_else(|| client.default_namespace().to_string());
-    let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), &namespace, &t.kind.resource());
-    let id = format!("{}/{}", t.kind.qualified(), t.name);
+    let (client, namespace) = target::connect(connection).await?;
+    let api: Api<DynamicObject> = t.api(&client, &namespace);
+    let id = t.id();
     let object = api.get(&t.name).await?;
     let raw = serde_json::to_value(&object)?;
     let replicas = i64::from(raw["spec"]["replicas"].as_i64().unwrap_or(1) as i32);
@@ -144,11 +140,7 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
         eprintln!("{id} partitioned (dry run: nothing sent)");
         return Ok(());
     }
-    let params = PatchParams {
-        field_manager: Some(FIELD_MANAGER.into()),
-        dry_run: args.dry_run == DryRun::Server,
-        ..PatchParams::default()
-    };
+    let params = args.dry_run.patch_params();
     api.patch(&t.name, &params, &Patch::Merge(&patch)).await?;
     let suffix = if params.dry_run { " (server dry run)" } else { "" };
     println!("{id} partitioned{suffix}");

@@ -8,11 +8,11 @@
 //! nothing and prints the patch.
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
-use kube::api::{Api, DynamicObject, Patch, PatchParams};
+use kube::api::{Api, DynamicObject, Patch};
 use serde_json::{Value, json};
 
 use super::connection::ConnectionArgs;
-use super::install::{DryRun, FIELD_MANAGER, Output, confirm};
+use super::install::{DryRun, Output, confirm};
 use super::target::{self, Kind, Target};
 
 #[derive(Debug, Subcommand)]
@@ -126,11 +126,7 @@ pub async fn run(verb: RolloutVerb, connection: &ConnectionArgs) -> anyhow::Resu
             );
         }
     }
-    let client = connection.client().await?;
-    let namespace = connection
-        .namespace
-        .clone()
-        .unwrap_or_else(|| client.default_namespace().to_string());
+    let (client, namespace) = target::connect(connection).await?;
     for t in &targets {
         set_paused(&client, &namespace, t, pause, &args).await?;
     }
@@ -147,7 +143,7 @@ async fn set_paused(
     let resource = t.kind.resource();
     let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), namespace, &resource);
     let path = paused_path(t.kind).unwrap_or_default();
-    let id = format!("{}/{}", t.kind.qualified(), t.name);
+    let id = t.id();
     let (done, already) = if pause {
         ("paused", "already paused")
     } else {
@@ -167,11 +163,7 @@ async fn set_paused(
             eprintln!("{id} {done} (dry run: nothing sent)");
             return Ok(());
         }
-        let params = PatchParams {
-            field_manager: Some(FIELD_MANAGER.into()),
-            dry_run: args.dry_run == DryRun::Server,
-            ..PatchParams::default()
-        };
+        let params = args.dry_run.patch_params();
         match api.patch(&t.name, &params, &Patch::Merge(&patch)).await {
             Ok(updated) => {
                 let verb = if params.dry_run {
@@ -190,18 +182,14 @@ async fn set_paused(
 
 async fn restart(args: RestartArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let targets = target::parse(&args.targets)?;
-    let client = connection.client().await?;
-    let namespace = connection
-        .namespace
-        .clone()
-        .unwrap_or_else(|| client.default_namespace().to_string());
+    let (client, namespace) = target::connect(connection).await?;
     let mut objects = Vec::new();
     for t in &targets {
-        let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), &namespace, &t.kind.resource());
+        let api: Api<DynamicObject> = t.api(&client, &namespace);
         let object = api.get(&t.name).await?;
         let value = serde_json::to_value(&object)?;
         let replicas = value["spec"]["replicas"].as_i64();
-        let id = format!("{}/{}", t.kind.qualified(), t.name);
+        let id = t.id();
         match replicas {
             Some(n) => {
                 eprintln!("{id}: all {n} pods will be recreated, as many at a time as its rollout allows")
@@ -226,11 +214,7 @@ async fn restart(args: RestartArgs, connection: &ConnectionArgs) -> anyhow::Resu
             eprintln!("{id} restarted (dry run: nothing sent)");
             continue;
         }
-        let params = PatchParams {
-            field_manager: Some(FIELD_MANAGER.into()),
-            dry_run: args.dry_run == DryRun::Server,
-            ..PatchParams::default()
-        };
+        let params = args.dry_run.patch_params();
         // Setting one annotation needs no precondition: whatever else changed meanwhile,
         // the restart still applies to it.
         api.patch(name, &params, &Patch::Merge(&patch))

@@ -14,12 +14,12 @@ use anyhow::Context as _;
 use clap::Args;
 use k8s_openapi::api::core::v1::Pod;
 use kube::ResourceExt;
-use kube::api::{Api, DynamicObject, Patch, PatchParams};
+use kube::api::{Api, DynamicObject, Patch};
 use serde_json::json;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
-use super::install::{DryRun, FIELD_MANAGER, confirm};
+use super::install::{DryRun, confirm};
 use super::target::{self, Kind};
 
 pub const SCALE_HELP: &str = "\
@@ -105,13 +105,9 @@ pub async fn run(args: ScaleArgs, connection: &ConnectionArgs) -> anyhow::Result
     if args.replicas.is_some_and(|r| r < 0) {
         return Err(UsageError("--replicas must be 0 or more".into()).into());
     }
-    let client = connection.client().await?;
-    let namespace = connection
-        .namespace
-        .clone()
-        .unwrap_or_else(|| client.default_namespace().to_string());
-    let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), &namespace, &t.kind.resource());
-    let id = format!("{}/{}", t.kind.qualified(), t.name);
+    let (client, namespace) = target::connect(connection).await?;
+    let api: Api<DynamicObject> = t.api(&client, &namespace);
+    let id = t.id();
     let object = api.get(&t.name).await?;
     let value = serde_json::to_value(&object)?;
     let current = value["spec"]["replicas"].as_i64().unwrap_or(1) as i32;
@@ -172,11 +168,7 @@ pub async fn run(args: ScaleArgs, connection: &ConnectionArgs) -> anyhow::Result
         eprintln!("{id} scaled (dry run: nothing sent)");
         return Ok(());
     }
-    let params = PatchParams {
-        field_manager: Some(FIELD_MANAGER.into()),
-        dry_run: args.dry_run == DryRun::Server,
-        ..PatchParams::default()
-    };
+    let params = args.dry_run.patch_params();
     // A conflict here means the object changed since it was checked: report, do not retry
     // blindly (the named pods may have changed too).
     api.patch(&t.name, &params, &Patch::Merge(&patch))

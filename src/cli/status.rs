@@ -197,12 +197,8 @@ pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Resul
         ))
         .into());
     }
-    let client = connection.client().await?;
-    let namespace = connection
-        .namespace
-        .clone()
-        .unwrap_or_else(|| client.default_namespace().to_string());
-    let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), &namespace, &t.kind.resource());
+    let (client, namespace) = target::connect(connection).await?;
+    let api: Api<DynamicObject> = t.api(&client, &namespace);
     let pods: Api<Pod> = Api::namespaced(client.clone(), &namespace);
     let started = Instant::now();
     let mut last = String::new();

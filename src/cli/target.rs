@@ -108,6 +108,30 @@ pub struct Target {
     pub name: String,
 }
 
+impl Target {
+    /// `<plural>.<group>/<name>`, as every verb names the object.
+    pub fn id(&self) -> String {
+        format!("{}/{}", self.kind.qualified(), self.name)
+    }
+
+    /// The object's API in `namespace`.
+    pub fn api(&self, client: &kube::Client, namespace: &str) -> kube::Api<kube::api::DynamicObject> {
+        kube::Api::namespaced_with(client.clone(), namespace, &self.kind.resource())
+    }
+}
+
+/// The client, and the namespace: `-n`, else the context's, else `default` (§2).
+pub async fn connect(
+    connection: &super::connection::ConnectionArgs,
+) -> anyhow::Result<(kube::Client, String)> {
+    let client = connection.client().await?;
+    let namespace = connection
+        .namespace
+        .clone()
+        .unwrap_or_else(|| client.default_namespace().to_string());
+    Ok((client, namespace))
+}
+
 fn unknown(token: &str) -> UsageError {
     UsageError(format!(
         "unknown resource type {token:?}; use one of clone, asts, ads, deploy, sts, ds (see --help)"

@@ -10,13 +10,13 @@ use anyhow::Context as _;
 use clap::Args;
 use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
 use kube::ResourceExt;
-use kube::api::{Api, DynamicObject, ListParams, Patch, PatchParams};
+use kube::api::{Api, DynamicObject, ListParams, Patch};
 use serde_json::json;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
 use super::history::{Revision, revisions};
-use super::install::{DryRun, FIELD_MANAGER, confirm};
+use super::install::{DryRun, confirm};
 use super::target::{self, Kind};
 use crate::api::cloneset::{CloneSet, CloneSetUpdateStrategyType};
 use crate::runtime::inplace::{Decision, decide};
@@ -99,13 +99,9 @@ pub async fn run(args: UndoArgs, connection: &ConnectionArgs) -> anyhow::Result<
     let [t] = targets.as_slice() else {
         return Err(UsageError("rollout undo takes one workload (see --help)".into()).into());
     };
-    let client = connection.client().await?;
-    let namespace = connection
-        .namespace
-        .clone()
-        .unwrap_or_else(|| client.default_namespace().to_string());
-    let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), &namespace, &t.kind.resource());
-    let id = format!("{}/{}", t.kind.qualified(), t.name);
+    let (client, namespace) = target::connect(connection).await?;
+    let api: Api<DynamicObject> = t.api(&client, &namespace);
+    let id = t.id();
     let object = api.get(&t.name).await?;
     let list = revisions(&client, &namespace, t.kind, &object).await?;
     let target = chosen(&list, args.to_revision, &id)?;
@@ -167,11 +163,7 @@ pub async fn run(args: UndoArgs, connection: &ConnectionArgs) -> anyhow::Result<
         return Ok(());
     }
     let patch: json_patch::Patch = serde_json::from_value(patch)?;
-    let params = PatchParams {
-        field_manager: Some(FIELD_MANAGER.into()),
-        dry_run: args.dry_run == DryRun::Server,
-        ..PatchParams::default()
-    };
+    let params = args.dry_run.patch_params();
     api.patch(&t.name, &params, &Patch::<()>::Json(patch))
         .await
         .with_context(|| {
