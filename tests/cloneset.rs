@@ -141,6 +141,13 @@ async fn wait_settled(
     set
 }
 
+/// `kubectl-kruise ARGS -n NS`: (exit code, stdout, stderr).
+fn kruise_in(ns: &TestNamespace, args: &[&str]) -> (i32, String, String) {
+    let mut all = args.to_vec();
+    all.extend_from_slice(&["-n", &ns.name]);
+    support::kruise(support::kubeconfig(), &all)
+}
+
 fn views(pods: &[Pod]) -> BTreeMap<String, PodView> {
     pods.iter().map(|p| (p.name_any(), PodView::of(p))).collect()
 }
@@ -708,11 +715,7 @@ async fn scale_delete_removes_exactly_the_named_pods() {
         .iter()
         .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
         .collect();
-    let kube = |args: &[&str]| {
-        let mut all = args.to_vec();
-        all.extend_from_slice(&["-n", &ns.name]);
-        support::kruise(support::kubeconfig(), &all)
-    };
+    let kube = |args: &[&str]| kruise_in(&ns, args);
     let doomed = format!("{},{}", before[0].0, before[2].0);
     // No terminal and no --yes: refused, nothing written.
     let (code, _, err) = kube(&["scaledown", "cloneset/sc", "--pods", &before[1].0]);
@@ -751,11 +754,7 @@ async fn set_partition_shows_the_number_and_the_pods_that_update_next() {
     wait_settled(&ns, "sp", 4, 4, &controller).await;
     set_image(&ns, "sp", "nginx:1.26").await;
     wait_settled(&ns, "sp", 4, 0, &controller).await;
-    let kube = |args: &[&str]| {
-        let mut all = args.to_vec();
-        all.extend_from_slice(&["-n", &ns.name]);
-        support::kruise(support::kubeconfig(), &all)
-    };
+    let kube = |args: &[&str]| kruise_in(&ns, args);
     let (code, _, err) = kube(&["set", "partition", "cloneset/sp", "50%"]);
     assert_eq!(
         code, 2,
@@ -808,11 +807,7 @@ async fn rollout_restart_recreates_every_pod_even_under_in_place_policies() {
     .await;
     wait_settled(&ns, "rs", 3, 3, &controller).await;
     let before: Vec<String> = pods(&ns, "rs").await.iter().filter_map(|p| p.uid()).collect();
-    let kube = |args: &[&str]| {
-        let mut all = args.to_vec();
-        all.extend_from_slice(&["-n", &ns.name]);
-        support::kruise(support::kubeconfig(), &all)
-    };
+    let kube = |args: &[&str]| kruise_in(&ns, args);
     let (code, _, err) = kube(&["rollout", "restart", "cloneset/rs"]);
     assert_eq!(code, 2, "no terminal, no --yes: refused\n{err}");
     let (code, out, _) = kube(&["rollout", "restart", "cloneset/rs", "--dry-run=client"]);
@@ -847,11 +842,7 @@ async fn set_image_updates_a_cloneset_in_place_and_names_unknown_containers() {
     create(&ns, &set).await;
     wait_settled(&ns, "si", 2, 2, &controller).await;
     let before: Vec<String> = pods(&ns, "si").await.iter().filter_map(|p| p.uid()).collect();
-    let kube = |args: &[&str]| {
-        let mut all = args.to_vec();
-        all.extend_from_slice(&["-n", &ns.name]);
-        support::kruise(support::kubeconfig(), &all)
-    };
+    let kube = |args: &[&str]| kruise_in(&ns, args);
     let (code, _, err) = kube(&["set", "image", "cloneset/si", "web=nginx:1.26"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("no container \"web\" (containers: app)"), "{err}");
@@ -890,11 +881,7 @@ async fn rollout_history_lists_revisions_with_images_and_change_causes() {
     .await;
     set_image(&ns, "hi", "nginx:1.26").await;
     wait_settled(&ns, "hi", 1, 1, &controller).await;
-    let kube = |args: &[&str]| {
-        let mut all = args.to_vec();
-        all.extend_from_slice(&["-n", &ns.name]);
-        support::kruise(support::kubeconfig(), &all)
-    };
+    let kube = |args: &[&str]| kruise_in(&ns, args);
     let (code, out, err) = kube(&["rollout", "history", "cloneset/hi"]);
     assert_eq!(code, 0, "{err}");
     let rows: Vec<&str> = out.lines().skip(2).collect();
@@ -933,11 +920,7 @@ async fn rollout_undo_previews_each_pod_then_goes_back_in_place() {
     set_image(&ns, "un", "nginx:1.26").await;
     wait_settled(&ns, "un", 2, 2, &controller).await;
     let before: Vec<String> = pods(&ns, "un").await.iter().filter_map(|p| p.uid()).collect();
-    let kube = |args: &[&str]| {
-        let mut all = args.to_vec();
-        all.extend_from_slice(&["-n", &ns.name]);
-        support::kruise(support::kubeconfig(), &all)
-    };
+    let kube = |args: &[&str]| kruise_in(&ns, args);
     let (code, _, err) = kube(&["rollout", "undo", "cloneset/un"]);
     assert_eq!(code, 2, "no terminal, no --yes: refused after the preview\n{err}");
     assert!(err.contains("back to revision 1"), "{err}");

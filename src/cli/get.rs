@@ -140,22 +140,17 @@ pub async fn run(args: GetArgs, connection: &ConnectionArgs) -> anyhow::Result<(
             }
             return Ok(());
         }
-        Some(GetOutput::Json) => {
+        Some(format @ (GetOutput::Json | GetOutput::Yaml)) => {
             let value = if names.len() == 1 {
                 serde_json::to_value(&objects[0])?
             } else {
                 serde_json::json!({ "apiVersion": "v1", "kind": "List", "items": objects })
             };
-            println!("{}", serde_json::to_string_pretty(&value)?);
-            return Ok(());
-        }
-        Some(GetOutput::Yaml) => {
-            let value = if names.len() == 1 {
-                serde_json::to_value(&objects[0])?
+            if format == GetOutput::Json {
+                println!("{}", serde_json::to_string_pretty(&value)?);
             } else {
-                serde_json::json!({ "apiVersion": "v1", "kind": "List", "items": objects })
-            };
-            print!("{}", serde_saphyr::to_string(&value)?);
+                print!("{}", serde_saphyr::to_string(&value)?);
+            }
             return Ok(());
         }
         None | Some(GetOutput::Wide) => {}
