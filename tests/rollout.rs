@@ -212,3 +212,58 @@ async fn rollout_status_of_a_deployment_completes() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("deployment/front successfully rolled out"), "{out}");
 }
+
+#[tokio::test]
+async fn undo_puts_a_deployment_s_earlier_template_back() {
+    let ns = TestNamespace::create("rollout-undo").await;
+    objects(&ns).await;
+    let deployments = ns.api::<Deployment>();
+    let image = || async {
+        deployments
+            .get("front")
+            .await
+            .expect("get")
+            .spec
+            .template
+            .spec
+            .expect("pod spec")
+            .containers[0]
+            .image
+            .clone()
+    };
+    let (code, _, err) = kruise(
+        kubeconfig(),
+        &["set", "image", "deploy/front", "app=nginx:2", "-n", &ns.name],
+    );
+    assert_eq!(code, 0, "{err}");
+    support::wait_for(
+        "two ReplicaSets in the history",
+        std::time::Duration::from_secs(30),
+        || async {
+            let (_, out, _) = rollout(&ns, &["history", "deploy/front"]);
+            if out.lines().any(|l| l.starts_with("2 ")) {
+                Ok(())
+            } else {
+                Err(out)
+            }
+        },
+    )
+    .await;
+    let (code, out, err) = rollout(&ns, &["undo", "deploy/front", "--yes"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "deployments.apps/front rolled back to revision 1\n");
+    assert_eq!(image().await.as_deref(), Some("nginx"));
+    let labels = deployments
+        .get("front")
+        .await
+        .expect("get")
+        .spec
+        .template
+        .metadata
+        .and_then(|m| m.labels)
+        .unwrap_or_default();
+    assert!(
+        !labels.contains_key("pod-template-hash"),
+        "the ReplicaSet's hash label is not copied back: {labels:?}"
+    );
+}

@@ -11,7 +11,7 @@ use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
-use kube::api::{Api, DynamicObject, ListParams, Patch};
+use kube::api::{Api, DynamicObject, ListParams};
 use serde_json::json;
 
 use super::UsageError;
@@ -141,7 +141,7 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
         return Ok(());
     }
     let params = args.dry_run.patch_params();
-    api.patch(&t.name, &params, &Patch::Merge(&patch)).await?;
+    target::patch_unchanged_spec(&api, &t.name, &params, patch, object.metadata.generation, &id).await?;
     let suffix = if params.dry_run { " (server dry run)" } else { "" };
     println!("{id} partitioned{suffix}");
     Ok(())

@@ -14,7 +14,7 @@ use anyhow::Context as _;
 use clap::Args;
 use k8s_openapi::api::core::v1::Pod;
 use kube::ResourceExt;
-use kube::api::{Api, DynamicObject, Patch};
+use kube::api::{Api, DynamicObject};
 use serde_json::json;
 
 use super::UsageError;
@@ -169,9 +169,7 @@ pub async fn run(args: ScaleArgs, connection: &ConnectionArgs) -> anyhow::Result
         return Ok(());
     }
     let params = args.dry_run.patch_params();
-    // A conflict here means the object changed since it was checked: report, do not retry
-    // blindly (the named pods may have changed too).
-    api.patch(&t.name, &params, &Patch::Merge(&patch))
+    target::patch_unchanged_spec(&api, &t.name, &params, patch, object.metadata.generation, &id)
         .await
         .with_context(|| format!("scaling {id}"))?;
     let suffix = if params.dry_run { " (server dry run)" } else { "" };

@@ -120,6 +120,36 @@ impl Target {
     }
 }
 
+/// Sends a merge `patch` carrying `metadata.resourceVersion`. A conflict caused by a status
+/// write (the generation is still `generation`) is retried with the fresh resourceVersion,
+/// since the spec the patch was computed from is unchanged; a spec change since then is an
+/// error (nothing written), because the patch may no longer be what was planned.
+pub async fn patch_unchanged_spec(
+    api: &kube::Api<kube::api::DynamicObject>,
+    name: &str,
+    params: &kube::api::PatchParams,
+    mut patch: serde_json::Value,
+    generation: Option<i64>,
+    id: &str,
+) -> anyhow::Result<kube::api::DynamicObject> {
+    for attempt in 1..=3 {
+        match api.patch(name, params, &kube::api::Patch::Merge(&patch)).await {
+            Ok(updated) => return Ok(updated),
+            Err(kube::Error::Api(s)) if s.is_conflict() && attempt < 3 => {
+                let fresh = api.get(name).await?;
+                if fresh.metadata.generation != generation {
+                    anyhow::bail!(
+                        "{id} changed since it was checked; nothing was written, run the command again"
+                    );
+                }
+                patch["metadata"]["resourceVersion"] = serde_json::json!(fresh.metadata.resource_version);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    anyhow::bail!("{id}: still conflicting after 3 attempts; try again")
+}
+
 /// The client, and the namespace: `-n`, else the context's, else `default` (§2).
 pub async fn connect(
     connection: &super::connection::ConnectionArgs,

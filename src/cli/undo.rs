@@ -3,7 +3,7 @@
 //! place (which images), recreated (and why), or refused under InPlaceOnly.
 //!
 //! Invariants: the template is replaced as a whole by a JSON patch that first tests the
-//! resourceVersion the preview was computed from, so what was confirmed is what is written;
+//! generation the preview was computed from, so what was confirmed is what is written;
 //! undoing to the revision already running writes nothing and says so; confirmation as for
 //! every risky verb (terminal, `--yes`, or exit 2).
 use anyhow::Context as _;
@@ -154,7 +154,9 @@ pub async fn run(args: UndoArgs, connection: &ConnectionArgs) -> anyhow::Result<
         confirm("Undo?", args.yes)?;
     }
     let patch = json!([
-        { "op": "test", "path": "/metadata/resourceVersion", "value": object.metadata.resource_version },
+        // The generation, not the resourceVersion: status writes (a busy controller) bump the
+        // latter without changing what was previewed; any spec change bumps the former.
+        { "op": "test", "path": "/metadata/generation", "value": object.metadata.generation },
         { "op": "replace", "path": "/spec/template", "value": template },
     ]);
     if args.dry_run == DryRun::Client {
