@@ -394,6 +394,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --version 'Print version'
         }
         &'kubectl-kruise;rollout;restart'= {
+            cand -o 'Print the updated object in this format instead of one line'
+            cand --output 'Print the updated object in this format instead of one line'
             cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
             cand --kubeconfig 'Path to the kubeconfig file to use'
             cand --context 'The name of the kubeconfig context to use'
@@ -473,6 +475,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kubectl-kruise;set;partition'= {
+            cand -o 'Print the updated object in this format instead of one line'
+            cand --output 'Print the updated object in this format instead of one line'
             cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
             cand --kubeconfig 'Path to the kubeconfig file to use'
             cand --context 'The name of the kubeconfig context to use'
@@ -501,6 +505,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --version 'Print version'
         }
         &'kubectl-kruise;set;image'= {
+            cand -o 'Print the updated object in this format instead of one line'
+            cand --output 'Print the updated object in this format instead of one line'
             cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
             cand --kubeconfig 'Path to the kubeconfig file to use'
             cand --context 'The name of the kubeconfig context to use'
@@ -538,6 +544,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;set;help;help'= {
         }
         &'kubectl-kruise;scale'= {
+            cand -o 'Print the updated object in this format instead of one line'
+            cand --output 'Print the updated object in this format instead of one line'
             cand --replicas 'The new number of replicas (default with --delete: current minus the pods named)'
             cand --delete 'Pods to remove, comma separated (CloneSet only)'
             cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'

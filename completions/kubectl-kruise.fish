@@ -319,6 +319,9 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -s o -l output -d 'Print the updated object in this format instead of one line' -r -f -a "yaml\t''
+json\t''
+name\t''"
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from restart" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
 client\t''
 server\t''"
@@ -369,6 +372,9 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and n
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -f -a "partition" -d 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -f -a "image" -d 'Change container images (CONTAINER=IMAGE ...)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from partition" -s o -l output -d 'Print the updated object in this format instead of one line' -r -f -a "yaml\t''
+json\t''
+name\t''"
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from partition" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
 client\t''
 server\t''"
@@ -391,6 +397,9 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and _
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from partition" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from partition" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from partition" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -s o -l output -d 'Print the updated object in this format instead of one line' -r -f -a "yaml\t''
+json\t''
+name\t''"
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
 client\t''
 server\t''"
@@ -415,6 +424,9 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and _
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from help" -f -a "partition" -d 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from help" -f -a "image" -d 'Change container images (CONTAINER=IMAGE ...)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -s o -l output -d 'Print the updated object in this format instead of one line' -r -f -a "yaml\t''
+json\t''
+name\t''"
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l replicas -d 'The new number of replicas (default with --delete: current minus the pods named)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l delete -d 'Pods to remove, comma separated (CloneSet only)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''

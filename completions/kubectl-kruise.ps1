@@ -410,6 +410,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;rollout;restart' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the patch without sending it; `server` sends it with dry-run')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
@@ -499,6 +501,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;set;partition' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the patch without sending it; `server` sends it with dry-run')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
@@ -528,6 +532,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;set;image' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the patch without sending it; `server` sends it with dry-run')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
@@ -570,6 +576,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;scale' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
             [CompletionResult]::new('--replicas', '--replicas', [CompletionResultType]::ParameterName, 'The new number of replicas (default with --delete: current minus the pods named)')
             [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Pods to remove, comma separated (CloneSet only)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the patch without sending it; `server` sends it with dry-run')

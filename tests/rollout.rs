@@ -267,3 +267,27 @@ async fn undo_puts_a_deployment_s_earlier_template_back() {
         "the ReplicaSet's hash label is not copied back: {labels:?}"
     );
 }
+
+#[tokio::test]
+async fn mutating_verbs_print_the_object_with_o() {
+    let ns = TestNamespace::create("rollout-output").await;
+    objects(&ns).await;
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["-n", &ns.name]);
+        kruise(kubeconfig(), &all)
+    };
+    let (code, out, err) = run(&["scale", "deploy/front", "--replicas", "2", "-o", "name"]);
+    assert_eq!((code, out.as_str()), (0, "deployments.apps/front\n"), "{err}");
+    let (code, out, err) = run(&["set", "image", "deploy/front", "app=nginx:2", "-o", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let value: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(value["spec"]["replicas"], 2);
+    assert_eq!(
+        value["spec"]["template"]["spec"]["containers"][0]["image"],
+        "nginx:2"
+    );
+    let (code, out, err) = run(&["rollout", "restart", "deploy/front", "--yes", "-o", "yaml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("kubectl.kubernetes.io/restartedAt"), "{out}");
+}

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
-use super::install::DryRun;
+use super::install::{DryRun, Output};
 use super::target;
 
 pub const HELP: &str = "\
@@ -32,6 +32,9 @@ pub struct ImageArgs {
     /// CONTAINER=IMAGE pairs (`*` for every container)
     #[arg(required = true, value_name = "CONTAINER=IMAGE")]
     pub images: Vec<String>,
+    /// Print the updated object in this format instead of one line
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<Output>,
     /// `client` prints the patch without sending it; `server` sends it with dry-run
     #[arg(long, value_enum, default_value = "none", num_args = 0..=1, default_missing_value = "client")]
     pub dry_run: DryRun,
@@ -116,10 +119,9 @@ pub async fn run(args: ImageArgs, connection: &ConnectionArgs) -> anyhow::Result
         }
         let params = args.dry_run.patch_params();
         match api.patch(&t.name, &params, &Patch::Merge(&patch)).await {
-            Ok(_) => {
+            Ok(updated) => {
                 let suffix = if params.dry_run { " (server dry run)" } else { "" };
-                println!("{id} image updated{suffix}");
-                return Ok(());
+                return target::print(&updated, &id, &format!("image updated{suffix}"), args.output);
             }
             Err(kube::Error::Api(s)) if s.is_conflict() => continue,
             Err(e) => return Err(e).with_context(|| format!("setting the image of {id}")),

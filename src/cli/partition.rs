@@ -16,7 +16,7 @@ use serde_json::json;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
-use super::install::{DryRun, confirm};
+use super::install::{DryRun, Output, confirm};
 use super::target::{self, Kind};
 use crate::api::cloneset::CloneSet;
 use crate::workloads::cloneset::numbers;
@@ -43,6 +43,9 @@ pub struct PartitionArgs {
     /// Skip the confirmation
     #[arg(short = 'y', long)]
     pub yes: bool,
+    /// Print the updated object in this format instead of one line
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<Output>,
     /// `client` prints the patch without sending it; `server` sends it with dry-run
     #[arg(long, value_enum, default_value = "none", num_args = 0..=1, default_missing_value = "client")]
     pub dry_run: DryRun,
@@ -141,9 +144,10 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
         return Ok(());
     }
     let params = args.dry_run.patch_params();
-    target::patch_unchanged_spec(&api, &t.name, &params, patch, object.metadata.generation, &id).await?;
+    let updated =
+        target::patch_unchanged_spec(&api, &t.name, &params, patch, object.metadata.generation, &id).await?;
     let suffix = if params.dry_run { " (server dry run)" } else { "" };
-    println!("{id} partitioned{suffix}");
+    target::print(&updated, &id, &format!("partitioned{suffix}"), args.output)?;
     Ok(())
 }
 

@@ -52,6 +52,9 @@ pub struct RestartArgs {
     /// TYPE/NAME ... or TYPE NAME ...
     #[arg(required = true, value_name = "TYPE/NAME")]
     pub targets: Vec<String>,
+    /// Print the updated object in this format instead of one line
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<Output>,
     /// Skip the confirmation
     #[arg(short = 'y', long)]
     pub yes: bool,
@@ -154,7 +157,7 @@ async fn set_paused(
         let value = serde_json::to_value(&object)?;
         let current = path.iter().fold(&value, |v, k| &v[*k]).as_bool().unwrap_or(false);
         if current == pause {
-            return print(&object, &id, already, args.output);
+            return target::print(&object, &id, already, args.output);
         }
         let mut patch = nested(path, json!(pause));
         patch["metadata"] = json!({ "resourceVersion": object.metadata.resource_version });
@@ -171,7 +174,7 @@ async fn set_paused(
                 } else {
                     done.to_string()
                 };
-                return print(&updated, &id, &verb, args.output);
+                return target::print(&updated, &id, &verb, args.output);
             }
             Err(kube::Error::Api(s)) if s.is_conflict() => continue,
             Err(e) => return Err(e).with_context(|| format!("patching {id}")),
@@ -217,21 +220,12 @@ async fn restart(args: RestartArgs, connection: &ConnectionArgs) -> anyhow::Resu
         let params = args.dry_run.patch_params();
         // Setting one annotation needs no precondition: whatever else changed meanwhile,
         // the restart still applies to it.
-        api.patch(name, &params, &Patch::Merge(&patch))
+        let updated = api
+            .patch(name, &params, &Patch::Merge(&patch))
             .await
             .with_context(|| format!("restarting {id}"))?;
         let suffix = if params.dry_run { " (server dry run)" } else { "" };
-        println!("{id} restarted{suffix}");
-    }
-    Ok(())
-}
-
-fn print(object: &DynamicObject, id: &str, verb: &str, output: Option<Output>) -> anyhow::Result<()> {
-    match output {
-        None => println!("{id} {verb}"),
-        Some(Output::Name) => println!("{id}"),
-        Some(Output::Json) => println!("{}", serde_json::to_string_pretty(object)?),
-        Some(Output::Yaml) => print!("{}", serde_saphyr::to_string(object)?),
+        target::print(&updated, &id, &format!("restarted{suffix}"), args.output)?;
     }
     Ok(())
 }

@@ -19,7 +19,7 @@ use serde_json::json;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
-use super::install::{DryRun, confirm};
+use super::install::{DryRun, Output, confirm};
 use super::target::{self, Kind};
 
 pub const SCALE_HELP: &str = "\
@@ -43,6 +43,9 @@ pub struct ScaleArgs {
     /// TYPE/NAME (or TYPE NAME)
     #[arg(required = true, value_name = "TYPE/NAME")]
     pub target: Vec<String>,
+    /// Print the updated object in this format instead of one line
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<Output>,
     /// The new number of replicas (default with --delete: current minus the pods named)
     #[arg(long, value_name = "N")]
     pub replicas: Option<i32>,
@@ -81,6 +84,7 @@ impl From<ScaledownArgs> for ScaleArgs {
             delete: a.pods,
             yes: a.yes,
             dry_run: a.dry_run,
+            output: None,
         }
     }
 }
@@ -169,10 +173,11 @@ pub async fn run(args: ScaleArgs, connection: &ConnectionArgs) -> anyhow::Result
         return Ok(());
     }
     let params = args.dry_run.patch_params();
-    target::patch_unchanged_spec(&api, &t.name, &params, patch, object.metadata.generation, &id)
-        .await
-        .with_context(|| format!("scaling {id}"))?;
+    let updated =
+        target::patch_unchanged_spec(&api, &t.name, &params, patch, object.metadata.generation, &id)
+            .await
+            .with_context(|| format!("scaling {id}"))?;
     let suffix = if params.dry_run { " (server dry run)" } else { "" };
-    println!("{id} scaled{suffix}");
+    target::print(&updated, &id, &format!("scaled{suffix}"), args.output)?;
     Ok(())
 }

@@ -150,6 +150,22 @@ pub async fn patch_unchanged_spec(
     anyhow::bail!("{id}: still conflicting after 3 attempts; try again")
 }
 
+/// Prints the outcome of a write: `<id> <verb>`, or the object with `-o`.
+pub fn print(
+    object: &kube::api::DynamicObject,
+    id: &str,
+    verb: &str,
+    output: Option<super::install::Output>,
+) -> anyhow::Result<()> {
+    match output {
+        None => println!("{id} {verb}"),
+        Some(super::install::Output::Name) => println!("{id}"),
+        Some(super::install::Output::Json) => println!("{}", serde_json::to_string_pretty(object)?),
+        Some(super::install::Output::Yaml) => print!("{}", serde_saphyr::to_string(object)?),
+    }
+    Ok(())
+}
+
 /// The client, and the namespace: `-n`, else the context's, else `default` (§2).
 pub async fn connect(
     connection: &super::connection::ConnectionArgs,
