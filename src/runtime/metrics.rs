@@ -66,12 +66,6 @@ impl Metrics {
         self.with(controller, |s| s.queued = (s.queued + delta).max(0));
     }
 
-    /// Total reconciles per controller (for the live summary line).
-    pub fn reconciles(&self, controller: &'static str) -> u64 {
-        let map = self.controllers.lock().unwrap_or_else(|e| e.into_inner());
-        map.get(controller).map_or(0, |s| s.reconciles)
-    }
-
     /// The Prometheus text exposition.
     pub fn render(&self) -> String {
         let controllers = self.controllers.lock().unwrap_or_else(|e| e.into_inner()).clone();

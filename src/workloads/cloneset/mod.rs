@@ -481,6 +481,3 @@ pub async fn run(
         _ = drive_sets => {}
     }
 }
-
-/// The store type for CloneSets (for the live summary).
-pub type SetStore = Store<CloneSet>;

@@ -9,10 +9,12 @@ use crate::runtime::inplace::state::pod_condition as condition;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::jiff::{SignedDuration, Timestamp};
 
+use super::pods::short_hash;
 use crate::runtime::inplace::state::READINESS_GATE;
+use crate::runtime::lifecycle;
 
+pub use crate::runtime::lifecycle::STATE_LABEL as LIFECYCLE_STATE_LABEL;
 pub use crate::runtime::revision::REVISION_LABEL;
-pub const LIFECYCLE_STATE_LABEL: &str = "lifecycle.apps.kruise.io/state";
 
 /// Does the pod's revision label name `revision`? CloneSet accepts the full revision name
 /// or just the hash after the last `-` (short and full forms both occur on pods).
@@ -20,8 +22,7 @@ pub fn is_at_revision(pod: &Pod, revision: &str) -> bool {
     let Some(label) = pod.metadata.labels.as_ref().and_then(|l| l.get(REVISION_LABEL)) else {
         return false;
     };
-    let tail = |s: &str| s.rsplit('-').next().unwrap_or(s).to_string();
-    label == revision || tail(label) == tail(revision)
+    label == revision || short_hash(label) == short_hash(revision)
 }
 
 /// Running, Ready, and not in the middle of an in-place update.
@@ -42,13 +43,7 @@ pub fn ready_since(pod: &Pod) -> Option<Timestamp> {
 /// Ready for at least `min_ready_seconds`, with lifecycle state unset or Normal: the one
 /// definition of "available", used by the status counters and the pod orders alike.
 pub fn is_available(pod: &Pod, min_ready_seconds: i64, now: Timestamp) -> bool {
-    let lifecycle = pod
-        .metadata
-        .labels
-        .as_ref()
-        .and_then(|l| l.get(LIFECYCLE_STATE_LABEL))
-        .map(String::as_str);
-    let normal = matches!(lifecycle, None | Some("") | Some("Normal"));
+    let normal = lifecycle::allows_available(pod);
     let since = ready_since(pod);
     let long_enough =
         since.is_none_or(|s| now.duration_since(s) >= SignedDuration::from_secs(min_ready_seconds));
