@@ -209,6 +209,14 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -s w -l watch -d 'Keep watching until done (false: print one snapshot)' -r -f -a "true\t''
 false\t''"
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l timeout -d 'Give up after this long (0: wait forever)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l until -d 'Where to stop' -r -f -a "complete\t'The completion rule (it already stops at the partition)'
+paused\t'Also stop (exit 0) when the rollout is paused'
+batch\t'The pods the partition lets through are done (the same rule as complete here)'"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l revision -d 'Watch this revision only; exit 1 if the update revision becomes another one' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l stuck-after -d 'Fail when an in-place update has not finished after this long' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -s o -l output -d 'Print the final report (json, yaml) or one JSON object per change (jsonl)' -r -f -a "json\t''
+yaml\t''
+jsonl\t''"
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l context -d 'The name of the kubeconfig context to use' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -224,10 +232,13 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l tls-server-name -d 'Server name to use for server certificate validation' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l exit-status -d 'With --watch=false: exit 0 only when complete (5 paused, 6 progressing)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l exit-status -d 'With --watch=false: exit 0 only when complete (3 failed, 5 paused, 6 progressing)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l fail-on-pause -d 'Exit 5 when the rollout is paused instead of waiting'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l no-fail-fast -d 'Do not fail on failing pods or stuck in-place updates (only the progress deadline)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l plain -d 'Appended lines even on a terminal'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l no-color -d 'No colour in the live view'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from pause" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
 client\t''

@@ -6,6 +6,7 @@ pub mod complete;
 pub mod completion;
 pub mod connection;
 pub mod get;
+pub mod glyphs;
 pub mod history;
 pub mod image;
 pub mod install;

@@ -11,8 +11,10 @@
 //!   and the components' log tails. Nothing here skips.
 #![allow(dead_code)]
 
+pub mod clonesets;
 pub mod controller;
 pub mod manifests;
+pub mod terminal;
 
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,256 @@
+//! The watch loop of `rollout status`: reflectors on the workload (by name), its pods and,
+//! for a Deployment, its ReplicaSets (by the workload's selector); a report on each change
+//! (at most every 250 ms) and on each second.
+//!
+//! Invariants: no report is made before every watch has listed once; the pods of the
+//! report are the ones the workload controls (owner uid; a Deployment's through its
+//! ReplicaSets); a deleted workload or a moved `--revision` stops with exit 1.
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use futures::{StreamExt, stream::BoxStream};
+use k8s_openapi::api::apps::v1::{ControllerRevision, ReplicaSet};
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+use k8s_openapi::jiff::Timestamp;
+use kube::api::{Api, DynamicObject};
+use kube::runtime::reflector::{self, Store};
+use kube::runtime::{WatchStreamExt, watcher};
+use kube::{Client, ResourceExt};
+use serde_json::Value;
+
+use super::assess::{self, Observed};
+use super::render::{Mode, Renderer};
+use super::{ExitWith, StatusArgs, StatusOutput, decide};
+use crate::cli::UsageError;
+use crate::cli::connection::ConnectionArgs;
+use crate::cli::glyphs;
+use crate::cli::target::{self, Kind, Target};
+
+const REVISION_ANNOTATION: &str = "deployment.kubernetes.io/revision";
+
+fn mode(args: &StatusArgs) -> Mode {
+    match args.output {
+        Some(StatusOutput::Json) => Mode::Json,
+        Some(StatusOutput::Yaml) => Mode::Yaml,
+        Some(StatusOutput::Jsonl) => Mode::Jsonl,
+        None if !args.plain && args.watch && std::io::stdout().is_terminal() => Mode::Live,
+        None => Mode::Plain,
+    }
+}
+
+fn selector(object: &Value, id: &str) -> anyhow::Result<String> {
+    let parsed: LabelSelector = serde_json::from_value(object["spec"]["selector"].clone())
+        .map_err(|e| anyhow::anyhow!("{id}: spec.selector is not a label selector: {e}"))?;
+    let selector =
+        kube::core::Selector::try_from(parsed).map_err(|e| anyhow::anyhow!("{id}: spec.selector: {e}"))?;
+    Ok(selector.to_string())
+}
+
+/// One merged stream of "something changed" (true once a watch has listed).
+fn changes<K>(
+    api: Api<K>,
+    config: watcher::Config,
+    writer: reflector::store::Writer<K>,
+) -> BoxStream<'static, bool>
+where
+    K: kube::Resource + Clone + std::fmt::Debug + serde::de::DeserializeOwned + Send + Sync + 'static,
+    K::DynamicType: Eq + std::hash::Hash + Clone,
+{
+    watcher(api, config)
+        .default_backoff()
+        .reflect(writer)
+        .filter_map(|event| async move {
+            match event {
+                Ok(watcher::Event::InitDone) => Some(true),
+                Ok(_) => Some(false),
+                Err(e) => {
+                    tracing::debug!(error = %e, "status watch error; retrying");
+                    None
+                }
+            }
+        })
+        .boxed()
+}
+
+/// The Deployment's update revision: its newest ReplicaSet's (hash, number).
+fn newest_replica_set(sets: &[std::sync::Arc<ReplicaSet>], uid: &str) -> Option<(String, i64, String)> {
+    sets.iter()
+        .filter(|rs| rs.owner_references().iter().any(|o| o.uid == uid))
+        .filter_map(|rs| {
+            let number = rs.annotations().get(REVISION_ANNOTATION)?.parse::<i64>().ok()?;
+            let hash = rs.labels().get("pod-template-hash")?.clone();
+            Some((hash, number, rs.uid().unwrap_or_default()))
+        })
+        .max_by_key(|(_, n, _)| *n)
+}
+
+pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
+    let targets = target::parse(std::slice::from_ref(&args.target))?;
+    let [t] = targets.as_slice() else {
+        return Err(UsageError("rollout status takes one workload (see --help)".into()).into());
+    };
+    if !matches!(t.kind, Kind::CloneSet | Kind::Deployment) {
+        return Err(UsageError(format!(
+            "rollout status supports cloneset and deployment so far, not {}",
+            t.kind.qualified()
+        ))
+        .into());
+    }
+    let (client, namespace) = target::connect(connection).await?;
+    let glyphs = glyphs::for_locale();
+    let colour = glyphs::colour(std::io::stdout().is_terminal(), args.no_color, |k| {
+        std::env::var(k).ok()
+    });
+    let mut renderer = Renderer::new(mode(&args), glyphs, colour);
+    let outcome = watch(&args, t, &client, &namespace, &mut renderer).await;
+    renderer.finish()?;
+    outcome
+}
+
+async fn watch(
+    args: &StatusArgs,
+    t: &Target,
+    client: &Client,
+    namespace: &str,
+    renderer: &mut Renderer,
+) -> anyhow::Result<()> {
+    let api: Api<DynamicObject> = t.api(client, namespace);
+    let first = api.get(&t.name).await?;
+    let id = format!("{}/{}", assess::kind_word(t.kind), t.name);
+    let labels = selector(&serde_json::to_value(&first)?, &id)?;
+    let uid = first.uid().unwrap_or_default();
+
+    let resource = t.kind.resource();
+    let object_writer = reflector::store::Writer::<DynamicObject>::new(resource.clone());
+    let objects: Store<DynamicObject> = object_writer.as_reader();
+    let by_name = watcher::Config::default().fields(&format!("metadata.name={}", t.name));
+    let pod_writer = reflector::store::Writer::<Pod>::default();
+    let pods: Store<Pod> = pod_writer.as_reader();
+    let by_labels = watcher::Config::default().labels(&labels);
+    let set_writer = reflector::store::Writer::<ReplicaSet>::default();
+    let replica_sets: Store<ReplicaSet> = set_writer.as_reader();
+    let mut streams = vec![
+        changes(api.clone(), by_name, object_writer),
+        changes(
+            Api::namespaced(client.clone(), namespace),
+            by_labels.clone(),
+            pod_writer,
+        ),
+    ];
+    if t.kind == Kind::Deployment {
+        streams.push(changes(
+            Api::namespaced(client.clone(), namespace),
+            by_labels,
+            set_writer,
+        ));
+    }
+    let needed = streams.len();
+    let mut events = futures::stream::select_all(streams);
+    let mut listed = 0;
+    let mut dirty = true;
+    let mut numbers: HashMap<String, i64> = HashMap::new();
+    let revisions: Api<ControllerRevision> = Api::namespaced(client.clone(), namespace);
+    let started = Instant::now();
+    let mut tick = tokio::time::interval(Duration::from_millis(250));
+    let mut last_report = Instant::now();
+    loop {
+        tokio::select! {
+            event = events.next() => match event {
+                Some(init) => { listed += usize::from(init); dirty = true; }
+                None => anyhow::bail!("the watches of {id} ended"),
+            },
+            _ = tick.tick() => {}
+        }
+        if listed < needed || !(dirty || last_report.elapsed() >= Duration::from_secs(1)) {
+            continue;
+        }
+        if !args.timeout.is_zero() && started.elapsed() >= args.timeout {
+            return Err(ExitWith {
+                code: 4,
+                message: format!("timed out after {:?} waiting for {id}", args.timeout),
+            }
+            .into());
+        }
+        dirty = false;
+        last_report = Instant::now();
+        let Some(object) = objects.state().into_iter().next() else {
+            return Err(ExitWith {
+                code: 1,
+                message: format!("{}/{} was deleted while watched", t.kind.qualified(), t.name),
+            }
+            .into());
+        };
+        let value = serde_json::to_value(&*object)?;
+        let (hash, number, owners) = if t.kind == Kind::Deployment {
+            let sets = replica_sets.state();
+            let owners: Vec<String> = sets
+                .iter()
+                .filter(|rs| rs.owner_references().iter().any(|o| o.uid == uid))
+                .filter_map(|rs| rs.uid())
+                .collect();
+            match newest_replica_set(&sets, &uid) {
+                Some((hash, number, _)) => (Some(hash), Some(number), owners),
+                None => (None, None, owners),
+            }
+        } else {
+            let hash = value["status"]["updateRevision"].as_str().map(str::to_string);
+            let number = match &hash {
+                Some(name) if !numbers.contains_key(name) => {
+                    let found = revisions.get_opt(name).await?.and_then(|r| r.revision);
+                    if let Some(n) = found {
+                        numbers.insert(name.clone(), n);
+                    }
+                    found
+                }
+                Some(name) => numbers.get(name).copied(),
+                None => None,
+            };
+            (hash, number, vec![uid.clone()])
+        };
+        let owned: Vec<Pod> = pods
+            .state()
+            .iter()
+            .filter(|p| p.owner_references().iter().any(|o| owners.contains(&o.uid)))
+            .map(|p| (**p).clone())
+            .collect();
+        let now = Timestamp::now();
+        let report = assess::assess(&Observed {
+            kind: t.kind,
+            name: &t.name,
+            object: &value,
+            pods: &owned,
+            update_hash: hash.as_deref(),
+            revision_number: number,
+            now,
+            stuck_after: (!args.no_fail_fast).then_some(args.stuck_after),
+        });
+        renderer.show(&report, &now.to_string())?;
+        let caught_up =
+            value["status"]["observedGeneration"].as_i64() >= value["metadata"]["generation"].as_i64();
+        if let (Some(want), Some(have), true) = (args.revision, number, caught_up)
+            && want != have
+        {
+            return Err(ExitWith {
+                code: 1,
+                message: format!(
+                    "{id} is now at revision {have} ({}), not revision {want}",
+                    hash.unwrap_or_default()
+                ),
+            }
+            .into());
+        }
+        match decide(&report, args) {
+            None => {}
+            Some(0) => return Ok(()),
+            Some(code) => {
+                return Err(ExitWith {
+                    code,
+                    message: report.line.clone(),
+                }
+                .into());
+            }
+        }
+    }
+}
