@@ -47,7 +47,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
             cand get 'List workloads with the columns the API server prints for their kind'
-            cand rollout 'Manage rollouts of workloads (status, pause, resume, restart, history, undo)'
+            cand rollout 'Manage rollouts of workloads (status, step, pause, resume, restart, history, undo)'
             cand set 'Set a field of a workload''s rollout (partition, image)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
@@ -250,6 +250,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand history 'List the revisions of a workload, or show one with --revision N'
             cand undo 'Go back to an earlier revision, previewing what happens to each pod'
             cand restart 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
+            cand step 'Release one batch at a time: show the next pods, ask, lower the partition, wait'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kubectl-kruise;rollout;status'= {
@@ -431,6 +432,39 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kubectl-kruise;rollout;step'= {
+            cand --batch 'Pods per batch: a number or a percentage of replicas (default: maxUnavailable)'
+            cand --timeout 'Give up on a batch after this long (0: wait forever)'
+            cand --stuck-after 'Fail a batch whose in-place update has not finished after this long'
+            cand --dry-run '`client` prints the next batch and the patch without sending it; `server` sends the first batch''s patch with dry-run'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand -y 'Do not ask before each batch'
+            cand --yes 'Do not ask before each batch'
+            cand --plain 'Appended lines even on a terminal'
+            cand --no-color 'No colour in the live view'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kubectl-kruise;rollout;help'= {
             cand status 'Wait for a rollout to finish, one line per change'
             cand pause 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
@@ -438,6 +472,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand history 'List the revisions of a workload, or show one with --revision N'
             cand undo 'Go back to an earlier revision, previewing what happens to each pod'
             cand restart 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
+            cand step 'Release one batch at a time: show the next pods, ask, lower the partition, wait'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kubectl-kruise;rollout;help;status'= {
@@ -451,6 +486,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;rollout;help;undo'= {
         }
         &'kubectl-kruise;rollout;help;restart'= {
+        }
+        &'kubectl-kruise;rollout;help;step'= {
         }
         &'kubectl-kruise;rollout;help;help'= {
         }
@@ -813,7 +850,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
             cand get 'List workloads with the columns the API server prints for their kind'
-            cand rollout 'Manage rollouts of workloads (status, pause, resume, restart, history, undo)'
+            cand rollout 'Manage rollouts of workloads (status, step, pause, resume, restart, history, undo)'
             cand set 'Set a field of a workload''s rollout (partition, image)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
@@ -840,6 +877,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand history 'List the revisions of a workload, or show one with --revision N'
             cand undo 'Go back to an earlier revision, previewing what happens to each pod'
             cand restart 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
+            cand step 'Release one batch at a time: show the next pods, ask, lower the partition, wait'
         }
         &'kubectl-kruise;help;rollout;status'= {
         }
@@ -852,6 +890,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;help;rollout;undo'= {
         }
         &'kubectl-kruise;help;rollout;restart'= {
+        }
+        &'kubectl-kruise;help;rollout;step'= {
         }
         &'kubectl-kruise;help;set'= {
             cand partition 'Keep N pods (or P% of them) at the old revision; shows which pods update next'

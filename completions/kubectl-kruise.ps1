@@ -50,7 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('__complete', '__complete', [CompletionResultType]::ParameterValue, 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'List workloads with the columns the API server prints for their kind')
-            [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage rollouts of workloads (status, pause, resume, restart, history, undo)')
+            [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage rollouts of workloads (status, step, pause, resume, restart, history, undo)')
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set a field of a workload''s rollout (partition, image)')
             [CompletionResult]::new('scale', 'scale', [CompletionResultType]::ParameterValue, 'Set the replicas of a workload, optionally naming the pods to remove')
             [CompletionResult]::new('scaledown', 'scaledown', [CompletionResultType]::ParameterValue, 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)')
@@ -260,6 +260,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'List the revisions of a workload, or show one with --revision N')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Go back to an earlier revision, previewing what happens to each pod')
             [CompletionResult]::new('restart', 'restart', [CompletionResultType]::ParameterValue, 'Restart every pod of workloads (recreated, respecting maxUnavailable)')
+            [CompletionResult]::new('step', 'step', [CompletionResultType]::ParameterValue, 'Release one batch at a time: show the next pods, ask, lower the partition, wait')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -448,6 +449,40 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-kruise;rollout;step' {
+            [CompletionResult]::new('--batch', '--batch', [CompletionResultType]::ParameterName, 'Pods per batch: a number or a percentage of replicas (default: maxUnavailable)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a batch after this long (0: wait forever)')
+            [CompletionResult]::new('--stuck-after', '--stuck-after', [CompletionResultType]::ParameterName, 'Fail a batch whose in-place update has not finished after this long')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the next batch and the patch without sending it; `server` sends the first batch''s patch with dry-run')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask before each batch')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask before each batch')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Appended lines even on a terminal')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'No colour in the live view')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kubectl-kruise;rollout;help' {
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Wait for a rollout to finish, one line per change')
             [CompletionResult]::new('pause', 'pause', [CompletionResultType]::ParameterValue, 'Pause the rollout of workloads: no more pods are updated (scaling continues)')
@@ -455,6 +490,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'List the revisions of a workload, or show one with --revision N')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Go back to an earlier revision, previewing what happens to each pod')
             [CompletionResult]::new('restart', 'restart', [CompletionResultType]::ParameterValue, 'Restart every pod of workloads (recreated, respecting maxUnavailable)')
+            [CompletionResult]::new('step', 'step', [CompletionResultType]::ParameterValue, 'Release one batch at a time: show the next pods, ask, lower the partition, wait')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -474,6 +510,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;rollout;help;restart' {
+            break
+        }
+        'kubectl-kruise;rollout;help;step' {
             break
         }
         'kubectl-kruise;rollout;help;help' {
@@ -859,7 +898,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('__complete', '__complete', [CompletionResultType]::ParameterValue, 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'List workloads with the columns the API server prints for their kind')
-            [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage rollouts of workloads (status, pause, resume, restart, history, undo)')
+            [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage rollouts of workloads (status, step, pause, resume, restart, history, undo)')
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set a field of a workload''s rollout (partition, image)')
             [CompletionResult]::new('scale', 'scale', [CompletionResultType]::ParameterValue, 'Set the replicas of a workload, optionally naming the pods to remove')
             [CompletionResult]::new('scaledown', 'scaledown', [CompletionResultType]::ParameterValue, 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)')
@@ -893,6 +932,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'List the revisions of a workload, or show one with --revision N')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Go back to an earlier revision, previewing what happens to each pod')
             [CompletionResult]::new('restart', 'restart', [CompletionResultType]::ParameterValue, 'Restart every pod of workloads (recreated, respecting maxUnavailable)')
+            [CompletionResult]::new('step', 'step', [CompletionResultType]::ParameterValue, 'Release one batch at a time: show the next pods, ask, lower the partition, wait')
             break
         }
         'kubectl-kruise;help;rollout;status' {
@@ -911,6 +951,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;help;rollout;restart' {
+            break
+        }
+        'kubectl-kruise;help;rollout;step' {
             break
         }
         'kubectl-kruise;help;set' {

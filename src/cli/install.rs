@@ -309,22 +309,26 @@ pub async fn uninstall(args: UninstallArgs, connection: &ConnectionArgs) -> anyh
 
 /// Asks on a terminal; `--yes` skips; no terminal and no `--yes` is a usage error (exit 2).
 pub fn confirm(question: &str, yes: bool) -> anyhow::Result<()> {
+    if ask(question, yes)? {
+        Ok(())
+    } else {
+        anyhow::bail!("cancelled")
+    }
+}
+
+/// Like [`confirm`], but "no" is an answer (false), not an error.
+pub fn ask(question: &str, yes: bool) -> anyhow::Result<bool> {
     use std::io::IsTerminal;
     if yes {
-        return Ok(());
+        return Ok(true);
     }
     if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
         return Err(
             UsageError("this needs confirmation and there is no terminal; hint: pass --yes".into()).into(),
         );
     }
-    let answer = dialoguer::Confirm::new()
+    Ok(dialoguer::Confirm::new()
         .with_prompt(question)
         .default(false)
-        .interact()?;
-    if answer {
-        Ok(())
-    } else {
-        anyhow::bail!("cancelled")
-    }
+        .interact()?)
 }

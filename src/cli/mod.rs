@@ -15,6 +15,7 @@ pub mod rollout;
 pub mod run;
 pub mod scale;
 pub mod status;
+pub mod step;
 pub mod target;
 mod testenv;
 pub mod undo;
@@ -88,7 +89,7 @@ pub enum Command {
     /// List workloads with the columns the API server prints for their kind
     #[command(after_help = get::HELP)]
     Get(get::GetArgs),
-    /// Manage rollouts of workloads (status, pause, resume, restart, history, undo)
+    /// Manage rollouts of workloads (status, step, pause, resume, restart, history, undo)
     #[command(
         subcommand,
         after_help = "Examples:\n  kubectl kruise rollout pause cloneset/web\n  kubectl kruise rollout history cloneset/web"

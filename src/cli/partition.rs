@@ -152,7 +152,7 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
 }
 
 /// The CloneSet's pods that start updating with `partition`, in the controller's order.
-async fn next_pods(
+pub(crate) async fn next_pods(
     client: &kube::Client,
     namespace: &str,
     set: &CloneSet,

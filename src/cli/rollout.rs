@@ -35,6 +35,9 @@ pub enum RolloutVerb {
     /// Restart every pod of workloads (recreated, respecting maxUnavailable)
     #[command(after_help = RESTART_HELP)]
     Restart(RestartArgs),
+    /// Release one batch at a time: show the next pods, ask, lower the partition, wait
+    #[command(after_help = super::step::HELP)]
+    Step(super::step::StepArgs),
 }
 
 const RESTART_HELP: &str = "\
@@ -116,6 +119,7 @@ pub async fn run(verb: RolloutVerb, connection: &ConnectionArgs) -> anyhow::Resu
         RolloutVerb::History(a) => return super::history::run(a, connection).await,
         RolloutVerb::Status(a) => return super::status::run(a, connection).await,
         RolloutVerb::Undo(a) => return super::undo::run(a, connection).await,
+        RolloutVerb::Step(a) => return super::step::run(a, connection).await,
     };
     let targets = target::parse(&args.targets)?;
     for t in &targets {

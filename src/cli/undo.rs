@@ -71,7 +71,7 @@ fn chosen(list: &[Revision], to: Option<i64>, id: &str) -> anyhow::Result<Revisi
 }
 
 /// What happens to one CloneSet pod (a line of the preview).
-fn pod_outcome(
+pub(crate) fn pod_outcome(
     from: Option<&PodTemplateSpec>,
     to: &PodTemplateSpec,
     policy: CloneSetUpdateStrategyType,

@@ -52,9 +52,59 @@ fn rows(screen: &vt100::Screen, cols: u16) -> String {
     rows.join("\n").trim_end().to_string()
 }
 
-/// Runs `command` (a shell line) on a `rows` x `cols` terminal with a UTF-8 locale. Each
-/// `(delay, keys)` is typed after waiting `delay`; stdin closes after the last one.
-pub fn run(command: &str, rows: u16, cols: u16, typed: &[(Duration, &str)]) -> Session {
+/// Runs `command` like [`run`], answering prompts: for each `(prompt, keys)` in order, it
+/// waits until `prompt` has appeared in the output once more, then types `keys`. Gives up
+/// waiting for a prompt after `patience` (the command then runs on with stdin closed).
+pub fn run_answering(
+    command: &str,
+    rows: u16,
+    cols: u16,
+    answers: &[(&str, &str)],
+    patience: Duration,
+) -> Session {
+    let (mut child, mut stdin, output) = spawn(command, rows, cols);
+    let mut raw: Vec<u8> = Vec::new();
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (prompt, keys) in answers {
+        let seen = seen.entry(prompt).or_default();
+        let deadline = std::time::Instant::now() + patience;
+        loop {
+            let text = String::from_utf8_lossy(&raw);
+            if text.matches(prompt).count() > *seen {
+                *seen += 1;
+                break;
+            }
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match output.recv_timeout(left.min(Duration::from_millis(200))) {
+                Ok(chunk) => raw.extend(chunk),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) if !left.is_zero() => {}
+                Err(_) => break,
+            }
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        let _ = stdin.write_all(keys.as_bytes());
+        let _ = stdin.flush();
+    }
+    let status = child.wait().expect("wait");
+    drop(stdin);
+    raw.extend(output.iter().flatten());
+    Session {
+        code: status.code().unwrap_or(-1),
+        raw,
+        rows,
+        cols,
+    }
+}
+
+fn spawn(
+    command: &str,
+    rows: u16,
+    cols: u16,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::sync::mpsc::Receiver<Vec<u8>>,
+) {
     let line = format!("stty rows {rows} cols {cols}; {command}");
     let mut child = Command::new("script")
         .args(["-qefc", &line, "/dev/null"])
@@ -66,13 +116,24 @@ pub fn run(command: &str, rows: u16, cols: u16, typed: &[(Duration, &str)]) -> S
         .stdout(Stdio::piped())
         .spawn()
         .expect("script (util-linux) runs");
-    let mut stdin = child.stdin.take().expect("stdin");
+    let stdin = child.stdin.take().expect("stdin");
     let mut stdout = child.stdout.take().expect("stdout");
-    let reader = std::thread::spawn(move || {
-        let mut raw = Vec::new();
-        let _ = stdout.read_to_end(&mut raw);
-        raw
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
     });
+    (child, stdin, rx)
+}
+
+/// Runs `command` (a shell line) on a `rows` x `cols` terminal with a UTF-8 locale. Each
+/// `(delay, keys)` is typed after waiting `delay`; stdin closes after the last one.
+pub fn run(command: &str, rows: u16, cols: u16, typed: &[(Duration, &str)]) -> Session {
+    let (mut child, mut stdin, output) = spawn(command, rows, cols);
     for (delay, keys) in typed {
         std::thread::sleep(*delay);
         let _ = stdin.write_all(keys.as_bytes());
@@ -80,10 +141,9 @@ pub fn run(command: &str, rows: u16, cols: u16, typed: &[(Duration, &str)]) -> S
     }
     let status = child.wait().expect("wait");
     drop(stdin);
-    let raw = reader.join().expect("reader");
     Session {
         code: status.code().unwrap_or(-1),
-        raw,
+        raw: output.iter().flatten().collect(),
         rows,
         cols,
     }

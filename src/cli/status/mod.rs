@@ -14,6 +14,8 @@ pub mod assess;
 pub mod render;
 mod watch;
 
+pub use watch::follow;
+
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};

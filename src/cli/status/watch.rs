@@ -104,12 +104,13 @@ pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Resul
         std::env::var(k).ok()
     });
     let mut renderer = Renderer::new(mode(&args), glyphs, colour);
-    let outcome = watch(&args, t, &client, &namespace, &mut renderer).await;
+    let outcome = follow(&args, t, &client, &namespace, &mut renderer).await;
     renderer.finish()?;
     outcome
 }
 
-async fn watch(
+/// Watches `t` until [`decide`] stops: Ok when done, an [`ExitWith`] otherwise.
+pub async fn follow(
     args: &StatusArgs,
     t: &Target,
     client: &Client,
