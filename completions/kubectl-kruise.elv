@@ -254,6 +254,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kubectl-kruise;rollout;status'= {
+            cand -l 'Every object of the type whose labels match, one after the other'
+            cand --selector 'Every object of the type whose labels match, one after the other'
             cand -w 'Keep watching until done (false: print one snapshot)'
             cand --watch 'Keep watching until done (false: print one snapshot)'
             cand --timeout 'Give up after this long (0: wait forever)'
@@ -292,6 +294,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --version 'Print version'
         }
         &'kubectl-kruise;rollout;pause'= {
+            cand -l 'Every object of the type whose labels match this selector'
+            cand --selector 'Every object of the type whose labels match this selector'
             cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
             cand -o 'Print the updated object in this format instead of one line'
             cand --output 'Print the updated object in this format instead of one line'
@@ -320,6 +324,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --version 'Print version'
         }
         &'kubectl-kruise;rollout;resume'= {
+            cand -l 'Every object of the type whose labels match this selector'
+            cand --selector 'Every object of the type whose labels match this selector'
             cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
             cand -o 'Print the updated object in this format instead of one line'
             cand --output 'Print the updated object in this format instead of one line'
@@ -403,6 +409,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --version 'Print version'
         }
         &'kubectl-kruise;rollout;restart'= {
+            cand -l 'Every object of the type whose labels match this selector'
+            cand --selector 'Every object of the type whose labels match this selector'
             cand -o 'Print the updated object in this format instead of one line'
             cand --output 'Print the updated object in this format instead of one line'
             cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'

@@ -265,6 +265,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;rollout;status' {
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Every object of the type whose labels match, one after the other')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Every object of the type whose labels match, one after the other')
             [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Keep watching until done (false: print one snapshot)')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep watching until done (false: print one snapshot)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up after this long (0: wait forever)')
@@ -304,6 +306,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;rollout;pause' {
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Every object of the type whose labels match this selector')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Every object of the type whose labels match this selector')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the patch without sending it; `server` sends it with dry-run')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
@@ -333,6 +337,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;rollout;resume' {
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Every object of the type whose labels match this selector')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Every object of the type whose labels match this selector')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the patch without sending it; `server` sends it with dry-run')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
@@ -419,6 +425,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;rollout;restart' {
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Every object of the type whose labels match this selector')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Every object of the type whose labels match this selector')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the patch without sending it; `server` sends it with dry-run')

@@ -291,3 +291,49 @@ async fn mutating_verbs_print_the_object_with_o() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("kubectl.kubernetes.io/restartedAt"), "{out}");
 }
+
+#[tokio::test]
+async fn a_label_selector_picks_the_objects_of_a_type() {
+    let ns = TestNamespace::create("rollout-selector").await;
+    let (code, _, err) = kruise(kubeconfig(), &["install", "--only", "CloneSet"]);
+    assert_eq!(code, 0, "{err}");
+    for (name, tier) in [("a", "fe"), ("b", "fe"), ("c", "be")] {
+        let set: CloneSet = support::object(json!({
+            "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet",
+            "metadata": { "name": name, "labels": { "tier": tier } },
+            "spec": {
+                "replicas": 0,
+                "selector": { "matchLabels": { "app": name } },
+                "template": { "metadata": { "labels": { "app": name } }, "spec": { "containers": [{ "name": "app", "image": "nginx" }] } },
+            },
+        }));
+        ns.api::<CloneSet>()
+            .create(&PostParams::default(), &set)
+            .await
+            .expect("create CloneSet");
+    }
+    let (code, out, err) = rollout(&ns, &["pause", "clone", "-l", "tier=fe"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "clonesets.apps.kruise.io/a paused\nclonesets.apps.kruise.io/b paused\n"
+    );
+    let c = ns.api::<CloneSet>().get("c").await.expect("get");
+    assert_ne!(
+        c.spec.update_strategy.and_then(|s| s.paused),
+        Some(true),
+        "c is not selected"
+    );
+    let (code, out, err) = rollout(&ns, &["restart", "clone", "-l", "tier=be", "--yes"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "clonesets.apps.kruise.io/c restarted\n");
+    let (code, _, err) = rollout(&ns, &["status", "clone", "-l", "tier=nope"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("no clonesets.apps.kruise.io in namespace") && err.contains("-l tier=nope"),
+        "{err}"
+    );
+    let (code, _, err) = rollout(&ns, &["pause", "clone/a", "-l", "tier=fe"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("with -l, name only the type"), "{err}");
+}

@@ -48,13 +48,17 @@ the point. Asks on a terminal; --yes skips; no terminal and no --yes refuses.
 
 Examples:
   kubectl kruise rollout restart cloneset/web --yes
-  kubectl kruise rollout restart deploy/front --dry-run=client";
+  kubectl kruise rollout restart deploy/front --dry-run=client
+  kubectl kruise rollout restart clone -l app=web --yes";
 
 #[derive(Debug, Args)]
 pub struct RestartArgs {
-    /// TYPE/NAME ... or TYPE NAME ...
+    /// TYPE/NAME ... or TYPE NAME ... (or TYPE with -l)
     #[arg(required = true, value_name = "TYPE/NAME")]
     pub targets: Vec<String>,
+    /// Every object of the type whose labels match this selector
+    #[arg(short = 'l', long)]
+    pub selector: Option<String>,
     /// Print the updated object in this format instead of one line
     #[arg(short = 'o', long, value_enum)]
     pub output: Option<Output>,
@@ -73,6 +77,7 @@ DaemonSet cannot be paused; hold them with a partition instead.
 Examples:
   kubectl kruise rollout pause cloneset/web
   kubectl kruise rollout pause clone web api -n shop
+  kubectl kruise rollout pause clone -l tier=frontend
   kubectl kruise rollout pause deploy/frontend --dry-run=client";
 
 const RESUME_HELP: &str = "\
@@ -84,9 +89,12 @@ Examples:
 
 #[derive(Debug, Args)]
 pub struct PauseArgs {
-    /// TYPE/NAME ... or TYPE NAME ...
+    /// TYPE/NAME ... or TYPE NAME ... (or TYPE with -l)
     #[arg(required = true, value_name = "TYPE/NAME")]
     pub targets: Vec<String>,
+    /// Every object of the type whose labels match this selector
+    #[arg(short = 'l', long)]
+    pub selector: Option<String>,
     /// `client` prints the patch without sending it; `server` sends it with dry-run
     #[arg(long, value_enum, default_value = "none", num_args = 0..=1, default_missing_value = "client")]
     pub dry_run: DryRun,
@@ -121,7 +129,9 @@ pub async fn run(verb: RolloutVerb, connection: &ConnectionArgs) -> anyhow::Resu
         RolloutVerb::Undo(a) => return super::undo::run(a, connection).await,
         RolloutVerb::Step(a) => return super::step::run(a, connection).await,
     };
-    let targets = target::parse(&args.targets)?;
+    let selection = target::parse_selection(&args.targets, args.selector.as_deref())?;
+    let (client, namespace) = target::connect(connection).await?;
+    let targets = selection.resolve(&client, &namespace).await?;
     for t in &targets {
         if paused_path(t.kind).is_none() {
             anyhow::bail!(
@@ -133,7 +143,6 @@ pub async fn run(verb: RolloutVerb, connection: &ConnectionArgs) -> anyhow::Resu
             );
         }
     }
-    let (client, namespace) = target::connect(connection).await?;
     for t in &targets {
         set_paused(&client, &namespace, t, pause, &args).await?;
     }
@@ -188,8 +197,9 @@ async fn set_paused(
 }
 
 async fn restart(args: RestartArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
-    let targets = target::parse(&args.targets)?;
+    let selection = target::parse_selection(&args.targets, args.selector.as_deref())?;
     let (client, namespace) = target::connect(connection).await?;
+    let targets = selection.resolve(&client, &namespace).await?;
     let mut objects = Vec::new();
     for t in &targets {
         let api: Api<DynamicObject> = t.api(&client, &namespace);

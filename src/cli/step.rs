@@ -97,6 +97,7 @@ pub fn next_partition(partition: i64, batch: i64) -> (i64, i64) {
 fn follow_args(args: &StepArgs) -> StatusArgs {
     StatusArgs {
         target: args.target.clone(),
+        selector: None,
         watch: true,
         timeout: args.timeout,
         exit_status: false,

@@ -222,6 +222,59 @@ pub fn parse(words: &[String]) -> Result<Vec<Target>, UsageError> {
         .collect())
 }
 
+/// What the words and `-l` name: objects by name, or every object of a kind that matches
+/// a label selector (resolved against the cluster).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Selection {
+    Named(Vec<Target>),
+    Labelled { kind: Kind, selector: String },
+}
+
+/// Parses the words with an optional `-l SELECTOR`: with a selector the words are exactly
+/// one type (`clone -l app=web`); without one, as [`parse`].
+pub fn parse_selection(words: &[String], selector: Option<&str>) -> Result<Selection, UsageError> {
+    let Some(selector) = selector else {
+        return parse(words).map(Selection::Named);
+    };
+    match words {
+        [token] if !token.contains('/') => {
+            let kind = Kind::from_token(token).ok_or_else(|| unknown(token))?;
+            Ok(Selection::Labelled {
+                kind,
+                selector: selector.to_string(),
+            })
+        }
+        _ => Err(UsageError(
+            "with -l, name only the type (e.g. `clone -l app=web`), not objects (see --help)".into(),
+        )),
+    }
+}
+
+impl Selection {
+    /// The named objects, or the ones the selector matches now (sorted by name); no match
+    /// is an error naming the kind and the selector.
+    pub async fn resolve(self, client: &kube::Client, namespace: &str) -> anyhow::Result<Vec<Target>> {
+        let (kind, selector) = match self {
+            Selection::Named(targets) => return Ok(targets),
+            Selection::Labelled { kind, selector } => (kind, selector),
+        };
+        let api: kube::Api<kube::api::DynamicObject> =
+            kube::Api::namespaced_with(client.clone(), namespace, &kind.resource());
+        let listed = api
+            .list(&kube::api::ListParams::default().labels(&selector))
+            .await?;
+        let mut names: Vec<String> = listed.items.into_iter().filter_map(|o| o.metadata.name).collect();
+        names.sort();
+        if names.is_empty() {
+            anyhow::bail!(
+                "no {} in namespace {namespace} matches -l {selector}",
+                kind.qualified()
+            );
+        }
+        Ok(names.into_iter().map(|name| Target { kind, name }).collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,6 +306,23 @@ mod tests {
         );
         assert_eq!(Kind::from_token("ds"), Some(Kind::DaemonSet));
         assert_eq!(Kind::from_token("ads"), Some(Kind::AdvancedDaemonSet));
+    }
+
+    #[test]
+    fn a_selector_takes_one_bare_type() {
+        assert_eq!(
+            parse_selection(&words(&["clone"]), Some("app=web")).expect("parse"),
+            Selection::Labelled {
+                kind: Kind::CloneSet,
+                selector: "app=web".into()
+            }
+        );
+        assert!(parse_selection(&words(&["clone/web"]), Some("app=web")).is_err());
+        assert!(parse_selection(&words(&["clone", "web"]), Some("app=web")).is_err());
+        assert!(matches!(
+            parse_selection(&words(&["clone", "web"]), None),
+            Ok(Selection::Named(_))
+        ));
     }
 
     #[test]

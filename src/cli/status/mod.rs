@@ -37,7 +37,8 @@ progressing (--watch=false --exit-status).
 Examples:
   kubectl kruise rollout status cloneset/web --timeout 5m
   kubectl kruise rollout status cloneset/web --watch=false --exit-status
-  kubectl kruise rollout status deploy/front -o jsonl | jq .phase";
+  kubectl kruise rollout status deploy/front -o jsonl | jq .phase
+  kubectl kruise rollout status clone -l tier=frontend --timeout 10m";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Until {
@@ -58,9 +59,12 @@ pub enum StatusOutput {
 
 #[derive(Debug, Args)]
 pub struct StatusArgs {
-    /// TYPE/NAME
+    /// TYPE/NAME (or TYPE with -l)
     #[arg(value_name = "TYPE/NAME")]
     pub target: String,
+    /// Every object of the type whose labels match, one after the other
+    #[arg(short = 'l', long)]
+    pub selector: Option<String>,
     /// Keep watching until done (false: print one snapshot)
     #[arg(short = 'w', long, default_value_t = true, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
     pub watch: bool,

@@ -87,26 +87,38 @@ fn newest_replica_set(sets: &[std::sync::Arc<ReplicaSet>], uid: &str) -> Option<
 }
 
 pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
-    let targets = target::parse(std::slice::from_ref(&args.target))?;
-    let [t] = targets.as_slice() else {
-        return Err(UsageError("rollout status takes one workload (see --help)".into()).into());
-    };
-    if !matches!(t.kind, Kind::CloneSet | Kind::Deployment) {
+    let selection = target::parse_selection(std::slice::from_ref(&args.target), args.selector.as_deref())?;
+    if let target::Selection::Named(named) = &selection
+        && named.len() != 1
+    {
+        return Err(
+            UsageError("rollout status takes one workload, or a type with -l (see --help)".into()).into(),
+        );
+    }
+    let (client, namespace) = target::connect(connection).await?;
+    let targets = selection.resolve(&client, &namespace).await?;
+    if let Some(t) = targets
+        .iter()
+        .find(|t| !matches!(t.kind, Kind::CloneSet | Kind::Deployment))
+    {
         return Err(UsageError(format!(
             "rollout status supports cloneset and deployment so far, not {}",
             t.kind.qualified()
         ))
         .into());
     }
-    let (client, namespace) = target::connect(connection).await?;
     let glyphs = glyphs::for_locale();
     let colour = glyphs::colour(std::io::stdout().is_terminal(), args.no_color, |k| {
         std::env::var(k).ok()
     });
-    let mut renderer = Renderer::new(mode(&args), glyphs, colour);
-    let outcome = follow(&args, t, &client, &namespace, &mut renderer).await;
-    renderer.finish()?;
-    outcome
+    // With -l, one after the other (as kubectl): the first that does not succeed decides.
+    for t in &targets {
+        let mut renderer = Renderer::new(mode(&args), glyphs, colour);
+        let outcome = follow(&args, t, &client, &namespace, &mut renderer).await;
+        renderer.finish()?;
+        outcome?;
+    }
+    Ok(())
 }
 
 /// Watches `t` until [`decide`] stops: Ok when done, an [`ExitWith`] otherwise.
