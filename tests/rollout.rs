@@ -337,3 +337,45 @@ async fn a_label_selector_picks_the_objects_of_a_type() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("with -l, name only the type"), "{err}");
 }
+
+/// `kubectl-kruise __complete WORDS...` against the test cluster: the candidates.
+fn complete(ns: &TestNamespace, words: &[&str]) -> Vec<String> {
+    let config = kubeconfig().display().to_string();
+    let mut all = vec!["__complete", "--kubeconfig", &config, "-n", &ns.name];
+    all.extend_from_slice(words);
+    let out = std::process::Command::new(support::CLI)
+        .args(&all)
+        .output()
+        .expect("run __complete");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[tokio::test]
+async fn completion_offers_workloads_revisions_and_containers_from_the_cluster() {
+    let ns = TestNamespace::create("rollout-complete").await;
+    objects(&ns).await;
+    let names = complete(&ns, &["get", "clone", ""]);
+    assert_eq!(names, ["web", ":4"]);
+    let slashed = complete(&ns, &["rollout", "pause", "deploy/f"]);
+    assert_eq!(slashed, ["deploy/front", ":4"]);
+    let kinds = complete(&ns, &["rollout", "status", ""]);
+    assert!(kinds.iter().any(|k| k.starts_with("clone\t")), "{kinds:?}");
+    let containers = complete(&ns, &["set", "image", "deploy/front", ""]);
+    assert_eq!(containers, ["app=", ":4"]);
+    support::wait_for(
+        "the Deployment's first ReplicaSet",
+        std::time::Duration::from_secs(30),
+        || async {
+            let revisions = complete(&ns, &["rollout", "history", "deploy/front", "--revision", ""]);
+            if revisions.iter().any(|r| r.starts_with("1\tfront-")) {
+                Ok(())
+            } else {
+                Err(format!("{revisions:?}"))
+            }
+        },
+    )
+    .await;
+}

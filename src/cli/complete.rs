@@ -4,14 +4,14 @@
 //! plugin name come as arguments, the last one partial (maybe empty); one candidate per
 //! line, `candidate<TAB>description`; last line `:<directive bitmask>`.
 //!
-//! Invariants: never fails and never waits long: cluster lookups (namespaces) have a
+//! Invariants: never fails and never waits long: cluster lookups (namespaces, and the
+//! workloads, revisions, pods and containers of `complete_cluster`) have a
 //! 2-second limit, and on any error the answer is no candidates plus "no file completion".
 use std::time::Duration;
 
 use clap::{Command, CommandFactory};
 
 use super::Cli;
-use super::connection::ConnectionArgs;
 
 /// Directive bits of the protocol.
 const NO_FILE_COMPLETION: u32 = 4;
@@ -61,6 +61,12 @@ pub async fn candidates(words: &[String]) -> Vec<(String, String)> {
     }
     let root = Cli::command();
     let command = deepest_subcommand(&root, done);
+    if let Some(found) = super::complete_cluster::candidates(&root, command, done, partial).await {
+        return found
+            .into_iter()
+            .filter(|(c, _)| c.starts_with(partial))
+            .collect();
+    }
     if partial.starts_with('-') {
         return command
             .get_arguments()
@@ -108,19 +114,7 @@ fn contexts() -> Vec<(String, String)> {
 
 /// Namespaces of the cluster the typed words point at (`--kubeconfig`, `--context`).
 async fn namespaces(words: &[String]) -> Vec<(String, String)> {
-    let flag = |name: &str| {
-        words
-            .iter()
-            .position(|w| w == name)
-            .and_then(|i| words.get(i + 1))
-            .cloned()
-    };
-    let connection = ConnectionArgs {
-        kubeconfig: flag("--kubeconfig").map(Into::into),
-        context: flag("--context"),
-        request_timeout: "2s".into(),
-        ..Default::default()
-    };
+    let connection = super::complete_cluster::connection_of(words);
     let lookup = async {
         let client = connection.client().await.ok()?;
         let api: kube::Api<k8s_openapi::api::core::v1::Namespace> = kube::Api::all(client);
@@ -138,6 +132,26 @@ async fn namespaces(words: &[String]) -> Vec<(String, String)> {
         .ok()
         .flatten()
         .unwrap_or_default()
+}
+
+/// The typed words with the connection flags clap took as global ones put back in front
+/// (`__complete --kubeconfig K get clone ""` parses `--kubeconfig K` itself).
+pub fn with_connection_flags(
+    words: Vec<String>,
+    connection: &super::connection::ConnectionArgs,
+) -> Vec<String> {
+    let mut front = Vec::new();
+    if let Some(path) = &connection.kubeconfig {
+        front.extend(["--kubeconfig".to_string(), path.display().to_string()]);
+    }
+    if let Some(context) = &connection.context {
+        front.extend(["--context".to_string(), context.clone()]);
+    }
+    if let Some(namespace) = &connection.namespace {
+        front.extend(["--namespace".to_string(), namespace.clone()]);
+    }
+    front.extend(words);
+    front
 }
 
 /// Prints the answer in the line protocol.

@@ -3,6 +3,7 @@
 //! Exit codes (see `cli-conventions.md` §6): 0 success, 1 failure, 2 bad usage or a refused
 //! confirmation, 3-6 rollout outcomes (`rollout status`), 130 interrupted (Ctrl-C).
 pub mod complete;
+pub mod complete_cluster;
 pub mod completion;
 pub mod connection;
 pub mod get;
@@ -146,7 +147,7 @@ pub fn main() -> ExitCode {
             Command::Install(args) => install::install(args, &cli.connection).await,
             Command::Uninstall(args) => install::uninstall(args, &cli.connection).await,
             Command::Complete { words } => {
-                complete::run(words).await;
+                complete::run(complete::with_connection_flags(words, &cli.connection)).await;
                 Ok(())
             }
             Command::Testenv(args) => testenv::run(args).await,
