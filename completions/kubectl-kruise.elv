@@ -382,6 +382,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;rollout;undo'= {
             cand --to-revision 'The revision to go back to (default: the one before the newest)'
             cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
+            cand -o 'Print the updated object in this format instead of one line'
+            cand --output 'Print the updated object in this format instead of one line'
             cand --kubeconfig 'Path to the kubeconfig file to use'
             cand --context 'The name of the kubeconfig context to use'
             cand --cluster 'The name of the kubeconfig cluster to use'

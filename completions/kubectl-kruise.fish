@@ -315,6 +315,9 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
 client\t''
 server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -s o -l output -d 'Print the updated object in this format instead of one line' -r -f -a "yaml\t''
+json\t''
+name\t''"
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l context -d 'The name of the kubeconfig context to use' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from undo" -l cluster -d 'The name of the kubeconfig cluster to use' -r

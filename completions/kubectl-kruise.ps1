@@ -397,6 +397,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
         'kubectl-kruise;rollout;undo' {
             [CompletionResult]::new('--to-revision', '--to-revision', [CompletionResultType]::ParameterName, 'The revision to go back to (default: the one before the newest)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the patch without sending it; `server` sends it with dry-run')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')

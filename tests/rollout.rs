@@ -290,6 +290,17 @@ async fn mutating_verbs_print_the_object_with_o() {
     let (code, out, err) = run(&["rollout", "restart", "deploy/front", "--yes", "-o", "yaml"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("kubectl.kubernetes.io/restartedAt"), "{out}");
+    support::wait_for(
+        "two ReplicaSet revisions",
+        std::time::Duration::from_secs(30),
+        || async {
+            let (_, out, _) = run(&["rollout", "history", "deploy/front"]);
+            (out.lines().count() >= 4).then_some(()).ok_or(out)
+        },
+    )
+    .await;
+    let (code, out, err) = run(&["rollout", "undo", "deploy/front", "--yes", "-o", "name"]);
+    assert_eq!((code, out.as_str()), (0, "deployments.apps/front\n"), "{err}");
 }
 
 #[tokio::test]

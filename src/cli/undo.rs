@@ -16,7 +16,7 @@ use serde_json::json;
 use super::UsageError;
 use super::connection::ConnectionArgs;
 use super::history::{Revision, revisions};
-use super::install::{DryRun, confirm};
+use super::install::{DryRun, Output, confirm};
 use super::target::{self, Kind};
 use crate::api::cloneset::{CloneSet, CloneSetUpdateStrategyType};
 use crate::runtime::inplace::{Decision, decide};
@@ -46,6 +46,9 @@ pub struct UndoArgs {
     /// `client` prints the patch without sending it; `server` sends it with dry-run
     #[arg(long, value_enum, default_value = "none", num_args = 0..=1, default_missing_value = "client")]
     pub dry_run: DryRun,
+    /// Print the updated object in this format instead of one line
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<Output>,
 }
 
 fn chosen(list: &[Revision], to: Option<i64>, id: &str) -> anyhow::Result<Revision> {
@@ -166,12 +169,13 @@ pub async fn run(args: UndoArgs, connection: &ConnectionArgs) -> anyhow::Result<
     }
     let patch: json_patch::Patch = serde_json::from_value(patch)?;
     let params = args.dry_run.patch_params();
-    api.patch(&t.name, &params, &Patch::<()>::Json(patch))
+    let updated = api
+        .patch(&t.name, &params, &Patch::<()>::Json(patch))
         .await
         .with_context(|| {
             format!("rolling back {id} (if it changed since the preview, run the command again)")
         })?;
     let suffix = if params.dry_run { " (server dry run)" } else { "" };
-    println!("{id} rolled back to revision {}{suffix}", target.number);
-    Ok(())
+    let verb = format!("rolled back to revision {}{suffix}", target.number);
+    target::print(&updated, &id, &verb, args.output)
 }
