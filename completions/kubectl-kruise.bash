@@ -494,7 +494,7 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__get)
-            opts="-o -A -n -s -v -h -V --output --all-namespaces --no-headers --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
+            opts="-o -A -n -s -v -h -V --output --all-namespaces --no-headers --tree --revisions --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -506,6 +506,10 @@ _kubectl__kruise() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "wide json yaml name" -- "${cur}"))
+                    return 0
+                    ;;
+                --revisions)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --kubeconfig)

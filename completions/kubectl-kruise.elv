@@ -193,6 +193,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;get'= {
             cand -o 'Output format'
             cand --output 'Output format'
+            cand --revisions 'With --tree: how many revisions to show'
             cand --kubeconfig 'Path to the kubeconfig file to use'
             cand --context 'The name of the kubeconfig context to use'
             cand --cluster 'The name of the kubeconfig cluster to use'
@@ -214,6 +215,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -A 'List in every namespace'
             cand --all-namespaces 'List in every namespace'
             cand --no-headers 'Omit the header line'
+            cand --tree 'Draw one named workload as a tree: its revisions, newest first, and the pods at each'
             cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
             cand -h 'Print help'
             cand --help 'Print help'

@@ -161,6 +161,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand get" -s o 
 json\t''
 yaml\t''
 name\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand get" -l revisions -d 'With --tree: how many revisions to show' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand get" -l context -d 'The name of the kubeconfig context to use' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand get" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -178,6 +179,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand get" -l re
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand get" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand get" -s A -l all-namespaces -d 'List in every namespace'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand get" -l no-headers -d 'Omit the header line'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand get" -l tree -d 'Draw one named workload as a tree: its revisions, newest first, and the pods at each'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand get" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand get" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand get" -s V -l version -d 'Print version'

@@ -4,6 +4,8 @@
 //!
 //! Invariant: the table comes from the server (`as=Table`), so the columns are exactly the
 //! ones `kubectl get` shows for the same kind and version.
+//!
+//! `--tree` draws one named workload with its revisions and pods instead ([`super::tree`]).
 use clap::{Args, ValueEnum};
 use kube::api::{Api, DynamicObject, ListParams};
 use serde_json::Value;
@@ -14,11 +16,15 @@ use super::target::{self, Kind};
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, deployment (deploy), statefulset (sts), daemonset (ds).
+With --tree, one workload: its revisions (newest first, at most --revisions) and the pods at
+each, every pod with an icon: done (ready at the update revision), idle (ready at an older
+revision), in progress, failed or unknown; ASCII icons when the locale is not UTF-8.
 
 Examples:
   kubectl kruise get clone
   kubectl kruise get cloneset web -o wide
-  kubectl kruise get clone -A --no-headers";
+  kubectl kruise get clone -A --no-headers
+  kubectl kruise get cloneset/web --tree --revisions 5";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum GetOutput {
@@ -42,6 +48,18 @@ pub struct GetArgs {
     /// Omit the header line
     #[arg(long)]
     pub no_headers: bool,
+    /// Draw one named workload as a tree: its revisions, newest first, and the pods at each
+    #[arg(long, conflicts_with_all = ["output", "all_namespaces", "no_headers"])]
+    pub tree: bool,
+    /// With --tree: how many revisions to show
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 3,
+        requires = "tree",
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub revisions: u32,
 }
 
 /// Renders a `meta.k8s.io/v1` Table: UPPER_SNAKE headers, columns two spaces apart.
@@ -104,7 +122,32 @@ pub fn render_table(table: &Value, wide: bool, no_headers: bool, namespace_colum
     out
 }
 
+/// `get KIND/NAME --tree` or `get KIND NAME --tree`: exactly one object.
+fn tree_target(words: &[String]) -> Result<target::Target, UsageError> {
+    let hint = || {
+        UsageError("--tree shows one workload: name it, e.g. `get cloneset/web --tree` (see --help)".into())
+    };
+    let mut targets = target::parse(words).map_err(|e| match words {
+        [token] if Kind::from_token(token).is_some() => hint(),
+        _ => e,
+    })?;
+    match targets.len() {
+        1 => Ok(targets.remove(0)),
+        _ => Err(hint()),
+    }
+}
+
 pub async fn run(args: GetArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
+    if args.tree {
+        let target = tree_target(&args.words)?;
+        let (client, namespace) = target::connect(connection).await?;
+        let input = super::tree::load(&client, &namespace, &target, args.revisions as usize).await?;
+        print!(
+            "{}",
+            super::tree::render_tree(&input, super::glyphs::for_locale())
+        );
+        return Ok(());
+    }
     let (token, names) = args
         .words
         .split_first()
@@ -200,6 +243,24 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_tree_names_exactly_one_object_in_either_form() {
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        for ok in [&["clone/web"][..], &["cloneset", "web"]] {
+            let t = tree_target(&words(ok)).expect("one object");
+            assert_eq!((t.kind, t.name.as_str()), (Kind::CloneSet, "web"));
+        }
+        for bad in [
+            &["clone"][..],
+            &["clone", "a", "b"],
+            &["clone/a", "clone/b"],
+            &["widget/web"],
+        ] {
+            let e = tree_target(&words(bad)).expect_err("refused");
+            assert!(e.0.contains("--help"), "{}", e.0);
+        }
+    }
 
     #[test]
     fn the_table_is_borderless_with_wide_columns_only_when_asked() {

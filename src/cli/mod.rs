@@ -19,6 +19,7 @@ pub mod status;
 pub mod step;
 pub mod target;
 mod testenv;
+pub mod tree;
 pub mod undo;
 
 use std::process::ExitCode;

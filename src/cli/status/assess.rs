@@ -120,7 +120,8 @@ pub struct Report {
     pub pods: Vec<PodRow>,
 }
 
-const FAILING: &[&str] = &[
+/// Waiting reasons that mean a container will not start by itself.
+pub const FAILING: &[&str] = &[
     "CrashLoopBackOff",
     "ImagePullBackOff",
     "ErrImagePull",
@@ -277,8 +278,13 @@ fn counts(kind: Kind, object: &Value, pods: &[Pod]) -> Counts {
     let spec = &object["spec"];
     let status = &object["status"];
     let replicas = spec["replicas"].as_i64().unwrap_or(1);
+    let updated = count(&status["updatedReplicas"]);
+    // A partition holds only pods that are at an older revision: once more pods are
+    // updated than it lets through (a new set, or the partition raised later), those
+    // must be ready too.
     let expected = if kind == Kind::CloneSet {
-        status["expectedUpdatedReplicas"].as_i64().unwrap_or(replicas)
+        let after_partition = status["expectedUpdatedReplicas"].as_i64().unwrap_or(replicas);
+        after_partition.max(updated.min(replicas))
     } else {
         replicas
     };
@@ -289,7 +295,7 @@ fn counts(kind: Kind, object: &Value, pods: &[Pod]) -> Counts {
     };
     Counts {
         replicas,
-        updated: count(&status["updatedReplicas"]),
+        updated,
         updated_ready,
         ready: count(&status["readyReplicas"]),
         available: count(&status["availableReplicas"]),
