@@ -212,3 +212,19 @@ fn a_deployment_completes_when_every_replica_is_updated_and_available() {
             .starts_with("deployment/front successfully rolled out (revision 3 abc, 3/3 ready")
     );
 }
+
+#[test]
+fn a_partition_holds_only_old_pods_so_extra_updated_pods_must_be_ready() {
+    // A new set with partition 2: every pod is at the update revision already.
+    let mut o = clone(1, 1, 4, 2, false);
+    o["spec"]["updateStrategy"]["partition"] = json!(2);
+    o["status"]["expectedUpdatedReplicas"] = json!(2);
+    let report = assess(&observed(&o, &[]));
+    assert_eq!(report.phase, Phase::Progressing, "{}", report.line);
+    assert_eq!((report.counts.expected_updated, report.counts.partition), (4, 0));
+    o["status"]["updatedReadyReplicas"] = json!(4);
+    o["status"]["updatedAvailableReplicas"] = json!(4);
+    let report = assess(&observed(&o, &[]));
+    assert_eq!(report.phase, Phase::Complete);
+    assert!(!report.line.contains("partition"), "{}", report.line);
+}
