@@ -364,3 +364,102 @@ async fn a_claim_gets_one_pre_bound_volume_that_goes_when_the_claim_goes() {
     })
     .await;
 }
+
+fn waiting(p: &Pod, container: &str) -> Option<String> {
+    let statuses = p.status.as_ref()?.container_statuses.as_ref()?;
+    let status = statuses.iter().find(|c| c.name == container)?;
+    status.state.as_ref()?.waiting.as_ref()?.reason.clone()
+}
+
+#[tokio::test]
+async fn failing_pulls_and_crashes_are_shown_as_a_kubelet_would_and_undo_recovers() {
+    let ns = TestNamespace::create("kubelet-fail").await;
+    let pods: Api<Pod> = ns.api();
+    let mut p = pod("web", "nginx:1");
+    p["metadata"]["annotations"] = json!({
+        format!("{SIM_ANNOTATION_PREFIX}pull-fails"): "nginx:broken",
+        format!("{SIM_ANNOTATION_PREFIX}crash-images"): "nginx:crash",
+    });
+    pods.create(&PostParams::default(), &object(p.clone()))
+        .await
+        .expect("create pod");
+    let before = wait_pod(&pods, "web", "Running and Ready", running_ready).await;
+    let set = |image: &str| {
+        let patch = json!({ "spec": { "containers": [ { "name": "app", "image": image } ] } });
+        let pods = pods.clone();
+        async move {
+            pods.patch("web", &PatchParams::default(), &Patch::Strategic(patch))
+                .await
+                .expect("patch image")
+        }
+    };
+
+    set("nginx:broken").await;
+    let broken = wait_pod(&pods, "web", "ImagePullBackOff", |p| {
+        waiting(p, "app").as_deref() == Some("ImagePullBackOff") && condition(p, "Ready") == Some("False")
+    })
+    .await;
+    let app = &broken
+        .status
+        .as_ref()
+        .and_then(|s| s.container_statuses.clone())
+        .expect("statuses")[0];
+    assert_eq!(app.image, "nginx:1", "the old image is still what runs");
+    assert_eq!(app.image_id, image_id("nginx:1"));
+
+    set("nginx:crash").await;
+    let crashed = wait_pod(&pods, "web", "CrashLoopBackOff", |p| {
+        waiting(p, "app").as_deref() == Some("CrashLoopBackOff")
+    })
+    .await;
+    let app = &crashed
+        .status
+        .as_ref()
+        .and_then(|s| s.container_statuses.clone())
+        .expect("statuses")[0];
+    assert_eq!((app.image.as_str(), app.restart_count), ("nginx:crash", 1));
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let still = pods.get("web").await.expect("get pod");
+    assert_eq!(
+        still.status.and_then(|s| s.container_statuses).expect("statuses")[0].restart_count,
+        1,
+        "restarted once, not in a loop of writes"
+    );
+
+    set("nginx:1").await;
+    let back = wait_pod(&pods, "web", "Running and Ready on nginx:1", |p| {
+        running_ready(p) && waiting(p, "app").is_none()
+    })
+    .await;
+    assert_eq!(back.metadata.uid, before.metadata.uid, "same pod throughout");
+
+    p["metadata"]["name"] = json!("fresh");
+    p["spec"]["containers"][0]["image"] = json!("nginx:broken");
+    pods.create(&PostParams::default(), &object(p))
+        .await
+        .expect("create pod");
+    wait_pod(&pods, "fresh", "Pending in ImagePullBackOff", |p| {
+        phase(p) == "Pending" && waiting(p, "app").as_deref() == Some("ImagePullBackOff")
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_hanging_in_place_restart_never_finishes() {
+    let ns = TestNamespace::create("kubelet-hang").await;
+    let pods: Api<Pod> = ns.api();
+    let mut p = pod("web", "nginx:1");
+    p["metadata"]["annotations"] = json!({ format!("{SIM_ANNOTATION_PREFIX}restart-hangs"): "true" });
+    pods.create(&PostParams::default(), &object(p))
+        .await
+        .expect("create pod");
+    wait_pod(&pods, "web", "Running and Ready", running_ready).await;
+    let patch = json!({ "spec": { "containers": [ { "name": "app", "image": "nginx:2" } ] } });
+    pods.patch("web", &PatchParams::default(), &Patch::Strategic(patch))
+        .await
+        .expect("patch image");
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let p = pods.get("web").await.expect("get pod");
+    let app = &p.status.and_then(|s| s.container_statuses).expect("statuses")[0];
+    assert_eq!((app.image.as_str(), app.restart_count), ("nginx:1", 0));
+}

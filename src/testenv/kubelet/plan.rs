@@ -14,6 +14,19 @@
 //!
 //! "Gates say" means: every container ready and every `spec.readinessGates[]`
 //! condition True. The kubelet never writes a readiness-gate condition itself.
+//!
+//! Failures, asked for by pod annotations (comma-separated image lists):
+//!
+//! | annotation      | on start                                          | on an in-place image change |
+//! |-----------------|---------------------------------------------------|-----------------------------|
+//! | `pull-fails`    | Pending; that container waiting `ImagePullBackOff` | waiting `ImagePullBackOff`, *old* image and imageID kept, restartCount unchanged |
+//! | `crash-images`  | Running; waiting `CrashLoopBackOff`, restartCount 1 | new image and imageID, waiting `CrashLoopBackOff`, restartCount + 1 (once) |
+//! | `restart-hangs` | -                                                  | `"true"`: never finished; only gates are applied |
+//!
+//! A failing container is not ready, so ContainersReady and Ready turn False. Every failure
+//! is idempotent: a pod already showing it gets no further patch. A container waiting
+//! `ImagePullBackOff` is retried as soon as its spec image changes (to any other image, the
+//! old one included), which is how an undo recovers it.
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -104,6 +117,12 @@ pub fn plan(pod: &Pod, ctx: &Context<'_>) -> Step {
             _ => Step::Nothing,
         };
     };
+    if key == WaitKey::Start && start_already_failed(pod) {
+        return Step::Nothing;
+    }
+    if matches!(key, WaitKey::Restart(_)) && annotation(pod, "restart-hangs").as_deref() == Some("true") {
+        return gates_step(pod, ctx);
+    }
     let delay = match &key {
         WaitKey::Start => annotation_delay(pod, "start-delay", ctx.defaults.start_delay).saturating_add(
             annotation_delay(pod, "image-pull-delay", ctx.defaults.image_pull_delay),
@@ -181,7 +200,9 @@ fn statuses(pod: &Pod) -> &[ContainerStatus] {
         .unwrap_or_default()
 }
 
-/// Names of containers whose reported image differs from the spec image.
+/// Names of containers that must be restarted for their spec image: the reported image
+/// differs, except for a container already failing to pull exactly that image (it keeps
+/// its old image in the status until the spec changes again).
 fn changed_containers(pod: &Pod) -> Vec<String> {
     let statuses = statuses(pod);
     spec_images(pod)
@@ -190,9 +211,103 @@ fn changed_containers(pod: &Pod) -> Vec<String> {
             statuses
                 .iter()
                 .find(|s| &s.name == name)
-                .is_some_and(|s| &s.image != image)
+                .is_some_and(|s| match pull_failure(s) {
+                    Some(failed) => failed != *image,
+                    None => &s.image != image,
+                })
         })
         .map(|(name, _)| name)
+        .collect()
+}
+
+const PULL_BACK_OFF: &str = "ImagePullBackOff";
+const CRASH_BACK_OFF: &str = "CrashLoopBackOff";
+
+/// Is `image` in the pod's comma-separated `list` annotation?
+fn listed(pod: &Pod, list: &str, image: &str) -> bool {
+    annotation(pod, list).is_some_and(|v| v.split(',').any(|i| i.trim() == image))
+}
+
+fn pull_back_off_message(image: &str) -> String {
+    format!("Back-off pulling image \"{image}\"")
+}
+
+/// The image a container is failing to pull, read back from its waiting state.
+fn pull_failure(status: &ContainerStatus) -> Option<String> {
+    let waiting = status.state.as_ref()?.waiting.as_ref()?;
+    if waiting.reason.as_deref() != Some(PULL_BACK_OFF) {
+        return None;
+    }
+    let message = waiting.message.as_deref()?;
+    let image = message
+        .strip_prefix("Back-off pulling image \"")?
+        .strip_suffix('"')?;
+    Some(image.to_string())
+}
+
+/// A pending pod whose status already shows every pull failure its start would produce.
+fn start_already_failed(pod: &Pod) -> bool {
+    let failing: Vec<(String, String)> = spec_images(pod)
+        .into_iter()
+        .filter(|(_, image)| listed(pod, "pull-fails", image))
+        .collect();
+    !failing.is_empty()
+        && failing.iter().all(|(name, image)| {
+            statuses(pod)
+                .iter()
+                .any(|s| &s.name == name && pull_failure(s).as_deref() == Some(image))
+        })
+}
+
+/// A container that cannot pull `image`: waiting, not ready; `image`/`image_id` are what the
+/// status keeps showing (the spec image on start, the old one on an in-place change).
+fn pull_failed_status(name: &str, shown: (&str, &str), failed: &str, restart: i32) -> Value {
+    json!({
+        "name": name,
+        "image": shown.0,
+        "imageID": shown.1,
+        "ready": false,
+        "started": false,
+        "restartCount": restart,
+        "state": { "waiting": { "reason": PULL_BACK_OFF, "message": pull_back_off_message(failed) } },
+    })
+}
+
+/// A container that started with `image` and exited: waiting to be restarted again.
+fn crashed_status(pod: &Pod, name: &str, image: &str, restart: i32, ctx: &Context<'_>) -> Value {
+    json!({
+        "name": name,
+        "image": image,
+        "imageID": image_id(image),
+        "containerID": container_id(pod, name, restart),
+        "ready": false,
+        "started": false,
+        "restartCount": restart,
+        "state": { "waiting": { "reason": CRASH_BACK_OFF,
+            "message": format!("back-off restarting failed container {name}") } },
+        "lastState": { "terminated": { "exitCode": 1, "reason": "Error",
+            "containerID": container_id(pod, name, restart),
+            "startedAt": ctx.now.to_string(), "finishedAt": ctx.now.to_string() } },
+    })
+}
+
+/// ContainersReady, and Ready False when a container is not ready (otherwise the gates
+/// rule decides Ready once the images are in sync); a condition already at its status is
+/// left alone, so its lastTransitionTime stays true.
+fn readiness_conditions(pod: &Pod, containers: &[Value], ctx: &Context<'_>) -> Vec<Value> {
+    let all_ready = containers.iter().all(|c| c["ready"] == json!(true));
+    let wanted = if all_ready {
+        vec![("ContainersReady", "True", None)]
+    } else {
+        vec![
+            ("ContainersReady", "False", Some("ContainersNotReady")),
+            ("Ready", "False", Some("ContainersNotReady")),
+        ]
+    };
+    wanted
+        .into_iter()
+        .filter(|(kind, status, _)| condition_status(pod, kind) != Some(*status))
+        .map(|(kind, status, reason)| condition(kind, status, ctx, reason))
         .collect()
 }
 
@@ -284,11 +399,32 @@ fn start_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
         .collect();
     let containers: Vec<Value> = spec_images(pod)
         .iter()
-        .map(|(name, image)| running_status(pod, name, image, 0, ctx))
+        .map(|(name, image)| {
+            if listed(pod, "pull-fails", image) {
+                pull_failed_status(name, (image, ""), image, 0)
+            } else if listed(pod, "crash-images", image) {
+                crashed_status(pod, name, image, 1, ctx)
+            } else {
+                running_status(pod, name, image, 0, ctx)
+            }
+        })
         .collect();
-    let ready = if gates(pod).is_empty() { "True" } else { "False" };
+    let pulled = !containers
+        .iter()
+        .any(|c| c["state"]["waiting"]["reason"] == PULL_BACK_OFF);
+    let all_ready = containers.iter().all(|c| c["ready"] == json!(true));
+    let ready = if gates(pod).is_empty() && all_ready {
+        "True"
+    } else {
+        "False"
+    };
+    let (containers_ready, ready_reason) = if all_ready {
+        ("True", reason_for(ready))
+    } else {
+        ("False", Some("ContainersNotReady"))
+    };
     json!({ "status": {
-        "phase": "Running",
+        "phase": if pulled { "Running" } else { "Pending" },
         "hostIP": ctx.host_ip,
         "hostIPs": [ { "ip": ctx.host_ip } ],
         "podIP": ctx.pod_ip,
@@ -297,8 +433,8 @@ fn start_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
         "conditions": [
             condition("PodReadyToStartContainers", "True", ctx, None),
             condition("Initialized", "True", ctx, None),
-            condition("ContainersReady", "True", ctx, None),
-            condition("Ready", ready, ctx, reason_for(ready)),
+            condition("ContainersReady", containers_ready, ctx, ready_reason.filter(|_| !all_ready)),
+            condition("Ready", ready, ctx, ready_reason),
         ],
         "initContainerStatuses": init,
         "containerStatuses": containers,
@@ -323,7 +459,16 @@ fn restart_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
             let Some(image) = spec.get(&s.name).filter(|_| changed.contains(&s.name)) else {
                 return serde_json::to_value(s).unwrap_or(Value::Null);
             };
+            if listed(pod, "pull-fails", image) {
+                // The old container is gone and the new image never arrives: the status
+                // keeps the image it last ran, so the update is visibly not done.
+                let shown = (s.image.as_str(), s.image_id.as_str());
+                return pull_failed_status(&s.name, shown, image, s.restart_count);
+            }
             let restart = s.restart_count + 1;
+            if listed(pod, "crash-images", image) {
+                return crashed_status(pod, &s.name, image, restart, ctx);
+            }
             let mut next = running_status(pod, &s.name, image, restart, ctx);
             let started = running_since(s, ctx);
             next["lastState"] = json!({ "terminated": {
@@ -332,7 +477,12 @@ fn restart_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
             next
         })
         .collect();
-    json!({ "status": { "containerStatuses": list } })
+    let conditions = readiness_conditions(pod, &list, ctx);
+    if conditions.is_empty() {
+        // An empty list in a strategic-merge patch is better not sent at all.
+        return json!({ "status": { "containerStatuses": list } });
+    }
+    json!({ "status": { "conditions": conditions, "containerStatuses": list } })
 }
 
 fn completion_patch(pod: &Pod, ctx: &Context<'_>) -> Value {

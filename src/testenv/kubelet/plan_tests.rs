@@ -291,3 +291,126 @@ fn a_deleting_pod_is_deleted_once_with_grace_zero() {
     let forced = deleting.with("/metadata/deletionGracePeriodSeconds", json!(0));
     assert_eq!(plan(&forced.pod(), &ctx(Duration::ZERO)), Step::Nothing);
 }
+
+/// Applies a status patch the way the API server's strategic merge does for these
+/// fields: whole container status list, conditions merged by type.
+fn applied(pod: &Pod, p: &Value) -> Pod {
+    let mut v = serde_json::to_value(pod).expect("serializable");
+    let status = &p["status"];
+    for (k, val) in status.as_object().expect("status object") {
+        if k == "conditions" {
+            let mut list = v["status"]["conditions"].as_array().cloned().unwrap_or_default();
+            for c in val.as_array().expect("list") {
+                list.retain(|o| o["type"] != c["type"]);
+                list.push(c.clone());
+            }
+            v["status"]["conditions"] = json!(list);
+        } else {
+            v["status"][k] = val.clone();
+        }
+    }
+    serde_json::from_value(v).expect("still a Pod")
+}
+
+fn waiting_reason(p: &Value, i: usize) -> &str {
+    p["status"]["containerStatuses"][i]["state"]["waiting"]["reason"]
+        .as_str()
+        .unwrap_or("")
+}
+
+#[test]
+fn a_pod_whose_image_fails_to_pull_stays_pending_in_image_pull_back_off_once() {
+    let pod = TestPod::bound()
+        .with("/spec/containers/0/image", json!("nginx:broken"))
+        .annotate("pull-fails", "other:1, nginx:broken")
+        .pod();
+    let p = patch(plan(&pod, &ctx(Duration::ZERO)));
+    assert_eq!(p["status"]["phase"], "Pending");
+    assert_eq!(waiting_reason(&p, 0), "ImagePullBackOff");
+    assert_eq!(ready_of(&p), Some("False"));
+    let after = applied(&pod, &p);
+    assert_eq!(
+        plan(&after, &ctx(Duration::from_secs(60))),
+        Step::Nothing,
+        "idempotent"
+    );
+}
+
+#[test]
+fn an_in_place_change_to_an_image_that_fails_to_pull_keeps_the_old_image_and_id() {
+    let base = TestPod::bound().running().annotate("pull-fails", "nginx:broken");
+    let pod = base.with("/spec/containers/0/image", json!("nginx:broken")).pod();
+    let p = patch(plan(&pod, &ctx(Duration::ZERO)));
+    let c = &p["status"]["containerStatuses"][0];
+    assert_eq!(
+        (c["image"].as_str(), c["imageID"].as_str()),
+        (Some("nginx:1"), Some("x"))
+    );
+    assert_eq!(waiting_reason(&p, 0), "ImagePullBackOff");
+    assert_eq!(c["restartCount"], 0);
+    assert_eq!(ready_of(&p), Some("False"));
+    let after = applied(&pod, &p);
+    assert_eq!(wait_key(&after), None, "nothing more to restart for this image");
+    assert_eq!(
+        plan(&after, &ctx(Duration::from_secs(60))),
+        Step::Nothing,
+        "idempotent"
+    );
+
+    // Undo to the old image: the container is retried and runs again.
+    let mut undone = serde_json::to_value(&after).expect("serializable");
+    undone["spec"]["containers"][0]["image"] = json!("nginx:1");
+    let undone: Pod = serde_json::from_value(undone).expect("pod");
+    let p = patch(plan(&undone, &ctx(Duration::ZERO)));
+    let c = &p["status"]["containerStatuses"][0];
+    assert_eq!(c["image"], "nginx:1");
+    assert!(c["state"]["running"].is_object(), "{c}");
+    assert_eq!(p["status"]["conditions"][0]["type"], "ContainersReady");
+}
+
+#[test]
+fn a_crashing_image_shows_the_new_image_in_crash_loop_back_off_and_restarts_once() {
+    let pod = TestPod::bound()
+        .running()
+        .annotate("crash-images", "nginx:crash")
+        .with("/spec/containers/0/image", json!("nginx:crash"))
+        .pod();
+    let p = patch(plan(&pod, &ctx(Duration::ZERO)));
+    let c = &p["status"]["containerStatuses"][0];
+    assert_eq!(c["image"], "nginx:crash");
+    assert_eq!(c["imageID"], image_id("nginx:crash"));
+    assert_eq!(c["restartCount"], 1);
+    assert_eq!(waiting_reason(&p, 0), "CrashLoopBackOff");
+    assert_eq!(ready_of(&p), Some("False"));
+    let after = applied(&pod, &p);
+    assert_eq!(
+        plan(&after, &ctx(Duration::from_secs(60))),
+        Step::Nothing,
+        "restarted once"
+    );
+
+    let fresh = TestPod::bound()
+        .with("/spec/containers/0/image", json!("nginx:crash"))
+        .annotate("crash-images", "nginx:crash")
+        .pod();
+    let p = patch(plan(&fresh, &ctx(Duration::ZERO)));
+    assert_eq!(p["status"]["phase"], "Running");
+    assert_eq!(waiting_reason(&p, 0), "CrashLoopBackOff");
+    assert_eq!(ready_of(&p), Some("False"));
+}
+
+#[test]
+fn a_hanging_restart_never_finishes_but_gates_still_apply() {
+    let pod = TestPod::bound()
+        .running()
+        .gate("InPlaceUpdateReady")
+        .conditions(json!([ { "type": "Ready", "status": "True" }, { "type": "InPlaceUpdateReady", "status": "False" } ]))
+        .annotate("restart-hangs", "true")
+        .with("/spec/containers/0/image", json!("nginx:2"))
+        .pod();
+    let p = patch(plan(&pod, &ctx(Duration::from_secs(60))));
+    assert_eq!(ready_of(&p), Some("False"));
+    assert!(p["status"].get("containerStatuses").is_none(), "{p}");
+    let after = applied(&pod, &p);
+    assert_eq!(plan(&after, &ctx(Duration::from_secs(600))), Step::Nothing);
+}
