@@ -153,15 +153,58 @@ fn revision_of(kind: Kind, pod: &Pod) -> String {
     pod.labels().get(label).cloned().unwrap_or_default()
 }
 
-/// `(container, reason)` of the first container waiting in a failing state.
+/// `(container, reason)` of the first container waiting in a failing state *for its spec
+/// image*. A failure left over from an earlier image (the pod was just updated again and
+/// the kubelet has not acted yet) does not count: a pull failure whose message names
+/// another image, or a crash loop of another image.
 fn failing_container(pod: &Pod) -> Option<(String, String)> {
     let statuses = pod.status.as_ref()?.container_statuses.as_ref()?;
+    let spec = pod.spec.as_ref()?;
     statuses.iter().find_map(|c| {
-        let reason = c.state.as_ref()?.waiting.as_ref()?.reason.clone()?;
-        FAILING
-            .contains(&reason.as_str())
-            .then(|| (c.name.clone(), reason))
+        let waiting = c.state.as_ref()?.waiting.as_ref()?;
+        let reason = waiting.reason.clone()?;
+        if !FAILING.contains(&reason.as_str()) {
+            return None;
+        }
+        let want = spec
+            .containers
+            .iter()
+            .find(|s| s.name == c.name)?
+            .image
+            .as_deref()?;
+        let about = match reason.as_str() {
+            "CrashLoopBackOff" => Some(c.image.as_str()),
+            _ => waiting.message.as_deref().and_then(quoted),
+        };
+        if about.is_some_and(|image| !same_image(image, want)) {
+            return None;
+        }
+        Some((c.name.clone(), reason))
     })
+}
+
+/// The first `"..."` in a kubelet message (`Back-off pulling image "nginx:broken"`).
+fn quoted(message: &str) -> Option<&str> {
+    let (_, rest) = message.split_once('"')?;
+    rest.split_once('"').map(|(image, _)| image)
+}
+
+/// Image references equal once a runtime's normalisation is undone
+/// (`docker.io/library/nginx:1` is `nginx:1`; no tag is `:latest`).
+fn same_image(a: &str, b: &str) -> bool {
+    fn normal(image: &str) -> String {
+        let short = image
+            .strip_prefix("docker.io/library/")
+            .or_else(|| image.strip_prefix("docker.io/"))
+            .unwrap_or(image);
+        let last = short.rsplit('/').next().unwrap_or(short);
+        if last.contains(':') || last.contains('@') {
+            short.to_string()
+        } else {
+            format!("{short}:latest")
+        }
+    }
+    normal(a) == normal(b)
 }
 
 /// The containers whose running image differs from the spec (an in-place update's work).

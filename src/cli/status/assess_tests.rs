@@ -228,3 +228,30 @@ fn a_partition_holds_only_old_pods_so_extra_updated_pods_must_be_ready() {
     assert_eq!(report.phase, Phase::Complete);
     assert!(!report.line.contains("partition"), "{}", report.line);
 }
+
+#[test]
+fn a_failure_left_from_an_earlier_image_does_not_fail_the_rollout() {
+    let o = clone(2, 2, 1, 1, false);
+    let with = |image: &str, reason: &str, message: &str| {
+        let containers = json!([{ "name": "app", "image": image, "imageID": "", "ready": false,
+            "restartCount": 0, "state": { "waiting": { "reason": reason, "message": message } } }]);
+        [pod("web-a", "web-2", json!([]), containers)]
+    };
+    let phase = |pods: &[Pod]| assess(&observed(&o, pods)).phase;
+    let stale_pull = with(
+        "nginx:1",
+        "ImagePullBackOff",
+        "Back-off pulling image \"nginx:broken\"",
+    );
+    assert_eq!(phase(&stale_pull), Phase::Progressing, "spec is nginx:2 now");
+    let pull = with(
+        "nginx:1",
+        "ImagePullBackOff",
+        "Back-off pulling image \"docker.io/library/nginx:2\"",
+    );
+    assert_eq!(phase(&pull), Phase::Failed, "normalised names are the same image");
+    let stale_crash = with("nginx:crash", "CrashLoopBackOff", "back-off");
+    assert_eq!(phase(&stale_crash), Phase::Progressing);
+    let crash = with("docker.io/library/nginx:2", "CrashLoopBackOff", "back-off");
+    assert_eq!(phase(&crash), Phase::Failed);
+}
