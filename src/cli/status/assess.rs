@@ -18,6 +18,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::target::Kind;
+use crate::runtime::inplace::patch::GraceSpec;
 use crate::runtime::inplace::state::{READINESS_GATE, pod_condition};
 
 /// What the report is made from.
@@ -225,6 +226,38 @@ fn changing_containers(pod: &Pod) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// The containers a grace period will change: `(container, spec image, pending image)`.
+fn pending_images(pod: &Pod, grace: &GraceSpec) -> Vec<(String, String, String)> {
+    let spec = pod.spec.iter().flat_map(|s| &s.containers);
+    spec.filter_map(|c| {
+        let want = grace.container_images.get(&c.name)?;
+        let have = c.image.clone().unwrap_or_default();
+        (&have != want).then(|| (c.name.clone(), have, want.clone()))
+    })
+    .collect()
+}
+
+/// One container's image change, short when the repository stays the same
+/// (`guestbook v1 -> v2`), else in full (`app: nginx:1 -> httpd:2`).
+fn image_change(container: &str, have: &str, want: &str) -> String {
+    fn split(image: &str) -> (&str, &str) {
+        let name_end = image.rfind('/').map(|i| i + 1).unwrap_or(0);
+        match image[name_end..].find(['@', ':']) {
+            Some(i) => {
+                let (repo, tag) = image.split_at(name_end + i);
+                (repo, &tag[1..])
+            }
+            None => (image, ""),
+        }
+    }
+    let ((have_repo, have_tag), (want_repo, want_tag)) = (split(have), split(want));
+    if have_repo == want_repo && !have_tag.is_empty() && !want_tag.is_empty() {
+        format!("{container} {have_tag} -> {want_tag}")
+    } else {
+        format!("{container}: {have} -> {want}")
+    }
+}
+
 fn is_true(pod: &Pod, kind: &str) -> bool {
     pod_condition(pod, kind).is_some_and(|c| c.status == "True")
 }
@@ -239,10 +272,16 @@ fn gate_down_for(pod: &Pod, now: Timestamp) -> Option<Duration> {
 fn pod_row(kind: Kind, pod: &Pod, update_hash: Option<&str>, now: Timestamp) -> PodRow {
     let revision = revision_of(kind, pod);
     let updated = update_hash.is_some_and(|h| h == revision);
-    let changing = changing_containers(pod);
+    let grace = GraceSpec::of(pod);
+    let changing = match &grace {
+        // During a grace period the spec still has the old images; the pending ones are
+        // in the grace annotation.
+        Some(g) => pending_images(pod, g),
+        None => changing_containers(pod),
+    };
     let images = changing
         .iter()
-        .map(|(c, have, want)| format!("{c}: {have} -> {want}"))
+        .map(|(c, have, want)| image_change(c, have, want))
         .collect::<Vec<_>>()
         .join(", ");
     let (state, detail) = if pod.metadata.deletion_timestamp.is_some() {
@@ -251,10 +290,14 @@ fn pod_row(kind: Kind, pod: &Pod, update_hash: Option<&str>, now: Timestamp) -> 
         (PodState::Failing, format!("{container}: {reason}"))
     } else if let Some(down) = gate_down_for(pod, now) {
         let secs = down.as_secs();
-        (
-            PodState::UpdatingInPlace,
-            format!("{images} ({secs}s)").trim_start().to_string(),
-        )
+        let detail = match &grace {
+            Some(g) => format!("{images}, grace {secs}/{}s", g.grace_seconds),
+            // Gate closed, images not yet patched: the update's first write.
+            None if images.is_empty() && !updated => format!("gate closed, images next ({secs}s)"),
+            None if images.is_empty() => format!("new images running, gate not reopened yet ({secs}s)"),
+            None => format!("{images} ({secs}s)"),
+        };
+        (PodState::UpdatingInPlace, detail)
     } else if !updated {
         (PodState::Old, String::new())
     } else if is_true(pod, "Ready") {

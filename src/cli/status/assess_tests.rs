@@ -117,7 +117,7 @@ fn an_in_place_update_past_stuck_after_fails_naming_the_container() {
     let report = assess(&observed(&o, &young));
     assert_eq!(report.phase, Phase::Progressing);
     assert_eq!(report.pods[0].state, PodState::UpdatingInPlace);
-    assert_eq!(report.pods[0].detail, "app: nginx:1 -> nginx:2 (120s)");
+    assert_eq!(report.pods[0].detail, "app 1 -> 2 (120s)");
     assert!(report.line.contains("1 updating in place"), "{}", report.line);
     let old = [pod(
         "web-a",
@@ -254,4 +254,44 @@ fn a_failure_left_from_an_earlier_image_does_not_fail_the_rollout() {
     assert_eq!(phase(&stale_crash), Phase::Progressing);
     let crash = with("docker.io/library/nginx:2", "CrashLoopBackOff", "back-off");
     assert_eq!(phase(&crash), Phase::Failed);
+}
+
+#[test]
+fn an_image_change_reads_short_and_a_grace_period_says_so() {
+    assert_eq!(
+        image_change("g", "openkruise/guestbook:v1", "openkruise/guestbook:v2"),
+        "g v1 -> v2"
+    );
+    assert_eq!(
+        image_change("app", "nginx:1", "nginx@sha256:ab"),
+        "app 1 -> sha256:ab"
+    );
+    assert_eq!(
+        image_change("app", "nginx:1", "httpd:2"),
+        "app: nginx:1 -> httpd:2"
+    );
+    assert_eq!(
+        image_change("app", "reg:5000/app:1", "reg:5000/app"),
+        "app: reg:5000/app:1 -> reg:5000/app"
+    );
+
+    let o = clone(2, 2, 1, 0, false);
+    let gate = json!([{ "type": "InPlaceUpdateReady", "status": "False",
+        "lastTransitionTime": "2026-12-02T11:59:57Z" }]);
+    let mut p = pod("web-a", "web-2", gate, running("nginx:1"));
+    p.spec.as_mut().expect("spec").containers[0].image = Some("nginx:1".into());
+    p.metadata.annotations = Some(
+        [(
+            "apps.kruise.io/inplace-update-grace".to_string(),
+            r#"{"revision":"web-2","containerImages":{"app":"nginx:2"},"graceSeconds":10}"#.to_string(),
+        )]
+        .into(),
+    );
+    let report = assess(&observed(&o, &[p]));
+    assert_eq!(report.pods[0].state, PodState::UpdatingInPlace);
+    assert!(
+        report.pods[0].detail.starts_with("app 1 -> 2, grace ") && report.pods[0].detail.ends_with("/10s"),
+        "{}",
+        report.pods[0].detail
+    );
 }

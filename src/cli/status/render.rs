@@ -89,12 +89,19 @@ pub fn live_lines(report: &Report, g: &Glyphs, colour: bool, width: usize, heigh
         ),
     ];
     let name_width = report.pods.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    let state_width = report
+        .pods
+        .iter()
+        .map(|p| p.state.words().len())
+        .max()
+        .unwrap_or(0);
+    let node_width = report.pods.iter().map(|p| p.node.len()).max().unwrap_or(0);
     let pod_lines: Vec<(PodState, String)> = report
         .pods
         .iter()
         .map(|p| {
             let text = format!(
-                "  {} {:<name_width$}  {:<26}  {:<10}  {}",
+                "  {} {:<name_width$}  {:<state_width$}  {:<node_width$}  {}",
                 pod_icon(p.state, g),
                 p.name,
                 p.state.words(),
