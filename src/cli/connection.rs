@@ -34,8 +34,10 @@ pub enum ConnectionError {
     Client(#[source] kube::Error),
 }
 
-/// Global connection flags, valid on every subcommand.
+/// Global connection flags, valid on every subcommand; `--help` lists them under their own
+/// heading, after the command's own options.
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Connection options (as kubectl's)")]
 pub struct ConnectionArgs {
     /// Path to the kubeconfig file to use
     #[arg(long, global = true, value_name = "PATH")]
