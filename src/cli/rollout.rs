@@ -1,6 +1,9 @@
-//! `kubectl kruise rollout ...`: the verbs release engineers use on a rollout. So far
-//! `pause` and `resume` (cli-conventions §4, §8), for CloneSet, Advanced StatefulSet and
-//! DaemonSet and the built-in Deployment, and `restart` (every kind with a pod template).
+//! `kubectl kruise rollout ...`: the verbs release engineers use on a rollout. This module
+//! holds `pause` and `resume` (cli-conventions §4, §8), for CloneSet, Advanced StatefulSet
+//! and DaemonSet and the built-in Deployment, and `restart` (every kind with a pod
+//! template); the other verbs live in their own modules and are only dispatched here:
+//! `status` ([`super::status`]), `step` ([`super::step`]: one batch at a time, through the
+//! partition), `history` ([`super::history`]) and `undo` ([`super::undo`]).
 //!
 //! Invariants: writes are merge patches carrying the resourceVersion read just before,
 //! retried from a fresh read on a conflict (3 attempts); pausing what is paused (or
