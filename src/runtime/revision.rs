@@ -20,6 +20,36 @@ use serde_json::{Value, json};
 /// The pod label naming its revision (the full ControllerRevision name).
 pub const REVISION_LABEL: &str = "controller-revision-hash";
 
+/// The hash part of a revision name (`web-6b8d7f` -> `6b8d7f`).
+pub fn short_hash(revision: &str) -> &str {
+    revision.rsplit('-').next().unwrap_or(revision)
+}
+
+/// Does the pod's revision label name `revision`? Both the full revision name and just the
+/// hash after the last `-` occur on pods (upstream CloneSets write either).
+pub fn is_at_revision(pod: &k8s_openapi::api::core::v1::Pod, revision: &str) -> bool {
+    let Some(label) = pod.metadata.labels.as_ref().and_then(|l| l.get(REVISION_LABEL)) else {
+        return false;
+    };
+    label == revision || short_hash(label) == short_hash(revision)
+}
+
+/// The template of the revision the pod's label names (full name or short hash), if known.
+pub fn template_of<'a>(
+    templates: &'a std::collections::BTreeMap<String, PodTemplateSpec>,
+    pod: &k8s_openapi::api::core::v1::Pod,
+) -> Option<&'a PodTemplateSpec> {
+    let label = pod.metadata.labels.as_ref()?.get(REVISION_LABEL)?;
+    if let Some(t) = templates.get(label) {
+        return Some(t);
+    }
+    let tail = short_hash(label);
+    templates
+        .iter()
+        .find(|(name, _)| short_hash(name) == tail)
+        .map(|(_, t)| t)
+}
+
 /// The revision's `data`: `{"spec":{"template":{...,"$patch":"replace"}}}`.
 pub fn payload(template: &PodTemplateSpec) -> Value {
     let mut template = serde_json::to_value(template).unwrap_or(Value::Null);

@@ -10,14 +10,14 @@
 //! [`order`] (deletion and update orders), [`update_limit`] (update batch), [`pods`] (the
 //! pods and PVCs created), [`plan`] with [`plan_scale`], [`plan_update`] and
 //! [`plan_status`], [`status`] counters and the [`progressing`] condition. Writes:
-//! [`executor`] (pods, PVCs) and [`revisions`] (ControllerRevisions); this module wires the
+//! the shared [`crate::runtime::executor`] (pods, PVCs) and [`crate::runtime::history`]
+//! (ControllerRevisions); this module wires the
 //! controller and writes the CloneSet itself (status, podsToDelete pruning).
 //!
 //! Invariants: a reconcile plans only when every expectation of the set is met (or timed
 //! out); the CloneSet's status is written only when it changed; a reconcile requeues on a
 //! timer only when it waits on time (grace period, minReadySeconds, progress deadline).
 pub mod diffs;
-pub mod executor;
 pub mod numbers;
 pub mod order;
 pub mod plan;
@@ -27,12 +27,11 @@ pub mod plan_update;
 pub mod pods;
 pub mod progressing;
 pub mod rank;
-pub mod revisions;
 pub mod scatter;
 pub mod status;
 pub mod update_limit;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -48,66 +47,31 @@ use serde_json::json;
 use crate::api::cloneset::CloneSet;
 use crate::api::common::UpdateScatterTerm;
 use crate::runtime::events::Events;
+use crate::runtime::executor;
 use crate::runtime::expectations::{Expectations, ObjectKind, TIMEOUT, resource_version};
+use crate::runtime::history::{self as revisions, Workload};
 use crate::runtime::metrics::Metrics;
 use crate::runtime::owner_index::OwnerIndex;
 use crate::runtime::watches::{self, Subscriptions, Watches};
 use plan::{Problem, Snapshot, Why};
 
 pub const CONTROLLER: &str = "CloneSet";
-pub const FIELD_MANAGER: &str = "kubectl-kruise";
+pub use crate::runtime::controller::{Context, Error, FIELD_MANAGER};
 
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    #[error("creating pod {name}: {source}")]
-    CreatePod { name: String, source: kube::Error },
-    #[error("creating PVC {name}: {source}")]
-    CreateClaim { name: String, source: kube::Error },
-    #[error("deleting pod {name}: {source}")]
-    DeletePod { name: String, source: kube::Error },
-    #[error("deleting PVC {name}: {source}")]
-    DeleteClaim { name: String, source: kube::Error },
-    #[error("patching pod {name}: {source}")]
-    PatchPod { name: String, source: kube::Error },
-    #[error("patching the status of pod {name}: {source}")]
-    PatchPodStatus { name: String, source: kube::Error },
-    #[error("writing revision {name}: {source}")]
-    WriteRevision { name: String, source: kube::Error },
-    #[error("writing the status of CloneSet {name}: {source}")]
-    PatchStatus { name: String, source: kube::Error },
-    #[error("pruning spec.scaleStrategy.podsToDelete of CloneSet {name}: {source}")]
-    PrunePodsToDelete { name: String, source: kube::Error },
-    #[error("{0}")]
-    Internal(String),
-}
-
-impl Error {
-    /// A short stable reason, for events and metrics.
-    pub fn reason(&self) -> &'static str {
-        match self {
-            Error::CreatePod { .. } => "CreatePod",
-            Error::CreateClaim { .. } => "CreateClaim",
-            Error::DeletePod { .. } => "DeletePod",
-            Error::DeleteClaim { .. } => "DeleteClaim",
-            Error::PatchPod { .. } => "PatchPod",
-            Error::PatchPodStatus { .. } => "PatchPodStatus",
-            Error::WriteRevision { .. } => "WriteRevision",
-            Error::PatchStatus { .. } => "PatchStatus",
-            Error::PrunePodsToDelete { .. } => "PrunePodsToDelete",
-            Error::Internal(_) => "Internal",
-        }
+impl Workload for CloneSet {
+    const KIND: &'static str = CONTROLLER;
+    fn template(&self) -> &k8s_openapi::api::core::v1::PodTemplateSpec {
+        &self.spec.template
     }
-}
-
-/// What every reconcile shares.
-pub struct Context {
-    pub client: Client,
-    pub watches: Watches,
-    pub expectations: Expectations,
-    pub events: Events,
-    pub metrics: Arc<Metrics>,
-    /// Objects triggered and not yet reconciled (the queue depth metric).
-    pub queued: Mutex<HashSet<String>>,
+    fn collision_count(&self) -> i32 {
+        self.status.as_ref().and_then(|s| s.collision_count).unwrap_or(0)
+    }
+    fn current_revision(&self) -> Option<&str> {
+        self.status.as_ref().and_then(|s| s.current_revision.as_deref())
+    }
+    fn revision_history_limit(&self) -> i32 {
+        self.spec.revision_history_limit.unwrap_or(10)
+    }
 }
 
 /// `namespace/name` of a set.
@@ -142,10 +106,7 @@ pub(crate) fn scatter_order(names: Vec<String>, all: &[&Pod], terms: &[UpdateSca
 
 /// Is `owner` a controller ref to a CloneSet (any served apps.kruise.io version)?
 fn owning_set(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> Option<(String, String)> {
-    meta.owner_references.iter().flatten().find_map(|o| {
-        (o.controller == Some(true) && o.kind == "CloneSet" && o.api_version.starts_with("apps.kruise.io/"))
-            .then(|| (o.name.clone(), o.uid.clone()))
-    })
+    crate::runtime::controller::controller_of(meta, "CloneSet")
 }
 
 /// The cached objects whose controller is `set` (looked up by owner uid, not scanned).
@@ -274,7 +235,13 @@ async fn reconcile_inner(set: &CloneSet, ctx: &Context) -> Result<Requeue, Error
     drop(snapshot);
 
     let reference = set.object_ref(&());
-    let outcome = executor::execute(ctx, set, plan.actions.clone()).await;
+    let outcome = executor::execute(
+        ctx,
+        &namespace.clone().unwrap_or_default(),
+        &owner,
+        plan.actions.clone(),
+    )
+    .await;
     record_events(ctx, &reference, &history.update, &outcome, &plan.problems, set).await;
 
     let api: Api<CloneSet> = Api::namespaced(ctx.client.clone(), &namespace.clone().unwrap_or_default());
@@ -308,6 +275,7 @@ async fn reconcile_inner(set: &CloneSet, ctx: &Context) -> Result<Requeue, Error
         )
         .await
         .map_err(|source| Error::PatchStatus {
+            kind: CONTROLLER,
             name: set.name_any(),
             source,
         })?;

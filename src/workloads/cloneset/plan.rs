@@ -20,11 +20,11 @@ use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod, PodTemplateSpec};
 use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
 use kube::core::{Selector, SelectorExt};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::numbers::{self, InvalidIntOrPercent};
 use super::pods::{self, INSTANCE_ID_LABEL};
-use super::status::{self, REVISION_LABEL};
+use super::status;
 use crate::api::cloneset::{CloneSet, CloneSetStatus, CloneSetUpdateStrategyType};
 use crate::api::common::Lifecycle;
 
@@ -53,67 +53,7 @@ pub struct Snapshot<'a> {
     pub now: Timestamp,
 }
 
-/// One write. Pods are named; the executor records an expectation for each.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Action {
-    /// Create the PVCs (skipping existing names), then the pod.
-    CreatePod {
-        pod: Box<Pod>,
-        claims: Vec<PersistentVolumeClaim>,
-    },
-    /// Delete the pod, then its PVCs (the controller deleted it, so nothing will reuse them).
-    DeletePod {
-        name: String,
-        uid: String,
-        claims: Vec<String>,
-    },
-    DeleteClaim {
-        name: String,
-    },
-    /// Strategic-merge patch of the pod (carries the cached resourceVersion when it must).
-    PatchPod {
-        name: String,
-        patch: Value,
-        why: Why,
-    },
-    /// Strategic-merge patch of the pod's status subresource.
-    PatchPodStatus {
-        name: String,
-        patch: Value,
-        why: Why,
-    },
-}
-
-/// Why a pod write happens: names the event reason (`Successful<why>` / `Failed<why>`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Why {
-    Release,
-    Lifecycle,
-    ReadinessGate,
-    TemplateHash,
-    UpdatePodInPlace,
-    UpdatePodReCreate,
-    Grace,
-}
-
-impl Why {
-    /// The event reason suffix (`None`: no event for this kind of write).
-    pub fn event(self) -> Option<&'static str> {
-        match self {
-            Why::UpdatePodInPlace => Some("UpdatePodInPlace"),
-            Why::UpdatePodReCreate => Some("UpdatePodReCreate"),
-            Why::Release => Some("ReleasePod"),
-            _ => None,
-        }
-    }
-}
-
-/// A warning the planner wants recorded (event and, for updates, the `FailedUpdate` condition).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub reason: &'static str,
-    pub message: String,
-}
+pub use crate::runtime::actions::{Action, Problem, Why};
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Plan {
@@ -182,9 +122,7 @@ pub fn is_active(pod: &Pod) -> bool {
     pod.metadata.deletion_timestamp.is_none() && !matches!(phase, Some("Succeeded") | Some("Failed"))
 }
 
-pub fn rfc3339(now: Timestamp) -> String {
-    now.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
-}
+pub use crate::runtime::inplace::step::rfc3339;
 
 pub(super) fn lifecycle_of(set: &CloneSet) -> Lifecycle {
     set.spec.lifecycle.clone().unwrap_or_default()
@@ -206,24 +144,7 @@ pub(super) fn update_policy(set: &CloneSet) -> CloneSetUpdateStrategyType {
         .unwrap_or(CloneSetUpdateStrategyType::ReCreate)
 }
 
-/// A label patch of one pod (values to set, `None` to remove), under its resourceVersion.
-pub(super) fn label_patch(
-    pod: &Pod,
-    labels: &[(&str, Option<&str>)],
-    annotations: &[(&str, Option<&str>)],
-) -> Value {
-    let labels: serde_json::Map<String, Value> =
-        labels.iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
-    let annotations: serde_json::Map<String, Value> = annotations
-        .iter()
-        .map(|(k, v)| (k.to_string(), json!(v)))
-        .collect();
-    json!({ "metadata": {
-        "resourceVersion": pod.metadata.resource_version,
-        "labels": labels,
-        "annotations": annotations,
-    } })
-}
+pub(super) use crate::runtime::inplace::step::label_patch;
 
 /// Plans one reconcile of a CloneSet that is not being deleted.
 pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
@@ -297,20 +218,6 @@ fn claims_cleanup(snapshot: &Snapshot<'_>, active: &[&Pod], plan: &mut Plan) {
             });
         }
     }
-}
-
-/// The revision a pod runs, by its label (full name or short hash), if it is known.
-pub(super) fn pod_template<'a>(snapshot: &Snapshot<'a>, pod: &Pod) -> Option<&'a PodTemplateSpec> {
-    let label = pod.labels().get(REVISION_LABEL)?;
-    if let Some(t) = snapshot.templates.get(label) {
-        return Some(t);
-    }
-    let tail = pods::short_hash(label);
-    snapshot
-        .templates
-        .iter()
-        .find(|(name, _)| pods::short_hash(name) == tail)
-        .map(|(_, t)| t)
 }
 
 pub(super) fn at_update_revision(snapshot: &Snapshot<'_>, pod: &Pod) -> bool {

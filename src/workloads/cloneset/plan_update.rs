@@ -1,8 +1,9 @@
 //! The update phase of the CloneSet planner (reference §3.7, §1.5-1.9). Pure.
 //!
-//! 1. Refresh every pod: finish or drop grace periods, move lifecycle states on, add a
-//!    missing `pod-template-hash`, and set `InPlaceUpdateReady=True` on pods whose in-place
-//!    update completed (or that never had one). Any refresh write ends the phase.
+//! 1. Refresh every pod (the shared [`crate::runtime::inplace::step::refresh`]): finish or
+//!    drop grace periods, move lifecycle states on, add a missing `pod-template-hash`, and
+//!    set `InPlaceUpdateReady=True` on pods whose in-place update completed (or that never
+//!    had one). Any refresh write ends the phase.
 //! 2. Unless paused: take the pods on the wrong side of the partition, order them
 //!    (default order, priority, scatter, PreparingUpdate first), keep what the unavailable
 //!    budget allows, and update each in place (policy and template diff permitting) or
@@ -12,23 +13,21 @@
 //! marked for deletion; under `InPlaceOnly` a pod that cannot go in place is left alone and
 //! a `FailedUpdate` problem names it and the first difference.
 use k8s_openapi::api::core::v1::Pod;
-use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
-use serde_json::json;
 
 use super::order::{PodFacts, sort_for_update};
 use super::plan::{
     Action, Numbers, Plan, Problem, Snapshot, Why, at_update_revision, label_patch, lifecycle_of,
-    pod_template, pods_to_delete, rfc3339, update_policy,
+    pods_to_delete, update_policy,
 };
 use super::plan_scale::diffs_of;
 use super::pods::{self, POD_TEMPLATE_HASH_LABEL, SPECIFIED_DELETE_LABEL};
-use super::status::{self, REVISION_LABEL};
+use super::status;
 use super::update_limit::{SetCounts, update_batch};
 use crate::api::cloneset::CloneSetUpdateStrategyType;
-use crate::runtime::inplace::patch::{self, GraceStep, InPlaceUpdate};
-use crate::runtime::inplace::state::{self, InPlaceUpdateState};
-use crate::runtime::inplace::{Decision, decide};
+use crate::api::common::{Lifecycle, PodUpdatePolicy};
+use crate::runtime::inplace::state;
+use crate::runtime::inplace::step::{self, StepContext, Steps, Update};
 use crate::runtime::lifecycle;
 
 pub fn plan_update(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], plan: &mut Plan) {
@@ -104,242 +103,68 @@ fn update_order<'p>(
     ordered
 }
 
-fn seconds_since(timestamp: &str, now: Timestamp) -> i64 {
-    timestamp
-        .parse::<Timestamp>()
-        .map_or(i64::MAX, |t| now.duration_since(t).as_secs())
-}
-
-/// Refresh (§1.8, §1.9, §3.7 step 1). True when it planned a write.
-fn refresh(snapshot: &Snapshot<'_>, active: &[&Pod], plan: &mut Plan) -> bool {
-    let hooks = lifecycle_of(snapshot.set);
-    let now = rfc3339(snapshot.now);
-    let before = plan.actions.len();
-    for pod in active {
-        let name = pod.name_any();
-        let inplace_state = InPlaceUpdateState::of(pod).and_then(Result::ok);
-        if state::in_grace_period(pod) {
-            let elapsed = inplace_state
-                .as_ref()
-                .map_or(i64::MAX, |s| seconds_since(&s.update_timestamp, snapshot.now));
-            match patch::grace_step(pod, pod.labels().get(REVISION_LABEL).map(String::as_str), elapsed) {
-                Some(GraceStep::Wait(seconds)) => plan.wake(std::time::Duration::from_secs(seconds)),
-                Some(GraceStep::Drop(p) | GraceStep::Apply(p)) => plan.actions.push(Action::PatchPod {
-                    name,
-                    patch: p,
-                    why: Why::Grace,
-                }),
-                None => {}
-            }
-            continue;
-        }
-        if inplace_state
-            .as_ref()
-            .is_some_and(|s| !state::is_update_complete(pod, s))
-        {
-            continue;
-        }
-        let mut labels: Vec<(&str, Option<&str>)> = Vec::new();
-        let next = next_lifecycle_state(snapshot, pod, &hooks);
-        if let Some(next) = next {
-            labels.push((lifecycle::STATE_LABEL, Some(next)));
-        }
-        let hash = pod
-            .labels()
-            .get(REVISION_LABEL)
-            .map(|r| pods::short_hash(r).to_string());
-        let missing_hash = !pod.labels().contains_key(POD_TEMPLATE_HASH_LABEL);
-        if missing_hash && let Some(hash) = hash.as_deref() {
-            labels.push((POD_TEMPLATE_HASH_LABEL, Some(hash)));
-        }
-        if !labels.is_empty() {
-            let annotations: Vec<(&str, Option<&str>)> = if next.is_some() {
-                vec![(lifecycle::TIMESTAMP_ANNOTATION, Some(&now))]
-            } else {
-                Vec::new()
-            };
-            plan.actions.push(Action::PatchPod {
-                name: name.clone(),
-                patch: label_patch(pod, &labels, &annotations),
-                why: if next.is_some() {
-                    Why::Lifecycle
-                } else {
-                    Why::TemplateHash
-                },
-            });
-        }
-        if patch::needs_gate_true(pod) {
-            plan.actions.push(Action::PatchPodStatus {
-                name,
-                patch: patch::gate_true(&now),
-                why: Why::ReadinessGate,
-            });
-        }
-    }
-    plan.actions.len() > before
-}
-
-/// The lifecycle state a settled pod moves to, if any (§1.9).
-fn next_lifecycle_state(
-    snapshot: &Snapshot<'_>,
-    pod: &Pod,
-    hooks: &crate::api::common::Lifecycle,
-) -> Option<&'static str> {
-    let update_hook = hooks.in_place_update.as_ref();
-    let settled = if lifecycle::is_configured(update_hook) && !lifecycle::is_all_hooked(pod, update_hook) {
-        lifecycle::UPDATED
-    } else {
-        lifecycle::NORMAL
-    };
-    match lifecycle::state(pod) {
-        lifecycle::PREPARING_NORMAL => {
-            let pre_normal = hooks.pre_normal.as_ref();
-            let ready_to_go = if lifecycle::is_configured(pre_normal) {
-                lifecycle::is_all_hooked(pod, pre_normal)
-            } else {
-                pod.spec
-                    .as_ref()
-                    .and_then(|s| s.node_name.as_deref())
-                    .is_some_and(|n| !n.is_empty())
-            };
-            ready_to_go.then_some(lifecycle::NORMAL)
-        }
-        lifecycle::UPDATING => Some(settled),
-        lifecycle::UPDATED => lifecycle::is_all_hooked(pod, update_hook).then_some(lifecycle::NORMAL),
-        lifecycle::PREPARING_UPDATE if at_update_revision(snapshot, pod) => Some(settled),
-        _ => None,
-    }
-}
-
-/// Plans the update of one pod to `target`.
-fn update_pod(snapshot: &Snapshot<'_>, pod: &Pod, target: super::plan::Revision<'_>, plan: &mut Plan) {
-    let set = snapshot.set;
-    let name = pod.name_any();
-    let now = rfc3339(snapshot.now);
-    let policy = update_policy(set);
-    let decision = match pod_template(snapshot, pod) {
-        Some(from) => decide(from, target.template),
-        None => Decision::Recreate {
-            reason: "the pod's revision is no longer in the history".into(),
-        },
-    };
-    let (images, metadata) = match (&decision, policy) {
-        (_, CloneSetUpdateStrategyType::ReCreate)
-        | (Decision::Recreate { .. }, CloneSetUpdateStrategyType::InPlaceIfPossible) => {
-            plan.actions.push(Action::PatchPod {
-                name,
-                patch: label_patch(pod, &[(SPECIFIED_DELETE_LABEL, Some("true"))], &[]),
-                why: Why::UpdatePodReCreate,
-            });
-            return;
-        }
-        (Decision::Recreate { reason }, CloneSetUpdateStrategyType::InPlaceOnly) => {
-            plan.problems.push(Problem {
-                reason: "FailedUpdate",
-                message: format!(
-                    "pod {name} cannot be updated in place to revision {}: {reason}; updateStrategy.type is InPlaceOnly, so it is left as it is",
-                    target.name
-                ),
-            });
-            return;
-        }
-        (Decision::InPlace { images, metadata }, _) => (images.clone(), metadata.clone()),
-        (Decision::Unchanged, _) => (Default::default(), Default::default()),
-    };
-
-    // The inPlaceUpdate hook (§1.9).
-    let hooks = lifecycle_of(set);
-    let hook = hooks.in_place_update.as_ref();
-    match lifecycle::state(pod) {
-        "" | lifecycle::PREPARING_NORMAL | lifecycle::NORMAL if lifecycle::is_hooked(pod, hook) => {
-            plan.actions.push(Action::PatchPod {
-                name,
-                patch: label_patch(
-                    pod,
-                    &[(lifecycle::STATE_LABEL, Some(lifecycle::PREPARING_UPDATE))],
-                    &[(lifecycle::TIMESTAMP_ANNOTATION, Some(&now))],
-                ),
-                why: Why::Lifecycle,
-            });
-            return;
-        }
-        lifecycle::UPDATED if lifecycle::is_configured(hook) => {
-            let mut patch = label_patch(
-                pod,
-                &[(lifecycle::STATE_LABEL, Some(lifecycle::PREPARING_UPDATE))],
-                &[(lifecycle::TIMESTAMP_ANNOTATION, Some(&now))],
-            );
-            if let Some(h) = hook {
-                for (k, v) in h.labels_handler.iter().flatten() {
-                    patch["metadata"]["labels"][k] = json!(v);
-                }
-                if let Some(f) = h.finalizers_handler.as_ref() {
-                    patch["metadata"]["finalizers"] = json!(f);
-                }
-            }
-            plan.actions.push(Action::PatchPod {
-                name,
-                patch,
-                why: Why::Lifecycle,
-            });
-            return;
-        }
-        lifecycle::PREPARING_UPDATE if lifecycle::is_hooked(pod, hook) => return,
-        ""
-        | lifecycle::PREPARING_NORMAL
-        | lifecycle::NORMAL
-        | lifecycle::PREPARING_UPDATE
-        | lifecycle::UPDATING
-        | lifecycle::UPDATED => {}
-        _ => return,
-    }
-
-    if !images.is_empty()
-        && let Some(p) = patch::gate_false(pod, &now)
-    {
-        plan.actions.push(Action::PatchPodStatus {
-            name: name.clone(),
-            patch: p,
-            why: Why::UpdatePodInPlace,
-        });
-    }
-    let mut extra_labels = std::collections::BTreeMap::from([(
-        POD_TEMPLATE_HASH_LABEL.to_string(),
-        Some(pods::short_hash(target.name).to_string()),
-    )]);
-    let mut extra_annotations = std::collections::BTreeMap::new();
-    // The Updating state costs a write to leave again, so it is only entered when a hook
-    // wants to see it (upstream always enters it).
-    if lifecycle::is_configured(hook) {
-        extra_labels.insert(
-            lifecycle::STATE_LABEL.to_string(),
-            Some(lifecycle::UPDATING.to_string()),
-        );
-        extra_annotations.insert(lifecycle::TIMESTAMP_ANNOTATION.to_string(), Some(now.clone()));
-    }
-    let grace_seconds = set
+/// The shared per-pod step's view of this set.
+fn step_context<'a>(snapshot: &'a Snapshot<'a>, hooks: &'a Lifecycle) -> StepContext<'a> {
+    let grace_seconds = snapshot
+        .set
         .spec
         .update_strategy
         .as_ref()
         .and_then(|s| s.in_place_update_strategy.as_ref())
         .and_then(|s| s.grace_period_seconds)
         .unwrap_or(0);
-    let update = InPlaceUpdate {
-        target_revision: target.name,
-        images: &images,
-        metadata: &metadata,
+    StepContext {
+        hooks,
+        templates: snapshot.templates,
+        update_revision: snapshot.update.name,
         grace_seconds,
-        extra_labels,
-        extra_annotations,
-    };
-    plan.actions.push(Action::PatchPod {
-        name,
-        patch: patch::update_pod(pod, &update, &now),
-        why: Why::UpdatePodInPlace,
-    });
-    if grace_seconds > 0 && !images.is_empty() {
-        plan.wake(std::time::Duration::from_secs(
-            grace_seconds.unsigned_abs().into(),
-        ));
+        now: snapshot.now,
+        hash_label: Some(POD_TEMPLATE_HASH_LABEL),
     }
+}
+
+fn absorb(steps: Steps, plan: &mut Plan) {
+    plan.actions.extend(steps.actions);
+    if let Some(after) = steps.wake {
+        plan.wake(after);
+    }
+}
+
+/// Refresh (§1.8, §1.9, §3.7 step 1). True when it planned a write.
+fn refresh(snapshot: &Snapshot<'_>, active: &[&Pod], plan: &mut Plan) -> bool {
+    let hooks = lifecycle_of(snapshot.set);
+    let steps = step::refresh(&step_context(snapshot, &hooks), active);
+    let wrote = !steps.actions.is_empty();
+    absorb(steps, plan);
+    wrote
+}
+
+/// Plans the update of one pod to `target`: in place through the shared step, or marked
+/// for recreation (the scale phase replaces it), or refused under InPlaceOnly.
+fn update_pod(snapshot: &Snapshot<'_>, pod: &Pod, target: super::plan::Revision<'_>, plan: &mut Plan) {
+    let hooks = lifecycle_of(snapshot.set);
+    let ctx = step_context(snapshot, &hooks);
+    let policy = match update_policy(snapshot.set) {
+        CloneSetUpdateStrategyType::ReCreate => PodUpdatePolicy::ReCreate,
+        CloneSetUpdateStrategyType::InPlaceIfPossible => PodUpdatePolicy::InPlaceIfPossible,
+        CloneSetUpdateStrategyType::InPlaceOnly => PodUpdatePolicy::InPlaceOnly,
+    };
+    let mut steps = Steps::default();
+    let name = pod.name_any();
+    match step::update_pod(&ctx, pod, target.name, target.template, policy, &mut steps) {
+        Update::Recreate => plan.actions.push(Action::PatchPod {
+            name,
+            patch: label_patch(pod, &[(SPECIFIED_DELETE_LABEL, Some("true"))], &[]),
+            why: Why::UpdatePodReCreate,
+        }),
+        Update::Refused { reason } => plan.problems.push(Problem {
+            reason: "FailedUpdate",
+            message: format!(
+                "pod {name} cannot be updated in place to revision {}: {reason}; updateStrategy.type is InPlaceOnly, so it is left as it is",
+                target.name
+            ),
+        }),
+        Update::Planned | Update::Held => {}
+    }
+    absorb(steps, plan);
 }

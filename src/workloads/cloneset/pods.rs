@@ -32,10 +32,7 @@ pub const SPECIFIED_DELETE_LABEL: &str = "apps.kruise.io/specified-delete";
 
 const ID_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 
-/// The short hash of a revision name: the part after the last `-`.
-pub fn short_hash(revision: &str) -> &str {
-    revision.rsplit('-').next().unwrap_or(revision)
-}
+pub use crate::runtime::revision::short_hash;
 
 /// The pod's instance id, from its label, else from its name.
 pub fn instance_id<'p>(

@@ -9,21 +9,13 @@ use crate::runtime::inplace::state::pod_condition as condition;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::jiff::{SignedDuration, Timestamp};
 
-use super::pods::short_hash;
 use crate::runtime::inplace::state::READINESS_GATE;
 use crate::runtime::lifecycle;
 
 pub use crate::runtime::lifecycle::STATE_LABEL as LIFECYCLE_STATE_LABEL;
 pub use crate::runtime::revision::REVISION_LABEL;
 
-/// Does the pod's revision label name `revision`? CloneSet accepts the full revision name
-/// or just the hash after the last `-` (short and full forms both occur on pods).
-pub fn is_at_revision(pod: &Pod, revision: &str) -> bool {
-    let Some(label) = pod.metadata.labels.as_ref().and_then(|l| l.get(REVISION_LABEL)) else {
-        return false;
-    };
-    label == revision || short_hash(label) == short_hash(revision)
-}
+pub use crate::runtime::revision::is_at_revision;
 
 /// Running, Ready, and not in the middle of an in-place update.
 pub fn is_ready(pod: &Pod) -> bool {

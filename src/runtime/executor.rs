@@ -1,6 +1,6 @@
-//! The CloneSet executor: the only code that writes for CloneSets. It applies a [`Plan`]'s
-//! actions, records an expectation for every write before the cache can show it, and
-//! records events.
+//! The executor: the only code that writes pods and PVCs for a workload. It applies a
+//! plan's [`Action`]s, records an expectation for every write before the cache can show
+//! it, and reports what happened for events.
 //!
 //! Invariants:
 //! - Actions of one pod run in plan order (readiness gate before the pod patch); different
@@ -19,9 +19,8 @@ use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams, Preconditions
 use kube::runtime::reflector::ObjectRef;
 use kube::{Resource, ResourceExt};
 
-use super::plan::{Action, Why};
-use super::{Context, Error, FIELD_MANAGER};
-use crate::api::cloneset::CloneSet;
+use crate::runtime::actions::{Action, Why};
+use crate::runtime::controller::{Context, Error, FIELD_MANAGER};
 use crate::runtime::expectations::{Expect, ObjectKind, resource_version};
 
 pub const PARALLEL_PODS: usize = 16;
@@ -73,11 +72,12 @@ enum Step {
     Failed(Error),
 }
 
-/// Applies `actions` for `set`.
-pub async fn execute(ctx: &Context, set: &CloneSet, actions: Vec<Action>) -> Outcome {
+/// Applies `actions` in `namespace` for the workload whose expectations key is `owner`
+/// (`namespace/name`).
+pub async fn execute(ctx: &Context, namespace: &str, owner: &str, actions: Vec<Action>) -> Outcome {
     let mut outcome = Outcome::default();
-    let namespace = set.namespace().unwrap_or_default();
-    let owner = super::key(set);
+    let namespace = namespace.to_string();
+    let owner = owner.to_string();
     let (creates, others): (Vec<Action>, Vec<Action>) = actions
         .into_iter()
         .partition(|a| matches!(a, Action::CreatePod { .. }));

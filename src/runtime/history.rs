@@ -1,6 +1,7 @@
-//! The CloneSet's ControllerRevisions (reference §2): find or create the update revision,
-//! bump an older one on rollback, resolve the current revision, truncate history. The
-//! decisions are in [`crate::runtime::revision`]; this module performs them.
+//! A workload's ControllerRevisions (reference §2), for every kind with a pod template and
+//! a revision history (CloneSet, Advanced StatefulSet): find or create the update
+//! revision, bump an older one on rollback, resolve the current revision, truncate history.
+//! The decisions are in [`crate::runtime::revision`]; this module performs them.
 //!
 //! Invariants: a revision is created only when no owned revision holds the template
 //! (compared semantically, so revisions written by upstream OpenKruise are reused); a
@@ -15,13 +16,36 @@ use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
 use kube::{Resource, ResourceExt};
 use serde_json::{Value, json};
 
-use super::{Context, Error, FIELD_MANAGER, owning_set};
-use crate::api::cloneset::CloneSet;
+use crate::runtime::controller::{Context, Error, FIELD_MANAGER, controller_of};
 use crate::runtime::revision::{
     KnownRevision, RevisionStep, plan_update_revision, revisions_to_truncate, same_template,
 };
 
 pub const HASH_LABEL: &str = "controller.kubernetes.io/hash";
+
+/// What the history needs of a workload.
+pub trait Workload:
+    Resource<DynamicType = (), Scope = k8s_openapi::NamespaceResourceScope>
+    + Clone
+    + serde::de::DeserializeOwned
+    + serde::Serialize
+    + std::fmt::Debug
+{
+    /// The kind, as owner references and messages name it.
+    const KIND: &'static str;
+    fn template(&self) -> &PodTemplateSpec;
+    /// `status.collisionCount`.
+    fn collision_count(&self) -> i32;
+    /// `status.currentRevision`.
+    fn current_revision(&self) -> Option<&str>;
+    /// `spec.revisionHistoryLimit` (default 10).
+    fn revision_history_limit(&self) -> i32;
+}
+
+fn owned_by<W: Workload>(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta, set: &W) -> bool {
+    let uid = set.meta().uid.as_deref();
+    controller_of(meta, W::KIND).is_some_and(|(_, u)| Some(u.as_str()) == uid)
+}
 
 /// The revisions one reconcile works with.
 #[derive(Debug, Clone)]
@@ -64,8 +88,7 @@ fn params() -> PatchParams {
 
 /// The set's history, after writing the update revision if needed. `None`: the revision
 /// name collided; `status.collisionCount` was bumped and the caller should come back.
-pub async fn sync(ctx: &Context, set: &CloneSet) -> Result<Option<History>, Error> {
-    let uid = set.uid();
+pub async fn sync<W: Workload>(ctx: &Context, set: &W) -> Result<Option<History>, Error> {
     let namespace = set.namespace().unwrap_or_default();
     let owned: Vec<KnownRevision> = ctx
         .watches
@@ -73,13 +96,13 @@ pub async fn sync(ctx: &Context, set: &CloneSet) -> Result<Option<History>, Erro
         .state()
         .iter()
         .filter(|r| r.namespace().as_deref() == Some(namespace.as_str()))
-        .filter(|r| owning_set(&r.metadata).is_some_and(|(_, u)| Some(u) == uid))
+        .filter(|r| owned_by(&r.metadata, set))
         .map(|r| known(r))
         .collect();
-    let collision_count = set.status.as_ref().and_then(|s| s.collision_count).unwrap_or(0);
+    let collision_count = set.collision_count();
     let api: Api<ControllerRevision> = Api::namespaced(ctx.client.clone(), &namespace);
     let mut all = owned.clone();
-    let update = match plan_update_revision(&set.name_any(), &set.spec.template, &owned, collision_count) {
+    let update = match plan_update_revision(&set.name_any(), set.template(), &owned, collision_count) {
         RevisionStep::Current { name } => name,
         RevisionStep::Reuse { name, revision } => {
             api.patch(&name, &params(), &Patch::Merge(json!({ "revision": revision })))
@@ -102,7 +125,7 @@ pub async fn sync(ctx: &Context, set: &CloneSet) -> Result<Option<History>, Erro
                         name: name.clone(),
                         source,
                     })?;
-                    let ours = owning_set(&existing.metadata).is_some_and(|(_, u)| Some(u) == uid);
+                    let ours = owned_by(&existing.metadata, set);
                     let same = same_template(&existing.data.0, &data);
                     if !(ours && same) {
                         bump_collision_count(ctx, set, collision_count).await?;
@@ -121,14 +144,14 @@ pub async fn sync(ctx: &Context, set: &CloneSet) -> Result<Option<History>, Erro
         .collect();
     if !templates.contains_key(&update) {
         return Err(Error::Internal(format!(
-            "revision {update} of CloneSet {} holds no readable pod template",
+            "revision {update} of {} {} holds no readable pod template",
+            W::KIND,
             set.name_any()
         )));
     }
     let current = set
-        .status
-        .as_ref()
-        .and_then(|s| s.current_revision.clone())
+        .current_revision()
+        .map(str::to_string)
         .filter(|c| templates.contains_key(c))
         .unwrap_or_else(|| update.clone());
     Ok(Some(History {
@@ -140,15 +163,17 @@ pub async fn sync(ctx: &Context, set: &CloneSet) -> Result<Option<History>, Erro
     }))
 }
 
-fn new_revision(set: &CloneSet, name: &str, revision: i64, data: Value) -> ControllerRevision {
+fn new_revision<W: Workload>(set: &W, name: &str, revision: i64, data: Value) -> ControllerRevision {
     let mut labels = set
-        .spec
-        .template
+        .template()
         .metadata
         .as_ref()
         .and_then(|m| m.labels.clone())
         .unwrap_or_default();
-    labels.insert(HASH_LABEL.into(), super::pods::short_hash(name).into());
+    labels.insert(
+        HASH_LABEL.into(),
+        crate::runtime::revision::short_hash(name).into(),
+    );
     let mut object = ControllerRevision {
         data: RawExtension(data),
         revision: Some(revision),
@@ -157,13 +182,13 @@ fn new_revision(set: &CloneSet, name: &str, revision: i64, data: Value) -> Contr
     object.metadata.name = Some(name.into());
     object.metadata.namespace = set.namespace();
     object.metadata.labels = Some(labels);
-    object.metadata.annotations = set.metadata.annotations.clone();
+    object.metadata.annotations = set.meta().annotations.clone();
     object.metadata.owner_references = set.controller_owner_ref(&()).map(|o| vec![o]);
     object
 }
 
-async fn bump_collision_count(ctx: &Context, set: &CloneSet, count: i32) -> Result<(), Error> {
-    let api: Api<CloneSet> = Api::namespaced(ctx.client.clone(), &set.namespace().unwrap_or_default());
+async fn bump_collision_count<W: Workload>(ctx: &Context, set: &W, count: i32) -> Result<(), Error> {
+    let api: Api<W> = Api::namespaced(ctx.client.clone(), &set.namespace().unwrap_or_default());
     api.patch_status(
         &set.name_any(),
         &params(),
@@ -171,6 +196,7 @@ async fn bump_collision_count(ctx: &Context, set: &CloneSet, count: i32) -> Resu
     )
     .await
     .map_err(|source| Error::PatchStatus {
+        kind: W::KIND,
         name: set.name_any(),
         source,
     })?;
@@ -178,13 +204,13 @@ async fn bump_collision_count(ctx: &Context, set: &CloneSet, count: i32) -> Resu
 }
 
 /// Deletes revisions beyond `revisionHistoryLimit` (default 10).
-pub async fn truncate(
+pub async fn truncate<W: Workload>(
     ctx: &Context,
-    set: &CloneSet,
+    set: &W,
     history: &History,
     pod_revisions: &BTreeSet<String>,
 ) -> Result<(), Error> {
-    let limit = set.spec.revision_history_limit.unwrap_or(10).max(0) as usize;
+    let limit = set.revision_history_limit().max(0) as usize;
     let keep = [history.current.as_str(), history.update.as_str()];
     let doomed = revisions_to_truncate(&history.known, &keep, pod_revisions, limit + keep.len());
     if doomed.is_empty() {

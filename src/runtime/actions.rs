@@ -1,0 +1,75 @@
+//! The writes a planner asks for, shared by every workload controller: typed [`Action`]s
+//! (each names its pod), why each pod write happens ([`Why`], which names its event) and
+//! the warnings a planner raises ([`Problem`]). Planners only build these values; the
+//! executor is the one place that sends them.
+//!
+//! Invariant: every action names the object it writes, so the executor can group the
+//! writes of one pod and run them in plan order.
+use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
+use serde_json::Value;
+
+/// One write. Pods are named; the executor records an expectation for each.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Create the PVCs (skipping existing names), then the pod.
+    CreatePod {
+        pod: Box<Pod>,
+        claims: Vec<PersistentVolumeClaim>,
+    },
+    /// Delete the pod, then its PVCs (the controller deleted it, so nothing will reuse them).
+    DeletePod {
+        name: String,
+        uid: String,
+        claims: Vec<String>,
+    },
+    DeleteClaim {
+        name: String,
+    },
+    /// Strategic-merge patch of the pod (carries the cached resourceVersion when it must).
+    PatchPod {
+        name: String,
+        patch: Value,
+        why: Why,
+    },
+    /// Strategic-merge patch of the pod's status subresource.
+    PatchPodStatus {
+        name: String,
+        patch: Value,
+        why: Why,
+    },
+}
+
+/// Why a pod write happens: names the event reason (`Successful<why>` / `Failed<why>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Why {
+    Release,
+    Lifecycle,
+    ReadinessGate,
+    TemplateHash,
+    UpdatePodInPlace,
+    UpdatePodReCreate,
+    Grace,
+    /// Restoring a pod's identity labels (Advanced StatefulSet).
+    Identity,
+    /// A claim's owner references, per the PVC retention policy (Advanced StatefulSet).
+    ClaimOwners,
+}
+
+impl Why {
+    /// The event reason suffix (`None`: no event for this kind of write).
+    pub fn event(self) -> Option<&'static str> {
+        match self {
+            Why::UpdatePodInPlace => Some("UpdatePodInPlace"),
+            Why::UpdatePodReCreate => Some("UpdatePodReCreate"),
+            Why::Release => Some("ReleasePod"),
+            _ => None,
+        }
+    }
+}
+
+/// A warning the planner wants recorded (an event and, for updates, a condition).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub reason: &'static str,
+    pub message: String,
+}
