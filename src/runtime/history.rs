@@ -47,6 +47,13 @@ fn owned_by<W: Workload>(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::
     controller_of(meta, W::KIND).is_some_and(|(_, u)| Some(u.as_str()) == uid)
 }
 
+/// A revision a planner can build pods from.
+#[derive(Debug, Clone, Copy)]
+pub struct Revision<'a> {
+    pub name: &'a str,
+    pub template: &'a PodTemplateSpec,
+}
+
 /// The revisions one reconcile works with.
 #[derive(Debug, Clone)]
 pub struct History {

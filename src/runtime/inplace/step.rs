@@ -54,6 +54,12 @@ impl Steps {
     pub fn wake(&mut self, after: Duration) {
         self.wake = Some(self.wake.map_or(after, |d| d.min(after)));
     }
+
+    /// Moves the actions into `actions`; returns the wake-up, if any.
+    pub fn drain_into(self, actions: &mut Vec<Action>) -> Option<Duration> {
+        actions.extend(self.actions);
+        self.wake
+    }
 }
 
 /// What [`update_pod`] decided for one pod.

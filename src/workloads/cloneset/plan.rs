@@ -28,12 +28,7 @@ use super::status;
 use crate::api::cloneset::{CloneSet, CloneSetStatus, CloneSetUpdateStrategyType};
 use crate::api::common::Lifecycle;
 
-/// A revision the planner can build pods from.
-#[derive(Debug, Clone, Copy)]
-pub struct Revision<'a> {
-    pub name: &'a str,
-    pub template: &'a PodTemplateSpec,
-}
+pub use crate::runtime::history::Revision;
 
 /// Everything the planner looks at.
 #[derive(Debug, Clone)]

@@ -124,8 +124,7 @@ fn step_context<'a>(snapshot: &'a Snapshot<'a>, hooks: &'a Lifecycle) -> StepCon
 }
 
 fn absorb(steps: Steps, plan: &mut Plan) {
-    plan.actions.extend(steps.actions);
-    if let Some(after) = steps.wake {
+    if let Some(after) = steps.drain_into(&mut plan.actions) {
         plan.wake(after);
     }
 }

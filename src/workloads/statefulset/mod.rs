@@ -1,0 +1,9 @@
+//! The Advanced StatefulSet controller (reference §4). Pure parts: which ordinals the set
+//! wants ([`ordinals`]), what the pod and claims of one ordinal look like ([`identity`]),
+//! and the planner ([`plan`] with [`plan_update`] and [`plan_status`]), which emits the
+//! shared [`crate::runtime::actions::Action`]s.
+pub mod identity;
+pub mod ordinals;
+pub mod plan;
+pub mod plan_status;
+pub mod plan_update;

@@ -1,0 +1,344 @@
+//! The Advanced StatefulSet planner (reference §4.4-4.7): a pure function from a
+//! [`Snapshot`] (the set, its pods, its revisions, the clock) to a [`Plan`] (typed actions,
+//! the status to store, the next wake-up). The controller's executor is the only code that
+//! writes.
+//!
+//! ```text
+//! snapshot ─> numbers (replicas, valid ordinals, partition, budgets)
+//!          ─> replicas, ascending ordinal: create missing / delete finished / fix identity
+//!             (OrderedReady stops at the first pod it creates or that is not healthy)
+//!          ─> condemned, highest ordinal first (OrderedReady: one at a time, when healthy)
+//!          ─> rolling update (plan_update) ─> status (plan_status)
+//! ```
+//!
+//! Invariants (table- and property-tested in `plan_tests.rs`): a pod name is always
+//! `<set>-<valid ordinal>` for a created pod and no ordinal is created twice; OrderedReady
+//! creates at most one pod per round and never while a lower ordinal is unhealthy; a
+//! created pod's revision follows the partition; PVCs are deleted only with a condemned pod
+//! and only when `whenScaled: Delete` asks for it.
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
+use k8s_openapi::jiff::Timestamp;
+use kube::ResourceExt;
+
+use super::identity;
+use super::ordinals::{self, ReservedOrdinals, RevisionChoice, UpdateMode};
+use crate::api::common::{IntOrString, Lifecycle, PodUpdatePolicy};
+use crate::api::statefulset::v1beta1::{
+    PersistentVolumeClaimRetentionPolicyType, StatefulSet, StatefulSetStatus,
+};
+use crate::api::statefulset::{PodManagementPolicy, StatefulSetUpdateStrategyType};
+use crate::runtime::actions::{Action, Problem, Why};
+use crate::runtime::inplace::step::rfc3339;
+use crate::runtime::revision::is_at_revision;
+use crate::workloads::cloneset::numbers::{self, Amount, InvalidIntOrPercent};
+use crate::workloads::cloneset::status::{is_available, is_ready, ready_since};
+
+pub use crate::runtime::history::Revision;
+
+/// Everything the planner looks at.
+#[derive(Debug, Clone)]
+pub struct Snapshot<'a> {
+    pub set: &'a StatefulSet,
+    /// Pods whose controller is the set.
+    pub pods: Vec<&'a Pod>,
+    pub update: Revision<'a>,
+    pub current: Revision<'a>,
+    /// Every known revision's template by name.
+    pub templates: &'a BTreeMap<String, PodTemplateSpec>,
+    pub collision_count: i32,
+    pub now: Timestamp,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Plan {
+    pub actions: Vec<Action>,
+    pub problems: Vec<Problem>,
+    /// The status to write, if it differs from the stored one.
+    pub status: Option<StatefulSetStatus>,
+    /// Wake up after this long even without a change (minReadySeconds, grace periods).
+    pub requeue_after: Option<Duration>,
+}
+
+impl Plan {
+    pub(super) fn wake(&mut self, after: Duration) {
+        self.requeue_after = Some(self.requeue_after.map_or(after, |d| d.min(after)));
+    }
+}
+
+/// The set's numbers, resolved once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Numbers {
+    pub replicas: i32,
+    /// The ordinals the replicas have, ascending.
+    pub valid: Vec<i32>,
+    pub partition: i32,
+    pub max_unavailable: usize,
+    /// `scaleStrategy.maxUnavailable` (Parallel only).
+    pub scale_max_unavailable: Option<usize>,
+    pub parallel: bool,
+    pub mode: UpdateMode,
+    pub rolling: bool,
+    pub paused: bool,
+    pub policy: PodUpdatePolicy,
+    pub min_ready_seconds: i64,
+    pub grace_seconds: i32,
+}
+
+/// An int-or-percent budget: percent of `replicas` rounded down, at least 1 (§4.2).
+fn budget(
+    field: &'static str,
+    value: Option<&IntOrString>,
+    replicas: i32,
+) -> Result<usize, InvalidIntOrPercent> {
+    let Some(value) = value else { return Ok(1) };
+    let n = match numbers::parse(field, value)? {
+        Amount::Int(n) => n,
+        Amount::Percent(p) => i64::from(replicas.max(0)) * p / 100,
+    };
+    Ok(usize::try_from(n.max(1)).unwrap_or(1))
+}
+
+impl Numbers {
+    pub fn of(set: &StatefulSet, reserved: &ReservedOrdinals) -> Result<Self, InvalidIntOrPercent> {
+        let spec = &set.spec;
+        let replicas = spec.replicas.unwrap_or(1).max(0);
+        let strategy = spec.update_strategy.clone().unwrap_or_default();
+        let rolling_update = strategy.rolling_update.clone().unwrap_or_default();
+        let parallel = spec.pod_management_policy == Some(PodManagementPolicy::Parallel);
+        let max_unavailable = budget(
+            "updateStrategy.rollingUpdate.maxUnavailable",
+            rolling_update.max_unavailable.as_ref(),
+            replicas,
+        )?;
+        let scale_max_unavailable = match spec
+            .scale_strategy
+            .as_ref()
+            .and_then(|s| s.max_unavailable.as_ref())
+        {
+            Some(v) if parallel => Some(budget("scaleStrategy.maxUnavailable", Some(v), replicas)?),
+            _ => None,
+        };
+        Ok(Numbers {
+            replicas,
+            valid: ordinals::valid_ordinals(ordinals::start_ordinal(set), replicas, reserved),
+            partition: rolling_update.partition.unwrap_or(0).clamp(0, replicas),
+            // Upstream admission refuses anything but 1 without Parallel.
+            max_unavailable: if parallel { max_unavailable } else { 1 },
+            scale_max_unavailable,
+            parallel,
+            mode: UpdateMode::of(set),
+            rolling: strategy.type_ != Some(StatefulSetUpdateStrategyType::OnDelete),
+            paused: rolling_update.paused.unwrap_or(false),
+            policy: rolling_update
+                .pod_update_policy
+                .unwrap_or(PodUpdatePolicy::ReCreate),
+            min_ready_seconds: i64::from(rolling_update.min_ready_seconds.unwrap_or(0).max(0)),
+            grace_seconds: rolling_update
+                .in_place_update_strategy
+                .as_ref()
+                .and_then(|s| s.grace_period_seconds)
+                .unwrap_or(0),
+        })
+    }
+}
+
+pub(super) fn lifecycle_of(set: &StatefulSet) -> Lifecycle {
+    set.spec.lifecycle.clone().unwrap_or_default()
+}
+
+/// Running and Ready for minReadySeconds, lifecycle Normal: what OrderedReady waits for.
+pub(super) fn healthy(pod: &Pod, n: &Numbers, now: Timestamp) -> bool {
+    pod.metadata.deletion_timestamp.is_none() && is_available(pod, n.min_ready_seconds, now)
+}
+
+fn finished(pod: &Pod) -> bool {
+    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
+    matches!(phase, Some("Succeeded") | Some("Failed"))
+}
+
+/// Plans one reconcile of a set that is not being deleted.
+pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
+    let mut plan = Plan::default();
+    let set = snapshot.set;
+    let reserved = ReservedOrdinals::of(set).unwrap_or_else(|bad| {
+        plan.problems.push(Problem {
+            reason: bad.reason(),
+            message: format!(
+                "StatefulSet {}: spec.reserveOrdinals ignored: {bad}",
+                set.name_any()
+            ),
+        });
+        ReservedOrdinals::default()
+    });
+    let n = match Numbers::of(set, &reserved) {
+        Ok(n) => n,
+        Err(error) => {
+            plan.problems.push(Problem {
+                reason: "InvalidSpec",
+                message: format!("StatefulSet {}: spec.{error}", set.name_any()),
+            });
+            return plan;
+        }
+    };
+    let owned: Vec<Pod> = snapshot.pods.iter().map(|p| (*p).clone()).collect();
+    let split = ordinals::split(&owned, &set.name_any(), &n.valid);
+    let replicas: BTreeMap<i32, &Pod> = split.replicas.clone();
+
+    let went_on = plan_replicas(snapshot, &n, &replicas, &mut plan);
+    let went_on = went_on && plan_condemned(snapshot, &n, &replicas, &split.condemned, &mut plan);
+    if went_on && n.rolling && !n.paused {
+        super::plan_update::plan_update(snapshot, &n, &replicas, &mut plan);
+    }
+    super::plan_status::plan_status(snapshot, &n, &owned, &mut plan);
+    plan
+}
+
+/// §4.4 replicas, ascending ordinal. False when OrderedReady must stop this round.
+fn plan_replicas(
+    snapshot: &Snapshot<'_>,
+    n: &Numbers,
+    replicas: &BTreeMap<i32, &Pod>,
+    plan: &mut Plan,
+) -> bool {
+    let set = snapshot.set;
+    let now = rfc3339(snapshot.now);
+    let unavailable_before = replicas.values().filter(|p| !healthy(p, n, snapshot.now)).count();
+    let creating = |plan: &Plan| {
+        plan.actions
+            .iter()
+            .filter(|a| matches!(a, Action::CreatePod { .. }))
+            .count()
+    };
+    let not_updated = replicas
+        .values()
+        .filter(|p| !is_at_revision(p, snapshot.update.name))
+        .count();
+    for (position, ordinal) in n.valid.iter().copied().enumerate() {
+        let Some(pod) = replicas.get(&ordinal) else {
+            if n.scale_max_unavailable
+                .is_some_and(|max| unavailable_before + creating(plan) >= max)
+            {
+                return false;
+            }
+            let choice = ordinals::revision_for_missing(n.mode, position, n.partition, not_updated);
+            let revision = match choice {
+                RevisionChoice::Current => snapshot.current,
+                RevisionChoice::Update => snapshot.update,
+            };
+            let pod = identity::new_pod(set, ordinal, revision.name, revision.template, &now);
+            // The claims carry the owner refs the retention policy wants (§4.6).
+            let claims = identity::new_claims(set, ordinal);
+            plan.actions.push(Action::CreatePod {
+                pod: Box::new(pod),
+                claims,
+            });
+            if !n.parallel {
+                return false;
+            }
+            continue;
+        };
+        let name = pod.name_any();
+        if finished(pod) && pod.metadata.deletion_timestamp.is_none() {
+            plan.actions.push(Action::DeletePod {
+                name,
+                uid: pod.uid().unwrap_or_default(),
+                claims: Vec::new(),
+            });
+            if !n.parallel {
+                return false;
+            }
+            continue;
+        }
+        if pod.metadata.deletion_timestamp.is_some() {
+            if !n.parallel {
+                return false;
+            }
+            continue;
+        }
+        if let Some(patch) = identity::identity_drift(set, ordinal, pod) {
+            plan.actions.push(Action::PatchPod {
+                name: name.clone(),
+                patch,
+                why: Why::Identity,
+            });
+        }
+        if !n.parallel && !healthy(pod, n, snapshot.now) {
+            wake_for_min_ready(pod, n, snapshot.now, plan);
+            return false;
+        }
+    }
+    true
+}
+
+/// Comes back when a Ready pod will have been ready for minReadySeconds.
+fn wake_for_min_ready(pod: &Pod, n: &Numbers, now: Timestamp, plan: &mut Plan) {
+    if n.min_ready_seconds == 0 || !is_ready(pod) {
+        return;
+    }
+    if let Some(since) = ready_since(pod) {
+        let elapsed = now.duration_since(since).as_secs();
+        let left = (n.min_ready_seconds - elapsed).max(1);
+        plan.wake(Duration::from_secs(left.unsigned_abs()));
+    }
+}
+
+/// §4.4 condemned pods, highest ordinal first. False when OrderedReady must stop.
+fn plan_condemned(
+    snapshot: &Snapshot<'_>,
+    n: &Numbers,
+    replicas: &BTreeMap<i32, &Pod>,
+    condemned: &[&Pod],
+    plan: &mut Plan,
+) -> bool {
+    let delete_claims = snapshot
+        .set
+        .spec
+        .persistent_volume_claim_retention_policy
+        .as_ref()
+        .and_then(|p| p.when_scaled)
+        == Some(PersistentVolumeClaimRetentionPolicyType::Delete);
+    let all_healthy = replicas.values().all(|p| healthy(p, n, snapshot.now));
+    for pod in condemned {
+        if pod.metadata.deletion_timestamp.is_some() {
+            if !n.parallel {
+                return false;
+            }
+            continue;
+        }
+        if !n.parallel && !all_healthy {
+            return false;
+        }
+        let claims = if delete_claims {
+            claim_names(snapshot.set, pod)
+        } else {
+            Vec::new()
+        };
+        plan.actions.push(Action::DeletePod {
+            name: pod.name_any(),
+            uid: pod.uid().unwrap_or_default(),
+            claims,
+        });
+        if !n.parallel {
+            return false;
+        }
+    }
+    true
+}
+
+/// The claims of the pod's ordinal (`<claim>-<set>-<ordinal>`).
+fn claim_names(set: &StatefulSet, pod: &Pod) -> Vec<String> {
+    let Some(ordinal) = ordinals::parse_ordinal(&set.name_any(), &pod.name_any()) else {
+        return Vec::new();
+    };
+    identity::new_claims(set, ordinal)
+        .into_iter()
+        .filter_map(|c| c.metadata.name)
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "plan_tests.rs"]
+mod tests;
