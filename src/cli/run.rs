@@ -23,13 +23,14 @@ use kube::runtime::reflector::Store;
 use super::UsageError;
 use super::connection::ConnectionArgs;
 use crate::api::cloneset::CloneSet;
+use crate::runtime::controller::Serve;
 use crate::runtime::{client, metrics, watches};
-use crate::workloads::cloneset;
+use crate::workloads::{cloneset, statefulset};
 
 /// Controller names as OpenKruise's enable list spells them, and whether they exist yet.
 const CONTROLLERS: &[(&str, bool)] = &[
     ("CloneSet", true),
-    ("StatefulSet", false),
+    ("StatefulSet", true),
     ("DaemonSet", false),
     ("BroadcastJob", false),
     ("AdvancedCronJob", false),
@@ -39,7 +40,7 @@ const CONTROLLERS: &[(&str, bool)] = &[
 ];
 
 pub const AFTER_HELP: &str = "\
-Controllers: CloneSet (the others arrive in later releases).
+Controllers: CloneSet, StatefulSet (Advanced StatefulSet; the others arrive in later releases).
 With -n NAMESPACE only that namespace is watched; without it, all namespaces.
 Ctrl-C or SIGTERM stops gracefully: in-flight writes finish, then exit 0.
 
@@ -121,6 +122,7 @@ async fn require_crds(client: &kube::Client, controllers: &[&str]) -> anyhow::Re
     for controller in controllers {
         let crd = match *controller {
             "CloneSet" => "clonesets.apps.kruise.io",
+            "StatefulSet" => "statefulsets.apps.kruise.io",
             other => anyhow::bail!("no CRD known for controller {other}"),
         };
         let found = api
@@ -149,6 +151,7 @@ async fn require_crds(client: &kube::Client, controllers: &[&str]) -> anyhow::Re
 pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let controllers = chosen_controllers(&args)?;
     let cloneset_workers = workers_for(&args, "CloneSet")?;
+    let statefulset_workers = workers_for(&args, "StatefulSet")?;
     // -n scopes the controllers to one namespace; without it they watch all namespaces.
     let namespace = connection.namespace.clone();
     let config = connection.config().await?;
@@ -170,7 +173,23 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     let (shutdown_tx, shutdown_rx) = futures::channel::oneshot::channel::<()>();
     let shutdown = shutdown_rx.map(|_| ()).shared();
     let (stores, drives) = watches::new(&client, namespace.as_deref());
-    let subscriptions = stores.subscribe();
+    // Every subscription is taken before the watches run, and each one is consumed.
+    let serve = |workers: u16| Serve {
+        client: client.clone(),
+        watches: stores.clone(),
+        subscriptions: stores.subscribe(),
+        namespace: namespace.clone(),
+        workers,
+        metrics: metrics.clone(),
+        shutdown: shutdown.clone(),
+    };
+    let mut running: Vec<std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>> = Vec::new();
+    if controllers.contains(&"CloneSet") {
+        running.push(Box::pin(cloneset::run(serve(cloneset_workers))));
+    }
+    if controllers.contains(&"StatefulSet") {
+        running.push(Box::pin(statefulset::controller::run(serve(statefulset_workers))));
+    }
     for drive in drives {
         tokio::spawn(drive);
     }
@@ -188,15 +207,7 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         tokio::spawn(summary_drive);
         live_summary(summary_store).await
     };
-    let controller = cloneset::run(
-        client.clone(),
-        stores,
-        subscriptions,
-        namespace.clone(),
-        cloneset_workers,
-        metrics.clone(),
-        shutdown.clone(),
-    );
+    let controller = futures::future::join_all(running);
     let mut controller = std::pin::pin!(controller);
     let mut summary = std::pin::pin!(summary);
     tokio::select! {

@@ -8,11 +8,13 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use kube::Client;
+use kube::runtime::reflector::{ObjectRef, Store};
+use kube::{Client, Resource};
 
 use crate::runtime::events::Events;
-use crate::runtime::expectations::Expectations;
+use crate::runtime::expectations::{Expectations, ObjectKind, resource_version};
 use crate::runtime::metrics::Metrics;
+use crate::runtime::owner_index::OwnerIndex;
 use crate::runtime::watches::Watches;
 
 pub const FIELD_MANAGER: &str = "kubectl-kruise";
@@ -80,5 +82,232 @@ pub fn controller_of(meta: &ObjectMeta, kind: &str) -> Option<(String, String)> 
     meta.owner_references.iter().flatten().find_map(|o| {
         (o.controller == Some(true) && o.kind == kind && o.api_version.starts_with("apps.kruise.io/"))
             .then(|| (o.name.clone(), o.uid.clone()))
+    })
+}
+
+impl Context {
+    /// How many of `owner`'s earlier writes the caches in `namespace` do not show yet
+    /// (hash lookups in the stores, not scans: a big rollout has hundreds of expectations).
+    pub fn pending_writes(&self, owner: &str, namespace: &str) -> usize {
+        let meta = |m: &ObjectMeta| {
+            (
+                m.uid.clone().unwrap_or_default(),
+                resource_version(m.resource_version.as_deref()),
+            )
+        };
+        let lookup_in = |kind: ObjectKind, name: &str| -> Option<(String, u64)> {
+            match kind {
+                ObjectKind::Pod => self
+                    .watches
+                    .pods
+                    .get(&ObjectRef::new(name).within(namespace))
+                    .map(|p| meta(&p.metadata)),
+                ObjectKind::Claim => self
+                    .watches
+                    .claims
+                    .get(&ObjectRef::new(name).within(namespace))
+                    .map(|c| meta(&c.metadata)),
+            }
+        };
+        self.expectations.pending(owner, &lookup_in)
+    }
+}
+
+/// The cached objects whose controller is `owner`, a `kind` of apps.kruise.io (looked up
+/// by owner uid in `index`, not scanned).
+pub fn owned_by<K, O>(store: &Store<K>, index: &OwnerIndex, owner: &O, kind: &str) -> Vec<Arc<K>>
+where
+    K: Resource<DynamicType = ()> + Clone,
+    O: Resource,
+{
+    let Some(uid) = owner.meta().uid.clone() else {
+        return Vec::new();
+    };
+    index
+        .owned(&uid)
+        .into_iter()
+        .filter_map(|(ns, name)| store.get(&ObjectRef::new(&name).within(&ns)))
+        .filter(|o| controller_of(o.meta(), kind).is_some_and(|(_, u)| u == uid))
+        .collect()
+}
+
+/// `namespace/name` of an object: the key of its expectations and queue entry.
+pub fn key<K: Resource>(object: &K) -> String {
+    format!(
+        "{}/{}",
+        object.meta().namespace.clone().unwrap_or_default(),
+        object.meta().name.clone().unwrap_or_default()
+    )
+}
+
+/// `a, b, c` for an event note: at most ten names, then `and N more`.
+pub fn name_list(names: &[String]) -> String {
+    let shown: Vec<&str> = names.iter().take(10).map(String::as_str).collect();
+    let more = names.len().saturating_sub(shown.len());
+    if more > 0 {
+        format!("{} and {more} more", shown.join(", "))
+    } else {
+        shown.join(", ")
+    }
+}
+
+/// What one workload controller needs to be served.
+pub struct Serve<F> {
+    pub client: Client,
+    pub watches: Watches,
+    pub subscriptions: crate::runtime::watches::Subscriptions,
+    pub namespace: Option<String>,
+    pub workers: u16,
+    pub metrics: Arc<Metrics>,
+    pub shutdown: F,
+}
+
+/// Runs the controller of `kind` until `shutdown` resolves: its objects are watched (one
+/// shared watch), owned pods and PVCs trigger their owner, and each reconcile goes through
+/// `reconcile` with the queue-depth and reconcile metrics kept. Runs at once, never after
+/// waiting for the stores: a shared watch waits for its slowest subscriber, so an unpolled
+/// controller would stall the watches it waits for.
+pub async fn serve<K, R, Fut, F>(kind: &'static str, what: &'static str, s: Serve<F>, reconcile: R)
+where
+    K: Resource<DynamicType = (), Scope = k8s_openapi::NamespaceResourceScope>
+        + Clone
+        + serde::de::DeserializeOwned
+        + std::fmt::Debug
+        + Send
+        + Sync
+        + 'static,
+    R: Fn(Arc<K>, Arc<Context>) -> Fut + Send + Sync + Clone + 'static,
+    Fut: std::future::Future<Output = Result<kube::runtime::controller::Action, Error>> + Send + 'static,
+    F: std::future::Future<Output = ()> + Send + Sync + 'static,
+{
+    use futures::StreamExt;
+    use kube::runtime::controller::{Action as Requeue, Config, Controller};
+    let (objects, object_events, drive) = crate::runtime::watches::shared(
+        crate::runtime::watches::scoped::<K>(&s.client, s.namespace.as_deref()),
+        what,
+    );
+    let ctx = Arc::new(Context {
+        events: Events::new(s.client.clone()),
+        client: s.client,
+        watches: s.watches,
+        expectations: Expectations::default(),
+        metrics: s.metrics,
+        queued: Mutex::default(),
+    });
+    let queue = ctx.clone();
+    let mark = move |r: &ObjectRef<K>| {
+        let key = format!("{}/{}", r.namespace.as_deref().unwrap_or_default(), r.name);
+        let mut q = queue.queued.lock().unwrap_or_else(|e| e.into_inner());
+        if q.insert(key) {
+            queue.metrics.queue_changed(kind, 1);
+        }
+    };
+    let to_owner = move |meta: &ObjectMeta| -> Option<ObjectRef<K>> {
+        let (name, _) = controller_of(meta, kind)?;
+        Some(ObjectRef::new(&name).within(meta.namespace.as_deref().unwrap_or_default()))
+    };
+    let (mark_pods, mark_claims, mark_objects) = (mark.clone(), mark.clone(), mark);
+    let object_events = object_events.inspect(move |o| mark_objects(&ObjectRef::from_obj(o.as_ref())));
+    let controller = Controller::for_shared_stream(object_events, objects)
+        .with_config(Config::default().concurrency(s.workers))
+        .watches_shared_stream(
+            s.subscriptions.pod_events,
+            move |p: Arc<k8s_openapi::api::core::v1::Pod>| {
+                let r = to_owner(&p.metadata);
+                if let Some(r) = &r {
+                    mark_pods(r);
+                }
+                r
+            },
+        )
+        .watches_shared_stream(
+            s.subscriptions.claim_events,
+            move |c: Arc<k8s_openapi::api::core::v1::PersistentVolumeClaim>| {
+                let r = to_owner(&c.metadata);
+                if let Some(r) = &r {
+                    mark_claims(r);
+                }
+                r
+            },
+        )
+        .graceful_shutdown_on(s.shutdown);
+    let reconcile_one = move |object: Arc<K>, ctx: Arc<Context>| {
+        let reconcile = reconcile.clone();
+        async move {
+            let owner = key(object.as_ref());
+            if ctx
+                .queued
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&owner)
+            {
+                ctx.metrics.queue_changed(kind, -1);
+            }
+            ctx.watches.ready().await;
+            ctx.metrics.reconcile_started(kind);
+            let result = reconcile(object, ctx.clone()).await;
+            ctx.metrics
+                .reconcile_finished(kind, result.as_ref().err().map(Error::reason));
+            result
+        }
+    };
+    let error_policy = move |_: Arc<K>, error: &Error, _: Arc<Context>| {
+        tracing::warn!(%error, "{kind} reconcile failed; retrying");
+        Requeue::requeue(std::time::Duration::from_secs(2))
+    };
+    let reconciles = controller
+        .run(reconcile_one, error_policy, ctx)
+        .for_each(|_| async {});
+    tokio::select! {
+        _ = reconciles => {}
+        _ = drive => {}
+    }
+}
+
+/// Merge-patches `status` into the status subresource of `object` (a `kind`).
+pub async fn write_status<K, S>(
+    ctx: &Context,
+    object: &K,
+    kind: &'static str,
+    status: &S,
+) -> Result<(), Error>
+where
+    K: Resource<DynamicType = (), Scope = k8s_openapi::NamespaceResourceScope>
+        + Clone
+        + serde::de::DeserializeOwned
+        + std::fmt::Debug,
+    S: serde::Serialize,
+{
+    let name = object.meta().name.clone().unwrap_or_default();
+    let namespace = object.meta().namespace.clone().unwrap_or_default();
+    let api: kube::Api<K> = kube::Api::namespaced(ctx.client.clone(), &namespace);
+    let params = kube::api::PatchParams {
+        field_manager: Some(FIELD_MANAGER.into()),
+        ..kube::api::PatchParams::default()
+    };
+    let patch = serde_json::json!({ "status": status });
+    api.patch_status(&name, &params, &kube::api::Patch::Merge(&patch))
+        .await
+        .map_err(|source| Error::PatchStatus { kind, name, source })?;
+    Ok(())
+}
+
+/// How a reconcile ends after its writes: the first write error, a quick retry when the
+/// cache was stale, the planner's wake-up, or waiting for the next change.
+pub fn requeue(
+    outcome: crate::runtime::executor::Outcome,
+    after: Option<std::time::Duration>,
+) -> Result<kube::runtime::controller::Action, Error> {
+    use kube::runtime::controller::Action;
+    use std::time::Duration;
+    if let Some(error) = outcome.first_error {
+        return Err(error);
+    }
+    if outcome.stale {
+        return Ok(Action::requeue(Duration::from_secs(1)));
+    }
+    Ok(match after {
+        Some(after) => Action::requeue(after.max(Duration::from_millis(100))),
+        None => Action::await_change(),
     })
 }

@@ -56,6 +56,8 @@ fn start_or_reuse() -> PathBuf {
     let up = Command::new(CLI)
         .args(["testenv", "up", "--bin-dir", &bin_dir, "--run-dir"])
         .arg(&run_dir)
+        // Tests compare with the built-in StatefulSet and DaemonSet controllers.
+        .arg("--builtin-workload-controllers")
         .output()
         .unwrap_or_else(|e| panic!("cannot run {CLI}: {e}"));
     assert!(

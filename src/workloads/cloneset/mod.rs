@@ -32,31 +32,27 @@ pub mod status;
 pub mod update_limit;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use futures::StreamExt;
 use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
 use k8s_openapi::jiff::Timestamp;
 use kube::api::{Api, Patch, PatchParams};
-use kube::runtime::controller::{Action as Requeue, Config as ControllerConfig, Controller};
-use kube::runtime::reflector::{ObjectRef, Store};
-use kube::{Client, Resource, ResourceExt};
+use kube::runtime::controller::Action as Requeue;
+use kube::runtime::reflector::Store;
+use kube::{Resource, ResourceExt};
 use serde_json::json;
 
 use crate::api::cloneset::CloneSet;
 use crate::api::common::UpdateScatterTerm;
-use crate::runtime::events::Events;
 use crate::runtime::executor;
-use crate::runtime::expectations::{Expectations, ObjectKind, TIMEOUT, resource_version};
+use crate::runtime::expectations::TIMEOUT;
 use crate::runtime::history::{self as revisions, Workload};
-use crate::runtime::metrics::Metrics;
 use crate::runtime::owner_index::OwnerIndex;
-use crate::runtime::watches::{self, Subscriptions, Watches};
 use plan::{Problem, Snapshot, Why};
 
 pub const CONTROLLER: &str = "CloneSet";
-pub use crate::runtime::controller::{Context, Error, FIELD_MANAGER};
+pub use crate::runtime::controller::{Context, Error, FIELD_MANAGER, Serve};
 
 impl Workload for CloneSet {
     const KIND: &'static str = CONTROLLER;
@@ -104,73 +100,23 @@ pub(crate) fn scatter_order(names: Vec<String>, all: &[&Pod], terms: &[UpdateSca
         .collect()
 }
 
-/// Is `owner` a controller ref to a CloneSet (any served apps.kruise.io version)?
-fn owning_set(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> Option<(String, String)> {
-    crate::runtime::controller::controller_of(meta, "CloneSet")
-}
-
 /// The cached objects whose controller is `set` (looked up by owner uid, not scanned).
 fn owned_by<K>(store: &Store<K>, index: &OwnerIndex, set: &CloneSet) -> Vec<Arc<K>>
 where
     K: Resource<DynamicType = ()> + Clone,
 {
-    let Some(uid) = set.uid() else { return Vec::new() };
-    index
-        .owned(&uid)
-        .into_iter()
-        .filter_map(|(ns, name)| store.get(&ObjectRef::new(&name).within(&ns)))
-        .filter(|o| owning_set(o.meta()).is_some_and(|(_, u)| u == uid))
-        .collect()
+    crate::runtime::controller::owned_by(store, index, set, CONTROLLER)
 }
 
 async fn reconcile(set: Arc<CloneSet>, ctx: Arc<Context>) -> Result<Requeue, Error> {
-    let owner = key(&set);
-    if ctx
-        .queued
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .remove(&owner)
-    {
-        ctx.metrics.queue_changed(CONTROLLER, -1);
-    }
-    ctx.watches.ready().await;
-    ctx.metrics.reconcile_started(CONTROLLER);
-    let result = reconcile_inner(&set, &ctx).await;
-    ctx.metrics
-        .reconcile_finished(CONTROLLER, result.as_ref().err().map(Error::reason));
-    result
-}
-
-async fn reconcile_inner(set: &CloneSet, ctx: &Context) -> Result<Requeue, Error> {
+    let (set, ctx) = (set.as_ref(), ctx.as_ref());
     let owner = key(set);
     if set.meta().deletion_timestamp.is_some() {
         ctx.expectations.forget_owner(&owner);
         return Ok(Requeue::await_change());
     }
     let namespace = set.namespace();
-    // Hash lookups in the stores, not scans: a big rollout has hundreds of expectations.
-    let ns = namespace.clone().unwrap_or_default();
-    let lookup_in = |kind: ObjectKind, name: &str| -> Option<(String, u64)> {
-        let meta = |m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta| {
-            (
-                m.uid.clone().unwrap_or_default(),
-                resource_version(m.resource_version.as_deref()),
-            )
-        };
-        match kind {
-            ObjectKind::Pod => ctx
-                .watches
-                .pods
-                .get(&ObjectRef::new(name).within(&ns))
-                .map(|p| meta(&p.metadata)),
-            ObjectKind::Claim => ctx
-                .watches
-                .claims
-                .get(&ObjectRef::new(name).within(&ns))
-                .map(|c| meta(&c.metadata)),
-        }
-    };
-    let pending = ctx.expectations.pending(&owner, &lookup_in);
+    let pending = ctx.pending_writes(&owner, &namespace.clone().unwrap_or_default());
     if pending > 0 {
         tracing::debug!(
             cloneset = owner,
@@ -268,29 +214,10 @@ async fn reconcile_inner(set: &CloneSet, ctx: &Context) -> Result<Requeue, Error
         }
     }
     if let Some(status) = &plan.status {
-        api.patch_status(
-            &set.name_any(),
-            &params,
-            &Patch::Merge(json!({ "status": status })),
-        )
-        .await
-        .map_err(|source| Error::PatchStatus {
-            kind: CONTROLLER,
-            name: set.name_any(),
-            source,
-        })?;
+        crate::runtime::controller::write_status(ctx, set, CONTROLLER, status).await?;
     }
     revisions::truncate(ctx, set, &history, &pod_revisions).await?;
-    if let Some(error) = outcome.first_error {
-        return Err(error);
-    }
-    if outcome.stale {
-        return Ok(Requeue::requeue(Duration::from_secs(1)));
-    }
-    Ok(match plan.requeue_after {
-        Some(after) => Requeue::requeue(after.max(Duration::from_millis(100))),
-        None => Requeue::await_change(),
-    })
+    crate::runtime::controller::requeue(outcome, plan.requeue_after)
 }
 
 /// One event per kind of write per reconcile, naming the pods (not one per pod: events are
@@ -303,15 +230,7 @@ async fn record_events(
     problems: &[Problem],
     set: &CloneSet,
 ) {
-    let list = |names: &[String]| -> String {
-        let shown: Vec<&str> = names.iter().take(10).map(String::as_str).collect();
-        let more = names.len().saturating_sub(shown.len());
-        if more > 0 {
-            format!("{} and {more} more", shown.join(", "))
-        } else {
-            shown.join(", ")
-        }
-    };
+    let list = crate::runtime::controller::name_list;
     if !outcome.created.is_empty() {
         let note = format!("created pod(s) {}", list(&outcome.created));
         ctx.events
@@ -373,79 +292,10 @@ async fn record_events(
     }
 }
 
-fn error_policy(_set: Arc<CloneSet>, error: &Error, _ctx: Arc<Context>) -> Requeue {
-    tracing::warn!(%error, "CloneSet reconcile failed; retrying");
-    Requeue::requeue(Duration::from_secs(2))
-}
-
-/// Maps an owned object to its CloneSet.
-fn to_set<K: Resource>(object: Arc<K>) -> Option<ObjectRef<CloneSet>> {
-    let meta = object.meta();
-    let (name, _) = owning_set(meta)?;
-    Some(ObjectRef::new(&name).within(meta.namespace.as_deref().unwrap_or_default()))
-}
-
 /// Runs the CloneSet controller until `shutdown` resolves (in-flight reconciles finish).
-pub async fn run(
-    client: Client,
-    watches: Watches,
-    subscriptions: Subscriptions,
-    namespace: Option<String>,
-    workers: u16,
-    metrics: Arc<Metrics>,
-    shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
-) {
-    let (sets, set_events, drive_sets) = watches::shared(
-        watches::scoped::<CloneSet>(&client, namespace.as_deref()),
-        "clonesets",
-    );
-    let ctx = Arc::new(Context {
-        events: Events::new(client.clone()),
-        client,
-        watches: watches.clone(),
-        expectations: Expectations::default(),
-        metrics,
-        queued: Mutex::default(),
-    });
-    let queue = ctx.clone();
-    let mark = move |r: &ObjectRef<CloneSet>| {
-        let key = format!("{}/{}", r.namespace.as_deref().unwrap_or_default(), r.name);
-        let mut q = queue.queued.lock().unwrap_or_else(|e| e.into_inner());
-        if q.insert(key) {
-            queue.metrics.queue_changed(CONTROLLER, 1);
-        }
-    };
-    let mark_pods = mark.clone();
-    let mark_claims = mark.clone();
-    let mark_sets = mark;
-    let set_events = set_events.inspect(move |s| mark_sets(&ObjectRef::from_obj(s.as_ref())));
-    let controller = Controller::for_shared_stream(set_events, sets.clone())
-        .with_config(ControllerConfig::default().concurrency(workers))
-        .watches_shared_stream(subscriptions.pod_events, move |p: Arc<Pod>| {
-            let r = to_set(p);
-            if let Some(r) = &r {
-                mark_pods(r);
-            }
-            r
-        })
-        .watches_shared_stream(
-            subscriptions.claim_events,
-            move |c: Arc<PersistentVolumeClaim>| {
-                let r = to_set(c);
-                if let Some(r) = &r {
-                    mark_claims(r);
-                }
-                r
-            },
-        )
-        .graceful_shutdown_on(shutdown);
-    // Run at once, never after waiting for the stores: a shared watch waits for its slowest
-    // subscriber, so an unpolled controller would stall the watches it waits for.
-    let reconciles = controller
-        .run(reconcile, error_policy, ctx)
-        .for_each(|_| async {});
-    tokio::select! {
-        _ = reconciles => {}
-        _ = drive_sets => {}
-    }
+pub async fn run<F>(serve: Serve<F>)
+where
+    F: std::future::Future<Output = ()> + Send + Sync + 'static,
+{
+    crate::runtime::controller::serve::<CloneSet, _, _, _>(CONTROLLER, "clonesets", serve, reconcile).await;
 }

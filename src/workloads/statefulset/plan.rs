@@ -187,13 +187,27 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     let split = ordinals::split(&owned, &set.name_any(), &n.valid);
     let replicas: BTreeMap<i32, &Pod> = split.replicas.clone();
 
+    // Refresh first (§1.8, §1.9): a new pod's readiness gate turns True here, which is what
+    // lets OrderedReady go on to the next ordinal.
+    let refreshed = refresh(snapshot, &n, &replicas, &mut plan);
     let went_on = plan_replicas(snapshot, &n, &replicas, &mut plan);
     let went_on = went_on && plan_condemned(snapshot, &n, &replicas, &split.condemned, &mut plan);
-    if went_on && n.rolling && !n.paused {
+    if went_on && !refreshed && n.rolling && !n.paused {
         super::plan_update::plan_update(snapshot, &n, &replicas, &mut plan);
     }
     super::plan_status::plan_status(snapshot, &n, &owned, &mut plan);
     plan
+}
+
+/// The shared in-place refresh of every replica. True when it planned a write.
+fn refresh(snapshot: &Snapshot<'_>, n: &Numbers, replicas: &BTreeMap<i32, &Pod>, plan: &mut Plan) -> bool {
+    let hooks = lifecycle_of(snapshot.set);
+    let ctx = super::plan_update::step_context(snapshot, n, &hooks);
+    let pods: Vec<&Pod> = replicas.values().copied().collect();
+    let steps = crate::runtime::inplace::step::refresh(&ctx, &pods);
+    let wrote = !steps.actions.is_empty();
+    super::plan_update::absorb(steps, plan);
+    wrote
 }
 
 /// §4.4 replicas, ascending ordinal. False when OrderedReady must stop this round.

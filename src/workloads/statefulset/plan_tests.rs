@@ -374,3 +374,18 @@ proptest! {
         prop_assert!(created(&plan).is_empty(), "every ordinal has its pod");
     }
 }
+
+#[test]
+fn a_new_pod_gets_its_readiness_gate_true_so_ordered_ready_can_go_on() {
+    let s = set(2, json!({}));
+    let mut p = pod(0, NEW, false);
+    if let Some(conditions) = p.status.as_mut().and_then(|st| st.conditions.as_mut()) {
+        conditions.retain(|c| c.type_ != "InPlaceUpdateReady");
+    }
+    let plan = run(&s, &[p]);
+    let gate = plan.actions.iter().any(|a| {
+        matches!(a, Action::PatchPodStatus { name, why, .. } if name == "web-0" && *why == Why::ReadinessGate)
+    });
+    assert!(gate, "{:?}", plan.actions);
+    assert!(created(&plan).is_empty(), "web-1 waits for web-0");
+}

@@ -1,7 +1,7 @@
 //! The rolling update of an Advanced StatefulSet (reference §4.5). Pure.
 //!
-//! 1. Refresh every replica with the shared step ([`crate::runtime::inplace::step`]); any
-//!    write ends the phase.
+//! 1. (Done before, in the replica pass: the shared refresh; a refresh write skips this
+//!    phase.)
 //! 2. Unavailable: replicas not Running+Ready for minReadySeconds with lifecycle Normal,
 //!    terminating, or mid in-place update.
 //! 3. Specified deletes (`apps.kruise.io/specified-delete`), highest ordinal first, within
@@ -28,7 +28,7 @@ use crate::runtime::revision::is_at_revision;
 use crate::workloads::cloneset::order::{PodFacts, sort_for_update};
 use crate::workloads::cloneset::pods::SPECIFIED_DELETE_LABEL;
 
-fn absorb(steps: Steps, plan: &mut Plan) {
+pub(super) fn absorb(steps: Steps, plan: &mut Plan) {
     if let Some(after) = steps.drain_into(&mut plan.actions) {
         plan.wake(after);
     }
@@ -44,23 +44,26 @@ fn in_place_done(pod: &Pod) -> bool {
         .is_none_or(|s| state::is_update_complete(pod, &s))
 }
 
-pub fn plan_update(snapshot: &Snapshot<'_>, n: &Numbers, replicas: &BTreeMap<i32, &Pod>, plan: &mut Plan) {
-    let hooks = lifecycle_of(snapshot.set);
-    let ctx = StepContext {
-        hooks: &hooks,
+/// The shared per-pod step's view of this set.
+pub(super) fn step_context<'a>(
+    snapshot: &'a Snapshot<'a>,
+    n: &Numbers,
+    hooks: &'a crate::api::common::Lifecycle,
+) -> StepContext<'a> {
+    StepContext {
+        hooks,
         templates: snapshot.templates,
         update_revision: snapshot.update.name,
         grace_seconds: n.grace_seconds,
         now: snapshot.now,
         hash_label: None,
-    };
-    let pods: Vec<&Pod> = replicas.values().copied().collect();
-    let refresh = step::refresh(&ctx, &pods);
-    if !refresh.actions.is_empty() {
-        absorb(refresh, plan);
-        return;
     }
-    absorb(refresh, plan);
+}
+
+pub fn plan_update(snapshot: &Snapshot<'_>, n: &Numbers, replicas: &BTreeMap<i32, &Pod>, plan: &mut Plan) {
+    let hooks = lifecycle_of(snapshot.set);
+    let ctx = step_context(snapshot, n, &hooks);
+    let pods: Vec<&Pod> = replicas.values().copied().collect();
 
     let available = |p: &Pod| healthy(p, n, snapshot.now) && in_place_done(p);
     let mut unavailable: BTreeSet<String> = pods

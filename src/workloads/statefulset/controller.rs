@@ -1,0 +1,169 @@
+//! The Advanced StatefulSet controller: wires the pure planner to the shared runtime.
+//!
+//! ```text
+//! StatefulSet event ─┐
+//! owned Pod event    ├─> reconcile: expectations met? ─> history ─> plan (pure) ─> executor
+//! owned PVC event    ┘                                                └─> status, truncation
+//! ```
+//!
+//! The set is read through `v1beta1`, the superset of both served versions (the stored
+//! objects are the same; see `crate::api::statefulset`). Pods and PVCs belong to a set by
+//! their controller owner reference (kind `StatefulSet` of apps.kruise.io, so the built-in
+//! kind's pods are never touched).
+//!
+//! Invariants: a reconcile plans only when every expectation of the set is met (or timed
+//! out); the status is written only when it changed; nothing is written for a set being
+//! deleted (the garbage collector removes its pods, and its PVCs only when the retention
+//! policy made the set their owner).
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use k8s_openapi::api::core::v1::PodTemplateSpec;
+use k8s_openapi::jiff::Timestamp;
+use kube::runtime::controller::Action as Requeue;
+use kube::{Resource, ResourceExt};
+
+use super::plan::{self, Revision, Snapshot};
+use crate::api::statefulset::v1beta1::StatefulSet;
+use crate::runtime::actions::Why;
+use crate::runtime::controller::{Context, Error, Serve, key, name_list, owned_by, requeue, write_status};
+use crate::runtime::executor;
+use crate::runtime::expectations::TIMEOUT;
+use crate::runtime::history::{self, Workload};
+use crate::runtime::revision::REVISION_LABEL;
+
+pub const CONTROLLER: &str = "StatefulSet";
+
+impl Workload for StatefulSet {
+    const KIND: &'static str = CONTROLLER;
+    fn template(&self) -> &PodTemplateSpec {
+        &self.spec.template
+    }
+    fn collision_count(&self) -> i32 {
+        self.status.as_ref().and_then(|s| s.collision_count).unwrap_or(0)
+    }
+    fn current_revision(&self) -> Option<&str> {
+        self.status.as_ref().and_then(|s| s.current_revision.as_deref())
+    }
+    fn revision_history_limit(&self) -> i32 {
+        self.spec.revision_history_limit.unwrap_or(10)
+    }
+}
+
+async fn reconcile(set: Arc<StatefulSet>, ctx: Arc<Context>) -> Result<Requeue, Error> {
+    let (set, ctx) = (set.as_ref(), ctx.as_ref());
+    let owner = key(set);
+    if set.meta().deletion_timestamp.is_some() {
+        ctx.expectations.forget_owner(&owner);
+        return Ok(Requeue::await_change());
+    }
+    let namespace = set.namespace().unwrap_or_default();
+    let pending = ctx.pending_writes(&owner, &namespace);
+    if pending > 0 {
+        tracing::debug!(
+            statefulset = owner,
+            pending,
+            "waiting for the cache to show earlier writes"
+        );
+        return Ok(Requeue::requeue(TIMEOUT));
+    }
+    let owned_pods = owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, set, CONTROLLER);
+    let history = match history::sync(ctx, set).await? {
+        Some(history) => history,
+        None => return Ok(Requeue::requeue(Duration::from_millis(200))),
+    };
+    let snapshot = Snapshot {
+        set,
+        pods: owned_pods.iter().map(AsRef::as_ref).collect(),
+        update: Revision {
+            name: &history.update,
+            template: &history.templates[&history.update],
+        },
+        current: Revision {
+            name: &history.current,
+            template: &history.templates[&history.current],
+        },
+        templates: &history.templates,
+        collision_count: history.collision_count,
+        now: Timestamp::now(),
+    };
+    let plan = plan::plan(&snapshot);
+    let pod_revisions: BTreeSet<String> = snapshot
+        .pods
+        .iter()
+        .filter_map(|p| p.labels().get(REVISION_LABEL).cloned())
+        .collect();
+    drop(snapshot);
+
+    let reference = set.object_ref(&());
+    let outcome = executor::execute(ctx, &namespace, &owner, plan.actions.clone()).await;
+    record_events(ctx, &reference, &history.update, &outcome, &plan.problems).await;
+    if let Some(status) = &plan.status {
+        write_status(ctx, set, CONTROLLER, status).await?;
+    }
+    history::truncate(ctx, set, &history, &pod_revisions).await?;
+    requeue(outcome, plan.requeue_after)
+}
+
+/// One event per kind of write per reconcile, naming the pods.
+async fn record_events(
+    ctx: &Context,
+    reference: &k8s_openapi::api::core::v1::ObjectReference,
+    update_revision: &str,
+    outcome: &executor::Outcome,
+    problems: &[crate::runtime::actions::Problem],
+) {
+    let list = name_list;
+    let mut notes: Vec<(&str, String)> = Vec::new();
+    if !outcome.created.is_empty() {
+        notes.push((
+            "SuccessfulCreate",
+            format!("created pod(s) {}", list(&outcome.created)),
+        ));
+    }
+    if !outcome.deleted.is_empty() {
+        notes.push((
+            "SuccessfulDelete",
+            format!("deleted pod(s) {}", list(&outcome.deleted)),
+        ));
+    }
+    let by_reason: BTreeMap<Why, &Vec<String>> = outcome.done.iter().map(|(w, n)| (*w, n)).collect();
+    if let Some(names) = by_reason.get(&Why::UpdatePodInPlace) {
+        notes.push((
+            "SuccessfulUpdatePodInPlace",
+            format!(
+                "updated pod(s) {} in place to revision {update_revision}",
+                list(names)
+            ),
+        ));
+    }
+    for (reason, note) in notes {
+        ctx.events.publish(reference, false, reason, note).await;
+    }
+    if let Some(error) = &outcome.first_error {
+        let reason = format!("Failed{}", error.reason());
+        ctx.events
+            .publish(reference, true, &reason, error.to_string())
+            .await;
+    }
+    for problem in problems {
+        ctx.events
+            .publish(reference, true, problem.reason, problem.message.clone())
+            .await;
+    }
+}
+
+/// Runs the Advanced StatefulSet controller until `shutdown` resolves.
+pub async fn run<F>(serve: Serve<F>)
+where
+    F: std::future::Future<Output = ()> + Send + Sync + 'static,
+{
+    crate::runtime::controller::serve::<StatefulSet, _, _, _>(
+        CONTROLLER,
+        "statefulsets.apps.kruise.io",
+        serve,
+        reconcile,
+    )
+    .await;
+}

@@ -1,0 +1,312 @@
+//! The Advanced StatefulSet controller end to end: `kubectl kruise run -n NS` as a child
+//! process on the real control plane with simulated nodes (reference §4), next to the
+//! built-in StatefulSet controller of the same control plane.
+mod support;
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use k8s_openapi::api::apps::v1::StatefulSet as BuiltinStatefulSet;
+use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
+use kube::ResourceExt;
+use kube::api::{Api, ListParams, Patch, PatchParams, PostParams};
+use kubectl_kruise::api::statefulset::v1beta1::StatefulSet;
+use serde_json::{Value, json};
+use support::controller::{PodView, PodWatcher, RunningController};
+use support::{TestNamespace, wait_for};
+
+const WAIT: Duration = Duration::from_secs(90);
+
+async fn pods(ns: &TestNamespace, app: &str) -> Vec<Pod> {
+    let api: Api<Pod> = ns.api();
+    let mut list = api
+        .list(&ListParams::default().labels(&format!("app={app}")))
+        .await
+        .expect("list pods")
+        .items;
+    list.sort_by_key(|p| p.name_any());
+    list
+}
+
+fn views(pods: &[Pod]) -> BTreeMap<String, PodView> {
+    pods.iter().map(|p| (p.name_any(), PodView::of(p))).collect()
+}
+
+/// Waits until the app's pods are exactly `names`, all Ready and running `image`.
+async fn wait_pods(
+    ns: &TestNamespace,
+    app: &str,
+    names: &[&str],
+    image: &str,
+    controller: Option<&RunningController>,
+) {
+    let what = format!("pods {names:?} of {app} ready on {image}");
+    wait_for(&what, WAIT, || async {
+        let list = pods(ns, app).await;
+        let have: Vec<String> = list.iter().map(|p| p.name_any()).collect();
+        let ready = list.iter().all(|p| {
+            let v = PodView::of(p);
+            v.ready && v.image == image && p.metadata.deletion_timestamp.is_none()
+        });
+        if have == names && ready {
+            Ok(())
+        } else {
+            let log = controller.map(RunningController::log_tail).unwrap_or_default();
+            Err(format!("{:#?}\n{log}", views(&list)))
+        }
+    })
+    .await
+}
+
+/// Sets the first container's image with a JSON patch (a merge patch of a custom resource
+/// would replace the whole container list, volume mounts and all).
+async fn set_image<K>(api: &Api<K>, name: &str, image: &str)
+where
+    K: kube::Resource + Clone + serde::de::DeserializeOwned + std::fmt::Debug,
+{
+    let patch: json_patch::Patch = serde_json::from_value(json!([
+        { "op": "replace", "path": "/spec/template/spec/containers/0/image", "value": image }
+    ]))
+    .expect("patch");
+    api.patch(name, &PatchParams::default(), &Patch::<()>::Json(patch))
+        .await
+        .expect("image patch");
+}
+
+#[tokio::test]
+async fn the_handbook_sample_runs_and_updates_in_place_two_at_a_time() {
+    let ns = TestNamespace::create("asts-handbook").await;
+    let docs = support::manifests::documents(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/fixtures/handbook/advanced-statefulset-sample.yaml"
+    )));
+    let doc = docs.into_iter().next().expect("one document");
+    let controller = RunningController::start(&ns);
+    support::manifests::apply(&ns, &doc)
+        .await
+        .expect("the v1alpha1 sample is accepted");
+    wait_pods(
+        &ns,
+        "sample",
+        &["sample-0", "sample-1", "sample-2"],
+        "nginx:alpine",
+        Some(&controller),
+    )
+    .await;
+    let before = views(&pods(&ns, "sample").await);
+
+    let watcher = PodWatcher::start(&ns);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    watcher.reset_maxima();
+    let api: Api<StatefulSet> = ns.api();
+    set_image(&api, "sample", "nginx:1.27-alpine").await;
+    wait_pods(
+        &ns,
+        "sample",
+        &["sample-0", "sample-1", "sample-2"],
+        "nginx:1.27-alpine",
+        Some(&controller),
+    )
+    .await;
+    let after = views(&pods(&ns, "sample").await);
+    for (name, was) in &before {
+        let now = &after[name];
+        assert_eq!(
+            (&now.uid, &now.node, &now.ip),
+            (&was.uid, &was.node, &was.ip),
+            "{name} kept in place"
+        );
+        assert_eq!(now.restarts, was.restarts + 1, "{name} restarted once");
+    }
+    assert_eq!(
+        watcher.max_pods(),
+        3,
+        "never a fourth pod\n{}",
+        watcher.timeline()
+    );
+    assert!(
+        watcher.max_unavailable() <= 2,
+        "maxUnavailable 2 held\n{}",
+        watcher.timeline()
+    );
+    assert!(
+        watcher.max_unavailable() == 2,
+        "two at a time (Parallel, maxUnavailable 2)\n{}",
+        watcher.timeline()
+    );
+    let set = wait_for("status caught up", WAIT, || async {
+        let s = api.get("sample").await.map_err(|e| e.to_string())?;
+        let st = s.status.clone().unwrap_or_default();
+        if st.updated_replicas == 3 && st.ready_replicas == 3 && st.current_revision == st.update_revision {
+            Ok(s)
+        } else {
+            Err(format!("{st:?}"))
+        }
+    })
+    .await;
+    assert_eq!(
+        set.status.and_then(|s| s.observed_generation),
+        set.metadata.generation
+    );
+}
+
+fn with_claims(kind_api: &str, name: &str, extra: Value) -> Value {
+    let mut spec = json!({
+        "replicas": 2,
+        "serviceName": name,
+        "podManagementPolicy": "Parallel",
+        "selector": { "matchLabels": { "app": name } },
+        "template": {
+            "metadata": { "labels": { "app": name } },
+            "spec": {
+                "readinessGates": [{ "conditionType": "InPlaceUpdateReady" }],
+                "containers": [{ "name": "app", "image": "nginx:1.25",
+                    "volumeMounts": [{ "name": "data", "mountPath": "/data" }] }],
+            },
+        },
+        "volumeClaimTemplates": [{ "metadata": { "name": "data" },
+            "spec": { "accessModes": ["ReadWriteOnce"], "resources": { "requests": { "storage": "1Gi" } } } }],
+    });
+    if let (Some(spec), Some(extra)) = (spec.as_object_mut(), extra.as_object()) {
+        for (k, v) in extra {
+            spec.insert(k.clone(), v.clone());
+        }
+    }
+    json!({ "apiVersion": kind_api, "kind": "StatefulSet", "metadata": { "name": name }, "spec": spec })
+}
+
+async fn claim_uids(ns: &TestNamespace, prefix: &str) -> BTreeMap<String, String> {
+    let api: Api<PersistentVolumeClaim> = ns.api();
+    api.list(&ListParams::default())
+        .await
+        .expect("list claims")
+        .items
+        .into_iter()
+        .filter(|c| c.name_any().starts_with(prefix) && c.metadata.deletion_timestamp.is_none())
+        .map(|c| (c.name_any(), c.uid().unwrap_or_default()))
+        .collect()
+}
+
+#[tokio::test]
+async fn in_place_keeps_uid_node_and_claims_while_the_builtin_statefulset_recreates() {
+    let ns = TestNamespace::create("asts-vs-sts").await;
+    let controller = RunningController::start(&ns);
+    let ours: Api<StatefulSet> = ns.api();
+    let builtin: Api<BuiltinStatefulSet> = ns.api();
+    let advanced = with_claims(
+        "apps.kruise.io/v1beta1",
+        "adv",
+        json!({ "updateStrategy": { "rollingUpdate": { "podUpdatePolicy": "InPlaceIfPossible" } } }),
+    );
+    ours.create(&PostParams::default(), &support::object(advanced))
+        .await
+        .expect("create Advanced StatefulSet");
+    let mut native = with_claims("apps/v1", "nat", json!({}));
+    if let Some(spec) = native["spec"]["template"]["spec"].as_object_mut() {
+        spec.remove("readinessGates");
+    }
+    builtin
+        .create(&PostParams::default(), &support::object(native))
+        .await
+        .expect("create built-in StatefulSet");
+    wait_pods(&ns, "adv", &["adv-0", "adv-1"], "nginx:1.25", Some(&controller)).await;
+    wait_pods(&ns, "nat", &["nat-0", "nat-1"], "nginx:1.25", None).await;
+    let (adv_before, nat_before) = (views(&pods(&ns, "adv").await), views(&pods(&ns, "nat").await));
+    let (adv_claims, nat_claims) = (
+        claim_uids(&ns, "data-adv-").await,
+        claim_uids(&ns, "data-nat-").await,
+    );
+    assert_eq!(adv_claims.len(), 2, "{adv_claims:?}");
+
+    set_image(&ours, "adv", "nginx:1.26").await;
+    set_image(&builtin, "nat", "nginx:1.26").await;
+    wait_pods(&ns, "adv", &["adv-0", "adv-1"], "nginx:1.26", Some(&controller)).await;
+    wait_pods(&ns, "nat", &["nat-0", "nat-1"], "nginx:1.26", None).await;
+    let (adv_after, nat_after) = (views(&pods(&ns, "adv").await), views(&pods(&ns, "nat").await));
+    for name in ["adv-0", "adv-1"] {
+        assert_eq!(
+            (&adv_after[name].uid, &adv_after[name].node),
+            (&adv_before[name].uid, &adv_before[name].node),
+            "{name}: same pod, same node"
+        );
+    }
+    for name in ["nat-0", "nat-1"] {
+        assert_ne!(
+            nat_after[name].uid, nat_before[name].uid,
+            "{name}: the built-in kind recreates"
+        );
+    }
+    assert_eq!(claim_uids(&ns, "data-adv-").await, adv_claims, "the same claims");
+    assert_eq!(claim_uids(&ns, "data-nat-").await, nat_claims);
+}
+
+#[tokio::test]
+async fn partition_reserve_ordinals_and_retention_on_scale_down() {
+    let ns = TestNamespace::create("asts-ordinals").await;
+    let controller = RunningController::start(&ns);
+    let api: Api<StatefulSet> = ns.api();
+    let doc = with_claims(
+        "apps.kruise.io/v1beta1",
+        "ord",
+        json!({ "replicas": 3, "reserveOrdinals": [1],
+            "persistentVolumeClaimRetentionPolicy": { "whenScaled": "Delete", "whenDeleted": "Retain" },
+            "updateStrategy": { "rollingUpdate": { "partition": 2, "maxUnavailable": 3,
+                "podUpdatePolicy": "InPlaceIfPossible" } } }),
+    );
+    api.create(&PostParams::default(), &support::object(doc))
+        .await
+        .expect("create");
+    wait_pods(
+        &ns,
+        "ord",
+        &["ord-0", "ord-2", "ord-3"],
+        "nginx:1.25",
+        Some(&controller),
+    )
+    .await;
+
+    set_image(&api, "ord", "nginx:1.26").await;
+    wait_for("only the highest ordinal updated (partition 2)", WAIT, || async {
+        let v = views(&pods(&ns, "ord").await);
+        let images: Vec<(&str, &str)> = v.iter().map(|(n, p)| (n.as_str(), p.image.as_str())).collect();
+        let want = [
+            ("ord-0", "nginx:1.25"),
+            ("ord-2", "nginx:1.25"),
+            ("ord-3", "nginx:1.26"),
+        ];
+        if images == want && v.values().all(|p| p.ready) {
+            Ok(())
+        } else {
+            Err(format!("{images:?}\n{}", controller.log_tail()))
+        }
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let held: Vec<String> = views(&pods(&ns, "ord").await)
+        .into_iter()
+        .filter(|(_, v)| v.image == "nginx:1.25")
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(held, ["ord-0", "ord-2"], "the partition holds");
+
+    api.patch(
+        "ord",
+        &PatchParams::default(),
+        &Patch::Merge(&json!({ "spec": { "replicas": 1 } })),
+    )
+    .await
+    .expect("scale down");
+    wait_for("scaled to ord-0 with its claim only", WAIT, || async {
+        let names: Vec<String> = pods(&ns, "ord").await.iter().map(|p| p.name_any()).collect();
+        let claims: Vec<String> = claim_uids(&ns, "data-ord-").await.into_keys().collect();
+        if names == ["ord-0"] && claims == ["data-ord-0"] {
+            Ok(())
+        } else {
+            Err(format!(
+                "pods {names:?}, claims {claims:?}\n{}",
+                controller.log_tail()
+            ))
+        }
+    })
+    .await;
+}
