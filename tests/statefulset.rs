@@ -310,3 +310,194 @@ async fn partition_reserve_ordinals_and_retention_on_scale_down() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_controller_killed_mid_rollout_is_restarted_and_the_rollout_converges() {
+    let ns = TestNamespace::create("asts-crash").await;
+    let api: Api<StatefulSet> = ns.api();
+    let mut doc = with_claims(
+        "apps.kruise.io/v1beta1",
+        "crash",
+        json!({ "replicas": 6,
+            "updateStrategy": { "rollingUpdate": { "maxUnavailable": 2, "podUpdatePolicy": "InPlaceIfPossible" } } }),
+    );
+    doc["spec"]["template"]["metadata"]["annotations"] =
+        json!({ "sim.kubectl-kruise.io/image-pull-delay": "1s" });
+    api.create(&PostParams::default(), &support::object(doc))
+        .await
+        .expect("create");
+    let names: Vec<String> = (0..6).map(|i| format!("crash-{i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let first = RunningController::start(&ns);
+    wait_pods(&ns, "crash", &names, "nginx:1.25", Some(&first)).await;
+    let before = views(&pods(&ns, "crash").await);
+
+    let watcher = PodWatcher::start(&ns);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    watcher.reset_maxima();
+    set_image(&api, "crash", "nginx:1.26").await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    first.kill();
+    let second = RunningController::start(&ns);
+    wait_pods(&ns, "crash", &names, "nginx:1.26", Some(&second)).await;
+    let after = views(&pods(&ns, "crash").await);
+    for (name, was) in &before {
+        assert_eq!(
+            after[name].uid, was.uid,
+            "{name} updated in place across the crash"
+        );
+    }
+    assert_eq!(
+        watcher.max_pods(),
+        6,
+        "never a seventh pod\n{}",
+        watcher.timeline()
+    );
+    assert!(
+        watcher.max_unavailable() <= 2,
+        "maxUnavailable held\n{}",
+        watcher.timeline()
+    );
+    let claims = claim_uids(&ns, "data-crash-").await;
+    assert_eq!(claims.len(), 6, "one claim per ordinal, none lost: {claims:?}");
+}
+
+#[tokio::test]
+async fn claims_go_with_the_set_only_when_when_deleted_says_delete() {
+    let ns = TestNamespace::create("asts-retain").await;
+    let controller = RunningController::start(&ns);
+    let api: Api<StatefulSet> = ns.api();
+    for (name, policy) in [("gone", "Delete"), ("kept", "Retain")] {
+        let doc = with_claims(
+            "apps.kruise.io/v1beta1",
+            name,
+            json!({ "replicas": 1, "persistentVolumeClaimRetentionPolicy": { "whenDeleted": policy } }),
+        );
+        api.create(&PostParams::default(), &support::object(doc))
+            .await
+            .expect("create");
+        wait_pods(
+            &ns,
+            name,
+            &[&format!("{name}-0")],
+            "nginx:1.25",
+            Some(&controller),
+        )
+        .await;
+    }
+    for name in ["gone", "kept"] {
+        api.delete(name, &kube::api::DeleteParams::foreground())
+            .await
+            .expect("delete set");
+    }
+    wait_for(
+        "the Delete set's claim is collected, the Retain set's stays",
+        WAIT,
+        || async {
+            let (gone, kept) = (
+                claim_uids(&ns, "data-gone-").await,
+                claim_uids(&ns, "data-kept-").await,
+            );
+            let pods_left = pods(&ns, "gone").await.len() + pods(&ns, "kept").await.len();
+            if gone.is_empty() && kept.len() == 1 && pods_left == 0 {
+                Ok(())
+            } else {
+                Err(format!("gone {gone:?}, kept {kept:?}, pods {pods_left}"))
+            }
+        },
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn rollout_status_follows_an_asts_and_a_missing_readiness_gate_is_named() {
+    let ns = TestNamespace::create("asts-cli").await;
+    let controller = RunningController::start(&ns);
+    let api: Api<StatefulSet> = ns.api();
+    let mut doc = with_claims(
+        "apps.kruise.io/v1beta1",
+        "cli",
+        json!({ "replicas": 3, "updateStrategy": { "rollingUpdate": {
+            "partition": 1, "maxUnavailable": 2, "podUpdatePolicy": "InPlaceIfPossible" } } }),
+    );
+    doc["spec"]["template"]["metadata"]["annotations"] =
+        json!({ "sim.kubectl-kruise.io/image-pull-delay": "500ms" });
+    api.create(&PostParams::default(), &support::object(doc))
+        .await
+        .expect("create");
+    let status = |args: &[&str]| {
+        let mut all = vec![
+            "rollout",
+            "status",
+            "asts/cli",
+            "-n",
+            ns.name.as_str(),
+            "--timeout",
+            "60s",
+        ];
+        all.extend_from_slice(args);
+        let all: Vec<String> = all.into_iter().map(str::to_string).collect();
+        async move {
+            tokio::task::spawn_blocking(move || {
+                let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+                support::kruise(support::kubeconfig(), &refs)
+            })
+            .await
+            .expect("join")
+        }
+    };
+    let (code, out, err) = status(&[]).await;
+    assert_eq!(code, 0, "{out}{err}\n{}", controller.log_tail());
+    assert!(
+        out.contains("asts/cli successfully rolled out (revision 1"),
+        "{out}"
+    );
+    set_image(&api, "cli", "nginx:1.26").await;
+    let (code, out, err) = status(&[]).await;
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.lines()
+            .last()
+            .unwrap_or_default()
+            .contains("partition holds 1"),
+        "stops at the partition: {out}"
+    );
+
+    let patch: json_patch::Patch = serde_json::from_value(json!([
+        { "op": "remove", "path": "/spec/template/spec/readinessGates" },
+        { "op": "replace", "path": "/spec/template/spec/containers/0/image", "value": "nginx:1.27" }
+    ]))
+    .expect("patch");
+    api.patch("cli", &PatchParams::default(), &Patch::<()>::Json(patch))
+        .await
+        .expect("drop the gate");
+    let events: Api<k8s_openapi::api::events::v1::Event> = ns.api();
+    wait_for("an event names the missing readiness gate", WAIT, || async {
+        let list = events
+            .list(&ListParams::default())
+            .await
+            .map_err(|e| e.to_string())?;
+        let found = list.items.iter().any(|e| {
+            e.note
+                .as_deref()
+                .is_some_and(|n| n.contains("spec.template.spec.readinessGates"))
+        });
+        if found {
+            Ok(())
+        } else {
+            Err(format!(
+                "{:?}",
+                list.items.iter().map(|e| e.note.clone()).collect::<Vec<_>>()
+            ))
+        }
+    })
+    .await;
+    let images: Vec<String> = views(&pods(&ns, "cli").await)
+        .into_values()
+        .map(|v| v.image)
+        .collect();
+    assert!(
+        !images.contains(&"nginx:1.27".to_string()),
+        "nothing updated: {images:?}"
+    );
+}

@@ -368,13 +368,22 @@ fn counts(kind: Kind, object: &Value, pods: &[Pod]) -> Counts {
     // A partition holds only pods that are at an older revision: once more pods are
     // updated than it lets through (a new set, or the partition raised later), those
     // must be ready too.
-    let expected = if kind == Kind::CloneSet {
-        let after_partition = status["expectedUpdatedReplicas"].as_i64().unwrap_or(replicas);
-        after_partition.max(updated.min(replicas))
-    } else {
-        replicas
+    let expected = match kind {
+        Kind::CloneSet => {
+            let after_partition = status["expectedUpdatedReplicas"].as_i64().unwrap_or(replicas);
+            after_partition.max(updated.min(replicas))
+        }
+        // Its partition is a pod count (v1beta1 semantics, reference §4.2).
+        Kind::AdvancedStatefulSet => {
+            let partition = spec["updateStrategy"]["rollingUpdate"]["partition"]
+                .as_i64()
+                .unwrap_or(0)
+                .clamp(0, replicas);
+            (replicas - partition).max(updated.min(replicas))
+        }
+        _ => replicas,
     };
-    let updated_ready = if kind == Kind::CloneSet {
+    let updated_ready = if matches!(kind, Kind::CloneSet | Kind::AdvancedStatefulSet) {
         count(&status["updatedReadyReplicas"])
     } else {
         count(&status["availableReplicas"]).min(count(&status["updatedReplicas"]))
@@ -432,7 +441,8 @@ pub fn assess(o: &Observed<'_>) -> Report {
         String::new()
     };
     let gate_down = o.pods.iter().any(|p| gate_down_for(p, o.now).is_some());
-    let updated_available = if o.kind == Kind::CloneSet {
+    let kruise_counts = matches!(o.kind, Kind::CloneSet | Kind::AdvancedStatefulSet);
+    let updated_available = if kruise_counts {
         count(&status["updatedAvailableReplicas"])
     } else {
         c.updated_ready
@@ -443,7 +453,7 @@ pub fn assess(o: &Observed<'_>) -> Report {
         && updated_available >= c.expected_updated
         && !gate_down
         && status_total == c.replicas
-        && (o.kind == Kind::CloneSet || c.available >= c.replicas);
+        && (kruise_counts || c.available >= c.replicas);
     if done {
         let number = o.revision_number.map(|n| format!(" {n}")).unwrap_or_default();
         let named = if revision.is_empty() {

@@ -97,12 +97,14 @@ pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Resul
     }
     let (client, namespace) = target::connect(connection).await?;
     let targets = selection.resolve(&client, &namespace).await?;
-    if let Some(t) = targets
-        .iter()
-        .find(|t| !matches!(t.kind, Kind::CloneSet | Kind::Deployment))
-    {
+    if let Some(t) = targets.iter().find(|t| {
+        !matches!(
+            t.kind,
+            Kind::CloneSet | Kind::AdvancedStatefulSet | Kind::Deployment
+        )
+    }) {
         return Err(UsageError(format!(
-            "rollout status supports cloneset and deployment so far, not {}",
+            "rollout status supports cloneset, asts and deployment so far, not {}",
             t.kind.qualified()
         ))
         .into());

@@ -31,6 +31,7 @@ use crate::api::statefulset::v1beta1::{
 };
 use crate::api::statefulset::{PodManagementPolicy, StatefulSetUpdateStrategyType};
 use crate::runtime::actions::{Action, Problem, Why};
+use crate::runtime::inplace::state::READINESS_GATE;
 use crate::runtime::inplace::step::rfc3339;
 use crate::runtime::revision::is_at_revision;
 use crate::workloads::cloneset::numbers::{self, Amount, InvalidIntOrPercent};
@@ -192,11 +193,44 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     let refreshed = refresh(snapshot, &n, &replicas, &mut plan);
     let went_on = plan_replicas(snapshot, &n, &replicas, &mut plan);
     let went_on = went_on && plan_condemned(snapshot, &n, &replicas, &split.condemned, &mut plan);
-    if went_on && !refreshed && n.rolling && !n.paused {
+    let gate_missing = gate_missing(set, &n);
+    if let Some(message) = &gate_missing {
+        plan.problems.push(Problem {
+            reason: "InvalidSpec",
+            message: message.clone(),
+        });
+    }
+    if went_on && !refreshed && gate_missing.is_none() && n.rolling && !n.paused {
         super::plan_update::plan_update(snapshot, &n, &replicas, &mut plan);
     }
     super::plan_status::plan_status(snapshot, &n, &owned, &mut plan);
     plan
+}
+
+/// In-place policies need the `InPlaceUpdateReady` readiness gate in the template (as
+/// upstream admission demands): without it a pod would report Ready while its containers
+/// restart. Names the field and says what to add; the rolling update waits meanwhile.
+fn gate_missing(set: &StatefulSet, n: &Numbers) -> Option<String> {
+    if n.policy == PodUpdatePolicy::ReCreate {
+        return None;
+    }
+    let gates = set
+        .spec
+        .template
+        .spec
+        .as_ref()
+        .and_then(|s| s.readiness_gates.as_ref());
+    let has_gate = gates.is_some_and(|g| g.iter().any(|g| g.condition_type == READINESS_GATE));
+    let policy = match n.policy {
+        PodUpdatePolicy::InPlaceOnly => "InPlaceOnly",
+        _ => "InPlaceIfPossible",
+    };
+    (!has_gate).then(|| {
+        format!(
+            "StatefulSet {}: spec.updateStrategy.rollingUpdate.podUpdatePolicy is {policy}, which needs the readiness gate in spec.template.spec.readinessGates; add `readinessGates: [{{conditionType: {READINESS_GATE}}}]` to the pod template (pods are not updated until then)",
+            set.name_any()
+        )
+    })
 }
 
 /// The shared in-place refresh of every replica. True when it planned a write.

@@ -389,3 +389,27 @@ fn a_new_pod_gets_its_readiness_gate_true_so_ordered_ready_can_go_on() {
     assert!(gate, "{:?}", plan.actions);
     assert!(created(&plan).is_empty(), "web-1 waits for web-0");
 }
+
+#[test]
+fn an_in_place_policy_without_the_readiness_gate_is_named_and_nothing_is_updated() {
+    let mut s = set(
+        2,
+        json!({ "updateStrategy": { "rollingUpdate": { "podUpdatePolicy": "InPlaceIfPossible" } } }),
+    );
+    if let Some(spec) = s.spec.template.spec.as_mut() {
+        spec.readiness_gates = None;
+    }
+    let plan = run(&s, &[pod(0, OLD, true), pod(1, OLD, true)]);
+    assert!(deleted(&plan).is_empty() && patched_in_place(&plan).is_empty());
+    let problem = plan
+        .problems
+        .iter()
+        .find(|p| p.reason == "InvalidSpec")
+        .expect("a problem");
+    assert!(
+        problem.message.contains("spec.template.spec.readinessGates")
+            && problem.message.contains("conditionType: InPlaceUpdateReady"),
+        "{}",
+        problem.message
+    );
+}
