@@ -501,3 +501,57 @@ async fn rollout_status_follows_an_asts_and_a_missing_readiness_gate_is_named() 
         "nothing updated: {images:?}"
     );
 }
+
+#[tokio::test]
+async fn weight_priority_decides_which_pods_update_first() {
+    let ns = TestNamespace::create("asts-priority").await;
+    let controller = RunningController::start(&ns);
+    let api: Api<StatefulSet> = ns.api();
+    let doc = with_claims(
+        "apps.kruise.io/v1beta1",
+        "prio",
+        json!({ "replicas": 4, "updateStrategy": { "rollingUpdate": {
+            "partition": 2, "maxUnavailable": 2, "podUpdatePolicy": "InPlaceIfPossible",
+            "unorderedUpdate": { "priorityStrategy": { "weightPriority": [
+                { "weight": 50, "matchSelector": { "matchLabels": { "tier": "canary" } } } ] } } } } }),
+    );
+    api.create(&PostParams::default(), &support::object(doc))
+        .await
+        .expect("create");
+    let names = ["prio-0", "prio-1", "prio-2", "prio-3"];
+    wait_pods(&ns, "prio", &names, "nginx:1.25", Some(&controller)).await;
+    let pods_api: Api<Pod> = ns.api();
+    for canary in ["prio-0", "prio-1"] {
+        let patch = json!({ "metadata": { "labels": { "tier": "canary" } } });
+        pods_api
+            .patch(canary, &PatchParams::default(), &Patch::Merge(&patch))
+            .await
+            .expect("label canary");
+    }
+    set_image(&api, "prio", "nginx:1.26").await;
+    wait_for(
+        "the two canaries, not the highest ordinals, are updated",
+        WAIT,
+        || async {
+            let v = views(&pods(&ns, "prio").await);
+            let updated: Vec<&str> = v
+                .iter()
+                .filter(|(_, p)| p.image == "nginx:1.26" && p.ready)
+                .map(|(n, _)| n.as_str())
+                .collect();
+            if updated == ["prio-0", "prio-1"] {
+                Ok(())
+            } else {
+                Err(format!("updated {updated:?}\n{}", controller.log_tail()))
+            }
+        },
+    )
+    .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let v = views(&pods(&ns, "prio").await);
+    assert_eq!(
+        (v["prio-2"].image.as_str(), v["prio-3"].image.as_str()),
+        ("nginx:1.25", "nginx:1.25"),
+        "the partition holds the other two"
+    );
+}

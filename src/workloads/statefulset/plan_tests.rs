@@ -413,3 +413,26 @@ fn an_in_place_policy_without_the_readiness_gate_is_named_and_nothing_is_updated
         problem.message
     );
 }
+
+#[test]
+fn on_delete_and_paused_update_nothing_but_missing_pods_are_still_created() {
+    let pods: Vec<Pod> = (0..2).map(|i| pod(i, OLD, true)).collect();
+    let on_delete = set(
+        3,
+        json!({ "podManagementPolicy": "Parallel", "updateStrategy": { "type": "OnDelete" } }),
+    );
+    let plan = run(&on_delete, &pods);
+    assert!(deleted(&plan).is_empty() && patched_in_place(&plan).is_empty());
+    assert_eq!(
+        created(&plan),
+        [("web-2".to_string(), NEW.to_string())],
+        "OnDelete: new pods at the update revision"
+    );
+    let paused = set(
+        3,
+        json!({ "podManagementPolicy": "Parallel", "updateStrategy": { "rollingUpdate": { "paused": true } } }),
+    );
+    let plan = run(&paused, &pods);
+    assert!(deleted(&plan).is_empty() && patched_in_place(&plan).is_empty());
+    assert_eq!(created(&plan).len(), 1, "scaling goes on while paused");
+}
