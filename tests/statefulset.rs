@@ -555,3 +555,60 @@ async fn weight_priority_decides_which_pods_update_first() {
         "the partition holds the other two"
     );
 }
+
+#[tokio::test]
+async fn rollout_step_releases_an_asts_one_batch_at_a_time_from_the_highest_ordinal() {
+    let ns = TestNamespace::create("asts-step").await;
+    let controller = RunningController::start(&ns);
+    let api: Api<StatefulSet> = ns.api();
+    let doc = with_claims(
+        "apps.kruise.io/v1beta1",
+        "rel",
+        json!({ "replicas": 3, "updateStrategy": { "rollingUpdate": {
+            "partition": 3, "maxUnavailable": 1, "podUpdatePolicy": "InPlaceIfPossible" } } }),
+    );
+    api.create(&PostParams::default(), &support::object(doc))
+        .await
+        .expect("create");
+    let names = ["rel-0", "rel-1", "rel-2"];
+    wait_pods(&ns, "rel", &names, "nginx:1.25", Some(&controller)).await;
+    let before = views(&pods(&ns, "rel").await);
+    set_image(&api, "rel", "nginx:1.26").await;
+    let name = ns.name.clone();
+    let (code, out, err) = tokio::task::spawn_blocking(move || {
+        support::kruise(
+            support::kubeconfig(),
+            &[
+                "rollout",
+                "step",
+                "asts/rel",
+                "--yes",
+                "--timeout",
+                "60s",
+                "-n",
+                &name,
+            ],
+        )
+    })
+    .await
+    .expect("join");
+    assert_eq!(code, 0, "{out}{err}\n{}", controller.log_tail());
+    for (i, pod) in ["rel-2", "rel-1", "rel-0"].iter().enumerate() {
+        let line = format!(
+            "Batch {} of 3: partition {} -> {}; these pods update:\n  {pod}: in place",
+            i + 1,
+            3 - i,
+            2 - i
+        );
+        assert!(err.contains(&line), "missing {line:?} in:\n{err}");
+    }
+    assert!(out.contains("asts/rel fully rolled out"), "{out}");
+    let after = views(&pods(&ns, "rel").await);
+    for (pod, was) in &before {
+        assert_eq!(
+            (&after[pod].uid, after[pod].image.as_str()),
+            (&was.uid, "nginx:1.26"),
+            "{pod}"
+        );
+    }
+}

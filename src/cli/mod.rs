@@ -17,6 +17,7 @@ pub mod run;
 pub mod scale;
 pub mod status;
 pub mod step;
+pub mod step_kinds;
 pub mod target;
 mod testenv;
 pub mod tree;

@@ -189,6 +189,60 @@ pub(crate) async fn next_pods(
     Ok(facts.into_iter().take(moving).map(|f| f.name).collect())
 }
 
+/// The pods of an Advanced StatefulSet that update once the partition is `partition`, in
+/// the controller's order (the planner's own candidate order: highest ordinal first, or
+/// by priority for an unordered update), skipping those already updated.
+pub(crate) async fn next_asts_pods(
+    client: &kube::Client,
+    namespace: &str,
+    set: &crate::api::statefulset::v1beta1::StatefulSet,
+    partition: i64,
+) -> anyhow::Result<Vec<String>> {
+    use crate::workloads::statefulset::{ordinals, plan, plan_update};
+    let Some(update) = set.status.as_ref().and_then(|s| s.update_revision.clone()) else {
+        return Ok(Vec::new());
+    };
+    let mut set = set.clone();
+    let rolling = set
+        .spec
+        .update_strategy
+        .get_or_insert_default()
+        .rolling_update
+        .get_or_insert_default();
+    rolling.partition = Some(i32::try_from(partition).unwrap_or(0));
+    let reserved = ordinals::ReservedOrdinals::of(&set).unwrap_or_default();
+    let n = plan::Numbers::of(&set, &reserved)?;
+    let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
+    let uid = set.uid().unwrap_or_default();
+    let list: Vec<Pod> = pods
+        .list(&ListParams::default())
+        .await?
+        .items
+        .into_iter()
+        .filter(|p| p.owner_references().iter().any(|o| o.uid == uid))
+        .collect();
+    let split = ordinals::split(&list, &set.name_any(), &n.valid);
+    let templates = std::collections::BTreeMap::new();
+    let revision = plan::Revision {
+        name: &update,
+        template: &set.spec.template,
+    };
+    let snapshot = plan::Snapshot {
+        set: &set,
+        pods: split.replicas.values().copied().collect(),
+        update: revision,
+        current: revision,
+        templates: &templates,
+        collision_count: 0,
+        now: Timestamp::now(),
+    };
+    Ok(plan_update::candidates(&snapshot, &n, &split.replicas)
+        .into_iter()
+        .filter(|p| !is_at_revision(p, &update))
+        .map(|p| p.name_any())
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,10 +11,9 @@
 use std::time::Duration;
 
 use clap::Args;
-use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use kube::api::{Api, DynamicObject, ListParams};
 use kube::{Client, ResourceExt};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
@@ -22,22 +21,24 @@ use super::history::revisions;
 use super::install::{DryRun, ask};
 use super::status::render::{Mode, Renderer};
 use super::status::{StatusArgs, Until};
+use super::step_kinds::{Facts, batch_done};
 use super::target::{self, Kind, Target};
-use crate::api::cloneset::{CloneSet, CloneSetUpdateStrategyType};
-use crate::workloads::cloneset::numbers;
+use crate::api::cloneset::CloneSet;
+use crate::api::statefulset::v1beta1::StatefulSet;
 use crate::workloads::cloneset::status::REVISION_LABEL;
 
 pub const HELP: &str = "\
-Kinds: cloneset (clone). Hold the rollout first with a partition (set partition cloneset/web
-100%, or partition in the manifest), change the template, then step: each batch lists the
-pods that update next (in place or recreated), asks, lowers the partition by --batch and
-waits for those pods to be ready. It stops at a failing batch (exit 3). The default batch
-is the CloneSet's maxUnavailable.
+Kinds: cloneset (clone), asts (Advanced StatefulSet). Hold the rollout first with a
+partition (set partition cloneset/web 100%, or partition in the manifest), change the
+template, then step: each batch lists the pods that update next (in place or recreated),
+asks, lowers the partition by --batch and waits for those pods to be ready. It stops at a
+failing batch (exit 3). The default batch is the workload's maxUnavailable.
 
 Examples:
   kubectl kruise rollout step cloneset/web
   kubectl kruise rollout step cloneset/web --batch 25% --yes
-  kubectl kruise rollout step cloneset/web --dry-run=client";
+  kubectl kruise rollout step cloneset/web --dry-run=client
+  kubectl kruise rollout step asts/db --batch 1";
 
 #[derive(Debug, Args)]
 pub struct StepArgs {
@@ -129,25 +130,24 @@ async fn plan(
     client: &Client,
     namespace: &str,
     object: &DynamicObject,
-    set: &CloneSet,
+    facts: &Facts,
     next: i64,
 ) -> anyhow::Result<Vec<String>> {
-    let names = super::partition::next_pods(client, namespace, set, next).await?;
-    let history = revisions(client, namespace, Kind::CloneSet, object).await?;
-    let update = set
-        .status
-        .as_ref()
-        .and_then(|s| s.update_revision.clone())
-        .unwrap_or_default();
-    let Some(to) = history.iter().find(|r| r.name == update) else {
+    let value = serde_json::to_value(object)?;
+    let names = match facts.kind {
+        Kind::AdvancedStatefulSet => {
+            let set: StatefulSet = serde_json::from_value(value)?;
+            super::partition::next_asts_pods(client, namespace, &set, next).await?
+        }
+        _ => {
+            let set: CloneSet = serde_json::from_value(value)?;
+            super::partition::next_pods(client, namespace, &set, next).await?
+        }
+    };
+    let history = revisions(client, namespace, facts.kind, object).await?;
+    let Some(to) = history.iter().find(|r| r.name == facts.update_revision) else {
         return Ok(names.iter().map(|n| format!("  {n}")).collect());
     };
-    let policy = set
-        .spec
-        .update_strategy
-        .as_ref()
-        .and_then(|s| s.type_)
-        .unwrap_or(CloneSetUpdateStrategyType::ReCreate);
     let pods: Api<k8s_openapi::api::core::v1::Pod> = Api::namespaced(client.clone(), namespace);
     let listed = pods.list(&ListParams::default()).await?.items;
     Ok(names
@@ -161,18 +161,10 @@ async fn plan(
                 .map(|r| &r.template);
             format!(
                 "  {name}: {}",
-                super::undo::pod_outcome(from, &to.template, policy)
+                super::undo::pod_outcome(from, &to.template, facts.policy)
             )
         })
         .collect())
-}
-
-/// Has the controller caught up, and are the pods the partition lets through ready?
-fn batch_done(value: &Value) -> bool {
-    let status = &value["status"];
-    let expected = status["expectedUpdatedReplicas"].as_i64().unwrap_or(0);
-    status["observedGeneration"].as_i64() >= value["metadata"]["generation"].as_i64()
-        && status["updatedReadyReplicas"].as_i64().unwrap_or(0) >= expected
 }
 
 pub async fn run(args: StepArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
@@ -180,9 +172,9 @@ pub async fn run(args: StepArgs, connection: &ConnectionArgs) -> anyhow::Result<
     let [t] = targets.as_slice() else {
         return Err(UsageError("rollout step takes one workload (see --help)".into()).into());
     };
-    if t.kind != Kind::CloneSet {
+    if !matches!(t.kind, Kind::CloneSet | Kind::AdvancedStatefulSet) {
         return Err(UsageError(format!(
-            "rollout step works on cloneset so far, not {}{}",
+            "rollout step works on cloneset and asts so far, not {}{}",
             t.kind.qualified(),
             if t.kind == Kind::Deployment {
                 " (a Deployment has no partition; use rollout pause/resume)"
@@ -195,52 +187,45 @@ pub async fn run(args: StepArgs, connection: &ConnectionArgs) -> anyhow::Result<
     batch_size(args.batch.as_deref(), 100, 1)?;
     let (client, namespace) = target::connect(connection).await?;
     let api: Api<DynamicObject> = t.api(&client, &namespace);
-    let id = format!("cloneset/{}", t.name);
+    let id = format!("{}/{}", super::status::assess::kind_word(t.kind), t.name);
     let continue_hint = format!("continue with: kubectl kruise rollout step {id}");
     let mut step = 0;
     loop {
         let object = api.get(&t.name).await?;
         let value = serde_json::to_value(&object)?;
-        let set: CloneSet = serde_json::from_value(value.clone())
-            .map_err(|e| anyhow::anyhow!("{id} cannot be read as a CloneSet: {e}"))?;
-        let strategy = set.spec.update_strategy.clone().unwrap_or_default();
-        if strategy.paused == Some(true) {
+        let facts = Facts::of(t.kind, &value, &id)?;
+        if facts.paused {
             anyhow::bail!("{id} is paused; resume it first: kubectl kruise rollout resume {id}");
         }
-        if !batch_done(&value) {
+        if !batch_done(t.kind, &value) {
             eprintln!("{id}: waiting for the current batch first");
             follow(&args, t, &client, &namespace).await?;
             continue;
         }
-        let replicas = i64::from(set.spec.replicas.unwrap_or(1));
-        let partition = numbers::partition(strategy.partition.as_ref(), replicas)
-            .map_err(|e| anyhow::anyhow!("{id}: {e}"))?;
-        let s = set.status.clone().unwrap_or_default();
-        if partition == 0 || i64::from(s.updated_replicas) >= replicas {
-            println!(
-                "{id} fully rolled out (revision {})",
-                s.update_revision.unwrap_or_default()
-            );
+        let (replicas, partition) = (facts.replicas, facts.partition);
+        if partition == 0 || facts.updated >= replicas {
+            println!("{id} fully rolled out (revision {})", facts.update_revision);
             return Ok(());
         }
-        let surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, false).unwrap_or(0);
-        let budget =
-            numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, surge).unwrap_or(1);
-        let batch = batch_size(args.batch.as_deref(), replicas, budget)?;
+        let batch = batch_size(args.batch.as_deref(), replicas, facts.budget)?;
         let (next, left) = next_partition(partition, batch);
         step += 1;
-        let shown = match &strategy.partition {
-            Some(IntOrString::String(p)) => format!("{partition} ({p})"),
-            _ => partition.to_string(),
+        let shown = match &facts.partition_raw {
+            Some(p) => format!("{partition} ({p})"),
+            None => partition.to_string(),
         };
         eprintln!(
             "Batch {step} of {}: partition {shown} -> {next}; these pods update:",
             step - 1 + left
         );
-        for line in plan(&client, &namespace, &object, &set, next).await? {
+        let lines = plan(&client, &namespace, &object, &facts, next).await?;
+        if lines.is_empty() {
+            eprintln!("  (none left: the pods this batch lets through are already updated)");
+        }
+        for line in lines {
             eprintln!("{line}");
         }
-        let mut patch = json!({ "spec": { "updateStrategy": { "partition": next } } });
+        let mut patch = facts.partition_patch(next);
         patch["metadata"] = json!({ "resourceVersion": object.metadata.resource_version });
         if args.dry_run == DryRun::Client {
             println!("{}", serde_json::to_string(&patch)?);
@@ -286,16 +271,5 @@ mod tests {
         assert_eq!(next_partition(3, 3), (0, 1));
         assert_eq!(next_partition(2, 3), (0, 1));
         assert_eq!(next_partition(4, 0), (3, 4));
-    }
-
-    #[test]
-    fn a_batch_is_done_when_the_generation_is_observed_and_the_updated_pods_are_ready() {
-        let v = |generation: i64, observed: i64, ready: i64| {
-            json!({ "metadata": { "generation": generation }, "status": {
-                "observedGeneration": observed, "expectedUpdatedReplicas": 2, "updatedReadyReplicas": ready } })
-        };
-        assert!(batch_done(&v(2, 2, 2)));
-        assert!(!batch_done(&v(3, 2, 2)));
-        assert!(!batch_done(&v(2, 2, 1)));
     }
 }

@@ -142,7 +142,11 @@ pub fn plan_update(snapshot: &Snapshot<'_>, n: &Numbers, replicas: &BTreeMap<i32
 }
 
 /// The pods the partition lets through, in update order (step 4).
-fn candidates<'p>(snapshot: &Snapshot<'_>, n: &Numbers, replicas: &BTreeMap<i32, &'p Pod>) -> Vec<&'p Pod> {
+pub(crate) fn candidates<'p>(
+    snapshot: &Snapshot<'_>,
+    n: &Numbers,
+    replicas: &BTreeMap<i32, &'p Pod>,
+) -> Vec<&'p Pod> {
     let through = usize::try_from(n.replicas - n.partition).unwrap_or(0);
     match n.mode {
         super::ordinals::UpdateMode::Unordered => {

@@ -1,0 +1,167 @@
+//! What `rollout step` needs to know of each kind with a partition, read from the object
+//! as JSON: the numbers ([`Facts`]), where the partition lives, and when a batch is done.
+//!
+//! Invariants: the partition is always an absolute pod count here (a CloneSet percentage
+//! is resolved as its controller does, rounding up); an Advanced StatefulSet's partition
+//! is a pod count (v1beta1 semantics) at `updateStrategy.rollingUpdate.partition`; a batch
+//! is done once the controller observed the generation and the pods the partition lets
+//! through (or more, if more are already updated) are updated and ready.
+use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use serde_json::{Value, json};
+
+use super::target::Kind;
+use crate::api::cloneset::{CloneSet, CloneSetUpdateStrategyType};
+use crate::api::common::PodUpdatePolicy;
+use crate::api::statefulset::v1beta1::StatefulSet;
+use crate::workloads::cloneset::numbers;
+use crate::workloads::statefulset::ordinals::ReservedOrdinals;
+use crate::workloads::statefulset::plan::Numbers as StsNumbers;
+
+/// The numbers of one step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Facts {
+    pub kind: Kind,
+    pub replicas: i64,
+    pub partition: i64,
+    /// The partition as written when it is a percentage (`40%`).
+    pub partition_raw: Option<String>,
+    pub paused: bool,
+    /// The default batch: the unavailable budget.
+    pub budget: i64,
+    pub update_revision: String,
+    pub updated: i64,
+    /// The policy, as `pod_outcome` reads it.
+    pub policy: CloneSetUpdateStrategyType,
+}
+
+fn as_cloneset_policy(p: PodUpdatePolicy) -> CloneSetUpdateStrategyType {
+    match p {
+        PodUpdatePolicy::ReCreate => CloneSetUpdateStrategyType::ReCreate,
+        PodUpdatePolicy::InPlaceIfPossible => CloneSetUpdateStrategyType::InPlaceIfPossible,
+        PodUpdatePolicy::InPlaceOnly => CloneSetUpdateStrategyType::InPlaceOnly,
+    }
+}
+
+impl Facts {
+    /// The facts of `value`, an object of `kind`; `id` names it in errors.
+    pub fn of(kind: Kind, value: &Value, id: &str) -> anyhow::Result<Self> {
+        match kind {
+            Kind::CloneSet => {
+                let set: CloneSet = serde_json::from_value(value.clone())
+                    .map_err(|e| anyhow::anyhow!("{id} cannot be read as a CloneSet: {e}"))?;
+                let strategy = set.spec.update_strategy.clone().unwrap_or_default();
+                let replicas = i64::from(set.spec.replicas.unwrap_or(1));
+                let partition = numbers::partition(strategy.partition.as_ref(), replicas)
+                    .map_err(|e| anyhow::anyhow!("{id}: {e}"))?;
+                let surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, false).unwrap_or(0);
+                let budget =
+                    numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, surge).unwrap_or(1);
+                let status = set.status.clone().unwrap_or_default();
+                Ok(Facts {
+                    kind,
+                    replicas,
+                    partition,
+                    partition_raw: match &strategy.partition {
+                        Some(IntOrString::String(p)) => Some(p.clone()),
+                        _ => None,
+                    },
+                    paused: strategy.paused == Some(true),
+                    budget,
+                    update_revision: status.update_revision.unwrap_or_default(),
+                    updated: i64::from(status.updated_replicas),
+                    policy: strategy.type_.unwrap_or(CloneSetUpdateStrategyType::ReCreate),
+                })
+            }
+            Kind::AdvancedStatefulSet => {
+                let set: StatefulSet = serde_json::from_value(value.clone())
+                    .map_err(|e| anyhow::anyhow!("{id} cannot be read as an Advanced StatefulSet: {e}"))?;
+                let reserved = ReservedOrdinals::of(&set).unwrap_or_default();
+                let n = StsNumbers::of(&set, &reserved).map_err(|e| anyhow::anyhow!("{id}: spec.{e}"))?;
+                let status = set.status.clone().unwrap_or_default();
+                Ok(Facts {
+                    kind,
+                    replicas: i64::from(n.replicas),
+                    partition: i64::from(n.partition),
+                    partition_raw: None,
+                    paused: n.paused,
+                    budget: n.max_unavailable as i64,
+                    update_revision: status.update_revision.unwrap_or_default(),
+                    updated: i64::from(status.updated_replicas),
+                    policy: as_cloneset_policy(n.policy),
+                })
+            }
+            other => anyhow::bail!("rollout step has no partition to lower on {}", other.qualified()),
+        }
+    }
+
+    /// The merge patch that sets the partition to `next`.
+    pub fn partition_patch(&self, next: i64) -> Value {
+        match self.kind {
+            Kind::AdvancedStatefulSet => {
+                json!({ "spec": { "updateStrategy": { "rollingUpdate": { "partition": next } } } })
+            }
+            _ => json!({ "spec": { "updateStrategy": { "partition": next } } }),
+        }
+    }
+}
+
+/// Has the controller caught up, and are the pods the partition lets through ready?
+pub fn batch_done(kind: Kind, value: &Value) -> bool {
+    let status = &value["status"];
+    let expected = match kind {
+        Kind::AdvancedStatefulSet => {
+            let replicas = value["spec"]["replicas"].as_i64().unwrap_or(1);
+            let partition = value["spec"]["updateStrategy"]["rollingUpdate"]["partition"]
+                .as_i64()
+                .unwrap_or(0)
+                .clamp(0, replicas);
+            (replicas - partition).max(status["updatedReplicas"].as_i64().unwrap_or(0).min(replicas))
+        }
+        _ => status["expectedUpdatedReplicas"].as_i64().unwrap_or(0),
+    };
+    status["observedGeneration"].as_i64() >= value["metadata"]["generation"].as_i64()
+        && status["updatedReadyReplicas"].as_i64().unwrap_or(0) >= expected
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asts(partition: i64, updated: i64, ready: i64, observed: i64) -> Value {
+        json!({
+            "apiVersion": "apps.kruise.io/v1beta1", "kind": "StatefulSet",
+            "metadata": { "name": "web", "generation": 3 },
+            "spec": { "replicas": 4, "podManagementPolicy": "Parallel",
+                "selector": { "matchLabels": { "app": "web" } }, "template": {},
+                "updateStrategy": { "rollingUpdate": { "partition": partition, "maxUnavailable": "50%",
+                    "podUpdatePolicy": "InPlaceIfPossible" } } },
+            "status": { "observedGeneration": observed, "replicas": 4, "readyReplicas": 4,
+                "availableReplicas": 4, "currentReplicas": 0, "updatedReplicas": updated,
+                "updatedReadyReplicas": ready, "updateRevision": "web-2" },
+        })
+    }
+
+    #[test]
+    fn an_asts_partition_is_a_pod_count_under_rolling_update_and_its_budget_the_default_batch() {
+        let f = Facts::of(Kind::AdvancedStatefulSet, &asts(3, 1, 1, 3), "asts/web").expect("facts");
+        assert_eq!((f.replicas, f.partition, f.budget, f.updated), (4, 3, 2, 1));
+        assert_eq!(f.policy, CloneSetUpdateStrategyType::InPlaceIfPossible);
+        assert_eq!(
+            f.partition_patch(1),
+            json!({ "spec": { "updateStrategy": { "rollingUpdate": { "partition": 1 } } } })
+        );
+    }
+
+    #[test]
+    fn an_asts_batch_is_done_when_observed_and_the_let_through_pods_are_ready() {
+        assert!(batch_done(Kind::AdvancedStatefulSet, &asts(3, 1, 1, 3)));
+        assert!(
+            !batch_done(Kind::AdvancedStatefulSet, &asts(1, 3, 2, 3)),
+            "one not ready"
+        );
+        assert!(
+            !batch_done(Kind::AdvancedStatefulSet, &asts(3, 1, 1, 2)),
+            "generation not observed"
+        );
+    }
+}
