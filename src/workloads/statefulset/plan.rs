@@ -32,7 +32,8 @@ use crate::api::statefulset::v1beta1::{
 use crate::api::statefulset::{PodManagementPolicy, StatefulSetUpdateStrategyType};
 use crate::runtime::actions::{Action, Problem, Why};
 use crate::runtime::inplace::state::READINESS_GATE;
-use crate::runtime::inplace::step::rfc3339;
+use crate::runtime::inplace::step::{label_patch, rfc3339};
+use crate::runtime::lifecycle;
 use crate::runtime::revision::is_at_revision;
 use crate::workloads::cloneset::numbers::{self, Amount, InvalidIntOrPercent};
 use crate::workloads::cloneset::status::{is_available, is_ready, ready_since};
@@ -364,16 +365,40 @@ fn plan_condemned(
         } else {
             Vec::new()
         };
-        plan.actions.push(Action::DeletePod {
-            name: pod.name_any(),
-            uid: pod.uid().unwrap_or_default(),
-            claims,
-        });
+        delete_pod(snapshot, pod, claims, plan);
         if !n.parallel {
             return false;
         }
     }
     true
+}
+
+/// Deletes `pod` (with `claims`), or first moves it to PreparingDelete while the preDelete
+/// hook holds it (reference §1.9); a pod in PreparingDelete waits until the hook lets go.
+pub(super) fn delete_pod(snapshot: &Snapshot<'_>, pod: &Pod, claims: Vec<String>, plan: &mut Plan) {
+    let hooks = lifecycle_of(snapshot.set);
+    let hook = hooks.pre_delete.as_ref();
+    let name = pod.name_any();
+    if lifecycle::is_hooked(pod, hook) {
+        if lifecycle::state(pod) != lifecycle::PREPARING_DELETE {
+            let now = rfc3339(snapshot.now);
+            plan.actions.push(Action::PatchPod {
+                name,
+                patch: label_patch(
+                    pod,
+                    &[(lifecycle::STATE_LABEL, Some(lifecycle::PREPARING_DELETE))],
+                    &[(lifecycle::TIMESTAMP_ANNOTATION, Some(&now))],
+                ),
+                why: Why::Lifecycle,
+            });
+        }
+        return;
+    }
+    plan.actions.push(Action::DeletePod {
+        name,
+        uid: pod.uid().unwrap_or_default(),
+        claims,
+    });
 }
 
 /// The claims of the pod's ordinal (`<claim>-<set>-<ordinal>`).

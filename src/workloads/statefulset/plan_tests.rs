@@ -436,3 +436,34 @@ fn on_delete_and_paused_update_nothing_but_missing_pods_are_still_created() {
     assert!(deleted(&plan).is_empty() && patched_in_place(&plan).is_empty());
     assert_eq!(created(&plan).len(), 1, "scaling goes on while paused");
 }
+
+#[test]
+fn a_pre_delete_hook_holds_a_condemned_pod_in_preparing_delete() {
+    let hooked = json!({ "preDelete": { "labelsHandler": { "hold": "true" } } });
+    let s = set(1, json!({ "lifecycle": hooked }));
+    let mut pods: Vec<Pod> = (0..2).map(|i| pod(i, NEW, true)).collect();
+    pods[1]
+        .metadata
+        .labels
+        .get_or_insert_default()
+        .insert("hold".into(), "true".into());
+    let plan = run(&s, &pods);
+    assert!(deleted(&plan).is_empty(), "held by the hook");
+    let prepared = plan.actions.iter().any(|a| {
+        matches!(a, Action::PatchPod { name, patch, .. }
+            if name == "web-1" && patch["metadata"]["labels"]["lifecycle.apps.kruise.io/state"] == "PreparingDelete")
+    });
+    assert!(prepared, "{:?}", plan.actions);
+    pods[1]
+        .metadata
+        .labels
+        .get_or_insert_default()
+        .insert("lifecycle.apps.kruise.io/state".into(), "PreparingDelete".into());
+    assert!(run(&s, &pods).actions.is_empty(), "waits while the hook holds it");
+    pods[1].metadata.labels.get_or_insert_default().remove("hold");
+    assert_eq!(
+        deleted(&run(&s, &pods)),
+        ["web-1"],
+        "deleted once the hook lets go"
+    );
+}

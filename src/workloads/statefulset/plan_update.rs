@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use k8s_openapi::api::core::v1::Pod;
 use kube::ResourceExt;
 
-use super::plan::{Numbers, Plan, Snapshot, healthy, lifecycle_of};
+use super::plan::{Numbers, Plan, Snapshot, delete_pod, healthy, lifecycle_of};
 use crate::runtime::actions::{Action, Problem};
 use crate::runtime::inplace::state::{self, InPlaceUpdateState};
 use crate::runtime::inplace::step::{self, StepContext, Steps, Update};
@@ -85,11 +85,7 @@ pub fn plan_update(snapshot: &Snapshot<'_>, n: &Numbers, replicas: &BTreeMap<i32
         if !unavailable.contains(&name) && unavailable.len() >= n.max_unavailable {
             continue;
         }
-        plan.actions.push(Action::DeletePod {
-            name: name.clone(),
-            uid: pod.uid().unwrap_or_default(),
-            claims: Vec::new(),
-        });
+        delete_pod(snapshot, pod, Vec::new(), plan);
         unavailable.insert(name);
     }
 
@@ -118,11 +114,7 @@ pub fn plan_update(snapshot: &Snapshot<'_>, n: &Numbers, replicas: &BTreeMap<i32
             n.policy,
             &mut steps,
         ) {
-            Update::Recreate => plan.actions.push(Action::DeletePod {
-                name: name.clone(),
-                uid: pod.uid().unwrap_or_default(),
-                claims: Vec::new(),
-            }),
+            Update::Recreate => delete_pod(snapshot, pod, Vec::new(), plan),
             Update::Refused { reason } => {
                 plan.problems.push(Problem {
                     reason: "FailedUpdatePod",
