@@ -612,3 +612,46 @@ async fn rollout_step_releases_an_asts_one_batch_at_a_time_from_the_highest_ordi
         );
     }
 }
+
+#[tokio::test]
+async fn the_example_goes_in_place_with_kruise_set_image_and_holds_ordinal_0() {
+    let ns = TestNamespace::create("asts-example").await;
+    let controller = RunningController::start(&ns);
+    let docs = support::manifests::documents(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/advanced-statefulset.yaml"
+    )));
+    for doc in &docs {
+        support::manifests::apply(&ns, doc)
+            .await
+            .expect("example applies");
+    }
+    let names = ["web-asts-0", "web-asts-1", "web-asts-2", "web-asts-3"];
+    wait_pods(&ns, "web-asts", &names, "nginx:1.25", Some(&controller)).await;
+    let before = views(&pods(&ns, "web-asts").await);
+    let cli = |args: Vec<String>| async move {
+        tokio::task::spawn_blocking(move || {
+            let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+            support::kruise(support::kubeconfig(), &refs)
+        })
+        .await
+        .expect("join")
+    };
+    let args = |a: &[&str]| -> Vec<String> {
+        a.iter()
+            .map(|s| s.to_string())
+            .chain(["-n".to_string(), ns.name.clone()])
+            .collect()
+    };
+    let (code, out, err) = cli(args(&["set", "image", "asts/web-asts", "nginx=nginx:1.26"])).await;
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = cli(args(&["rollout", "status", "asts/web-asts", "--timeout", "90s"])).await;
+    assert_eq!(code, 0, "{out}{err}\n{}", controller.log_tail());
+    assert!(out.contains("partition holds 1"), "{out}");
+    let after = views(&pods(&ns, "web-asts").await);
+    for name in names {
+        assert_eq!(after[name].uid, before[name].uid, "{name} kept");
+    }
+    let images: Vec<&str> = names.iter().map(|n| after[*n].image.as_str()).collect();
+    assert_eq!(images, ["nginx:1.25", "nginx:1.26", "nginx:1.26", "nginx:1.26"]);
+}

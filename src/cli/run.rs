@@ -48,7 +48,9 @@ Examples:
   # run every available controller against the current context
   kubectl kruise run
   # only CloneSets in one namespace, with a faster client and metrics
-  kubectl kruise run --controllers CloneSet -n web --qps 100 --burst 200 --metrics-addr 127.0.0.1:8080";
+  kubectl kruise run --controllers CloneSet -n web --qps 100 --burst 200 --metrics-addr 127.0.0.1:8080
+  # only the Advanced StatefulSet controller, with 8 concurrent reconciles
+  kubectl kruise run --controllers StatefulSet --workers StatefulSet=8";
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
