@@ -99,11 +99,40 @@ async fn reconcile(set: Arc<StatefulSet>, ctx: Arc<Context>) -> Result<Requeue, 
     let reference = set.object_ref(&());
     let outcome = executor::execute(ctx, &namespace, &owner, plan.actions.clone()).await;
     record_events(ctx, &reference, &history.update, &outcome, &plan.problems).await;
-    if let Some(status) = &plan.status {
-        write_status(ctx, set, CONTROLLER, status).await?;
+    let mut status = plan.status.clone();
+    if let Some(condition) = outcome.first_error.as_ref().and_then(failure_condition) {
+        let s = status.get_or_insert_with(|| set.status.clone().unwrap_or_default());
+        s.conditions = Some(vec![condition]);
+    }
+    if let Some(status) = &status {
+        let mut value = serde_json::to_value(status).unwrap_or_default();
+        if status.conditions.is_none() {
+            // A merge patch keeps what it does not mention: clear last round's failure.
+            value["conditions"] = serde_json::Value::Null;
+        }
+        write_status(ctx, set, CONTROLLER, &value).await?;
     }
     history::truncate(ctx, set, &history, &pod_revisions).await?;
     requeue(outcome, plan.requeue_after)
+}
+
+/// The condition a failed write of this round leaves in the status (reference §4.7:
+/// `FailedCreatePod` / `FailedUpdatePod`, present only in the round the write failed).
+fn failure_condition(error: &Error) -> Option<crate::api::common::Condition> {
+    let kind = match error {
+        Error::CreatePod { .. } | Error::CreateClaim { .. } => "FailedCreatePod",
+        Error::PatchPod { .. } | Error::PatchPodStatus { .. } | Error::DeletePod { .. } => "FailedUpdatePod",
+        _ => return None,
+    };
+    Some(crate::api::common::Condition {
+        type_: kind.to_string(),
+        status: "True".to_string(),
+        last_transition_time: Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(
+            Timestamp::now(),
+        )),
+        reason: Some(error.reason().to_string()),
+        message: Some(error.to_string()),
+    })
 }
 
 /// One event per kind of write per reconcile, naming the pods.
@@ -166,4 +195,35 @@ where
         reconcile,
     )
     .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn api_error() -> kube::Error {
+        kube::Error::Api(Box::new(
+            kube::core::Status::failure("quota exceeded", "Forbidden").with_code(403),
+        ))
+    }
+
+    #[test]
+    fn a_failed_create_or_update_becomes_its_condition_naming_the_pod() {
+        let create = Error::CreatePod {
+            name: "web-3".into(),
+            source: api_error(),
+        };
+        let c = failure_condition(&create).expect("condition");
+        assert_eq!((c.type_.as_str(), c.status.as_str()), ("FailedCreatePod", "True"));
+        assert!(c.message.unwrap_or_default().contains("web-3"));
+        let update = Error::PatchPod {
+            name: "web-1".into(),
+            source: api_error(),
+        };
+        assert_eq!(
+            failure_condition(&update).map(|c| c.type_),
+            Some("FailedUpdatePod".to_string())
+        );
+        assert!(failure_condition(&Error::Internal("x".into())).is_none());
+    }
 }

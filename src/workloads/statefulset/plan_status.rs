@@ -3,6 +3,7 @@
 //! Invariants: `replicas` counts every pod with a phase (terminating ones included);
 //! `current*`/`updated*` count non-terminating pods at that revision; `currentRevision`
 //! moves to the update revision once every replica is updated and ready (RollingUpdate);
+//! conditions are rebuilt every write (only the controller knows a round's write failures);
 //! the status is planned only when it differs from the stored one.
 use k8s_openapi::api::core::v1::Pod;
 use kube::core::Selector;
@@ -20,7 +21,8 @@ pub fn plan_status(snapshot: &Snapshot<'_>, n: &Numbers, pods: &[Pod], plan: &mu
         current_revision: stored.current_revision.clone(),
         update_revision: Some(snapshot.update.name.to_string()),
         collision_count: Some(snapshot.collision_count),
-        conditions: stored.conditions.clone(),
+        // Rebuilt by every status write: the controller adds this round's failure, if any.
+        conditions: None,
         label_selector: Selector::try_from(set.spec.selector.clone())
             .ok()
             .map(|s| s.to_string())
