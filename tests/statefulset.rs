@@ -655,3 +655,56 @@ async fn the_example_goes_in_place_with_kruise_set_image_and_holds_ordinal_0() {
     let images: Vec<&str> = names.iter().map(|n| after[*n].image.as_str()).collect();
     assert_eq!(images, ["nginx:1.25", "nginx:1.26", "nginx:1.26", "nginx:1.26"]);
 }
+
+#[tokio::test]
+async fn a_set_recreated_after_an_orphaning_delete_adopts_its_pods_instead_of_recreating_them() {
+    let ns = TestNamespace::create("asts-adopt").await;
+    let controller = RunningController::start(&ns);
+    let api: Api<StatefulSet> = ns.api();
+    let doc = with_claims("apps.kruise.io/v1beta1", "orph", json!({ "replicas": 2 }));
+    api.create(&PostParams::default(), &support::object(doc.clone()))
+        .await
+        .expect("create");
+    let names = ["orph-0", "orph-1"];
+    wait_pods(&ns, "orph", &names, "nginx:1.25", Some(&controller)).await;
+    let before = views(&pods(&ns, "orph").await);
+    api.delete("orph", &kube::api::DeleteParams::orphan())
+        .await
+        .expect("orphaning delete");
+    wait_for("the pods are orphans", WAIT, || async {
+        let list = pods(&ns, "orph").await;
+        let orphaned = list.len() == 2 && list.iter().all(|p| p.owner_references().is_empty());
+        let gone = api.get_opt("orph").await.map_err(|e| e.to_string())?.is_none();
+        if orphaned && gone {
+            Ok(())
+        } else {
+            Err(format!("{} pods, set gone: {gone}", list.len()))
+        }
+    })
+    .await;
+    api.create(&PostParams::default(), &support::object(doc))
+        .await
+        .expect("re-create");
+    wait_for("the pods are adopted by the new set", WAIT, || async {
+        let set = api.get("orph").await.map_err(|e| e.to_string())?;
+        let uid = set.uid().unwrap_or_default();
+        let list = pods(&ns, "orph").await;
+        let adopted = list.len() == 2
+            && list.iter().all(|p| {
+                p.owner_references()
+                    .iter()
+                    .any(|o| o.uid == uid && o.controller == Some(true))
+            });
+        if adopted {
+            Ok(())
+        } else {
+            Err(format!("{:?}\n{}", views(&list), controller.log_tail()))
+        }
+    })
+    .await;
+    wait_pods(&ns, "orph", &names, "nginx:1.25", Some(&controller)).await;
+    let after = views(&pods(&ns, "orph").await);
+    for name in names {
+        assert_eq!(after[name].uid, before[name].uid, "{name} adopted, not recreated");
+    }
+}

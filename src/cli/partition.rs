@@ -230,6 +230,7 @@ pub(crate) async fn next_asts_pods(
     let snapshot = plan::Snapshot {
         set: &set,
         pods: split.replicas.values().copied().collect(),
+        orphans: Vec::new(),
         update: revision,
         current: revision,
         templates: &templates,

@@ -53,6 +53,8 @@ pub enum Why {
     Identity,
     /// A claim's owner references, per the PVC retention policy (Advanced StatefulSet).
     ClaimOwners,
+    /// Taking an orphaned pod whose name and labels are the set's (Advanced StatefulSet).
+    Adopt,
 }
 
 impl Why {
@@ -62,6 +64,7 @@ impl Why {
             Why::UpdatePodInPlace => Some("UpdatePodInPlace"),
             Why::UpdatePodReCreate => Some("UpdatePodReCreate"),
             Why::Release => Some("ReleasePod"),
+            Why::Adopt => Some("AdoptPod"),
             _ => None,
         }
     }

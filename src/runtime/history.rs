@@ -40,6 +40,8 @@ pub trait Workload:
     fn current_revision(&self) -> Option<&str>;
     /// `spec.revisionHistoryLimit` (default 10).
     fn revision_history_limit(&self) -> i32;
+    /// The whole status (defaults where there is none yet) with `collisionCount` set.
+    fn status_with_collision_count(&self, count: i32) -> Value;
 }
 
 fn owned_by<W: Workload>(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta, set: &W) -> bool {
@@ -134,11 +136,23 @@ pub async fn sync<W: Workload>(ctx: &Context, set: &W) -> Result<Option<History>
                     })?;
                     let ours = owned_by(&existing.metadata, set);
                     let same = same_template(&existing.data.0, &data);
-                    if !(ours && same) {
+                    let orphan = !existing
+                        .metadata
+                        .owner_references
+                        .iter()
+                        .flatten()
+                        .any(|o| o.controller == Some(true));
+                    if same && orphan {
+                        // A revision left by a set of the same name deleted with
+                        // `--cascade=orphan`: adopted, as upstream does, not a collision.
+                        let adopted = adopt(&api, set, &existing).await?;
+                        all.push(known(&adopted));
+                    } else if !(ours && same) {
                         bump_collision_count(ctx, set, collision_count).await?;
                         return Ok(None);
+                    } else {
+                        all.push(known(&existing));
                     }
-                    all.push(known(&existing));
                 }
                 Err(source) => return Err(Error::WriteRevision { name, source }),
             }
@@ -194,12 +208,33 @@ fn new_revision<W: Workload>(set: &W, name: &str, revision: i64, data: Value) ->
     object
 }
 
+/// Takes an orphaned revision: the set becomes its controller (under its resourceVersion,
+/// so a concurrent adopter wins cleanly).
+async fn adopt<W: Workload>(
+    api: &Api<ControllerRevision>,
+    set: &W,
+    existing: &ControllerRevision,
+) -> Result<ControllerRevision, Error> {
+    let patch = json!({ "metadata": {
+        "resourceVersion": existing.metadata.resource_version,
+        "ownerReferences": set.controller_owner_ref(&()).map(|o| vec![o]),
+    } });
+    api.patch(&existing.name_any(), &params(), &Patch::Merge(&patch))
+        .await
+        .map_err(|source| Error::WriteRevision {
+            name: existing.name_any(),
+            source,
+        })
+}
+
 async fn bump_collision_count<W: Workload>(ctx: &Context, set: &W, count: i32) -> Result<(), Error> {
     let api: Api<W> = Api::namespaced(ctx.client.clone(), &set.namespace().unwrap_or_default());
+    // The whole status: a set that has none yet would be refused a status holding only
+    // collisionCount (its counters are required).
     api.patch_status(
         &set.name_any(),
         &params(),
-        &Patch::Merge(json!({ "status": { "collisionCount": count + 1 } })),
+        &Patch::Merge(json!({ "status": set.status_with_collision_count(count + 1) })),
     )
     .await
     .map_err(|source| Error::PatchStatus {

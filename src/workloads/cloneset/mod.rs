@@ -68,6 +68,11 @@ impl Workload for CloneSet {
     fn revision_history_limit(&self) -> i32 {
         self.spec.revision_history_limit.unwrap_or(10)
     }
+    fn status_with_collision_count(&self, count: i32) -> serde_json::Value {
+        let mut status = self.status.clone().unwrap_or_default();
+        status.collision_count = Some(count);
+        serde_json::to_value(status).unwrap_or_default()
+    }
 }
 
 /// `namespace/name` of a set.

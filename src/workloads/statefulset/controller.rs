@@ -49,6 +49,11 @@ impl Workload for StatefulSet {
     fn revision_history_limit(&self) -> i32 {
         self.spec.revision_history_limit.unwrap_or(10)
     }
+    fn status_with_collision_count(&self, count: i32) -> serde_json::Value {
+        let mut status = self.status.clone().unwrap_or_default();
+        status.collision_count = Some(count);
+        serde_json::to_value(status).unwrap_or_default()
+    }
 }
 
 async fn reconcile(set: Arc<StatefulSet>, ctx: Arc<Context>) -> Result<Requeue, Error> {
@@ -73,9 +78,21 @@ async fn reconcile(set: Arc<StatefulSet>, ctx: Arc<Context>) -> Result<Requeue, 
         Some(history) => history,
         None => return Ok(Requeue::requeue(Duration::from_millis(200))),
     };
+    // Orphans of the namespace (no controller at all): the planner adopts those that are
+    // this set's by name and labels (a set re-created after `--cascade=orphan`).
+    let orphans: Vec<Arc<k8s_openapi::api::core::v1::Pod>> = ctx
+        .watches
+        .pods
+        .state()
+        .into_iter()
+        .filter(|p| p.metadata.namespace.as_deref() == Some(namespace.as_str()))
+        .filter(|p| p.name_any().starts_with(&format!("{}-", set.name_any())))
+        .filter(|p| !p.owner_references().iter().any(|o| o.controller == Some(true)))
+        .collect();
     let snapshot = Snapshot {
         set,
         pods: owned_pods.iter().map(AsRef::as_ref).collect(),
+        orphans: orphans.iter().map(AsRef::as_ref).collect(),
         update: Revision {
             name: &history.update,
             template: &history.templates[&history.update],
@@ -99,10 +116,14 @@ async fn reconcile(set: Arc<StatefulSet>, ctx: Arc<Context>) -> Result<Requeue, 
     let reference = set.object_ref(&());
     let outcome = executor::execute(ctx, &namespace, &owner, plan.actions.clone()).await;
     record_events(ctx, &reference, &history.update, &outcome, &plan.problems).await;
-    let mut status = plan.status.clone();
-    if let Some(condition) = outcome.first_error.as_ref().and_then(failure_condition) {
-        let s = status.get_or_insert_with(|| set.status.clone().unwrap_or_default());
+    let mut status = plan.status.clone().or_else(|| set.status.clone());
+    if let Some(condition) = outcome.first_error.as_ref().and_then(failure_condition)
+        && let Some(s) = status.as_mut()
+    {
         s.conditions = Some(vec![condition]);
+    } else if plan.status.is_none() {
+        // Nothing new to say (a set without a status yet gets its first one from the planner).
+        status = None;
     }
     if let Some(status) = &status {
         let mut value = serde_json::to_value(status).unwrap_or_default();
@@ -163,6 +184,21 @@ async fn record_events(
             "SuccessfulUpdatePodInPlace",
             format!(
                 "updated pod(s) {} in place to revision {update_revision}",
+                list(names)
+            ),
+        ));
+    }
+    if let Some(names) = by_reason.get(&Why::Adopt) {
+        notes.push((
+            "SuccessfulAdoptPod",
+            format!("adopted orphaned pod(s) {}", list(names)),
+        ));
+    }
+    if let Some(names) = by_reason.get(&Why::Release) {
+        notes.push((
+            "SuccessfulReleasePod",
+            format!(
+                "released pod(s) {} (labels no longer match the selector)",
                 list(names)
             ),
         ));

@@ -22,6 +22,7 @@ use std::time::Duration;
 use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
 use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
+use kube::core::{Selector, SelectorExt};
 
 use super::identity;
 use super::ordinals::{self, ReservedOrdinals, RevisionChoice, UpdateMode};
@@ -46,6 +47,8 @@ pub struct Snapshot<'a> {
     pub set: &'a StatefulSet,
     /// Pods whose controller is the set.
     pub pods: Vec<&'a Pod>,
+    /// Pods of the namespace with no controller at all (adoption candidates).
+    pub orphans: Vec<&'a Pod>,
     pub update: Revision<'a>,
     pub current: Revision<'a>,
     /// Every known revision's template by name.
@@ -185,6 +188,10 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
             return plan;
         }
     };
+    if adopt_and_release(snapshot, &mut plan) {
+        // The next round plans with the pods as they are owned now.
+        return plan;
+    }
     let owned: Vec<Pod> = snapshot.pods.iter().map(|p| (*p).clone()).collect();
     let split = ordinals::split(&owned, &set.name_any(), &n.valid);
     let replicas: BTreeMap<i32, &Pod> = split.replicas.clone();
@@ -232,6 +239,44 @@ fn gate_missing(set: &StatefulSet, n: &Numbers) -> Option<String> {
             set.name_any()
         )
     })
+}
+
+/// Native claim rules (reference §4.3): an orphan named `<set>-<ordinal>` whose labels
+/// match the selector is adopted; an owned pod whose labels no longer match is released.
+/// True when it planned a write (the round ends there).
+fn adopt_and_release(snapshot: &Snapshot<'_>, plan: &mut Plan) -> bool {
+    let set = snapshot.set;
+    let Ok(selector) = Selector::try_from(set.spec.selector.clone()) else {
+        return false;
+    };
+    let set_name = set.name_any();
+    let before = plan.actions.len();
+    for pod in &snapshot.orphans {
+        let ours = ordinals::parse_ordinal(&set_name, &pod.name_any()).is_some()
+            && selector.matches(pod.labels())
+            && pod.metadata.deletion_timestamp.is_none();
+        if ours {
+            plan.actions.push(Action::PatchPod {
+                name: pod.name_any(),
+                patch: serde_json::json!({ "metadata": {
+                    "resourceVersion": pod.metadata.resource_version,
+                    "ownerReferences": [identity::set_owner_ref(set)],
+                } }),
+                why: Why::Adopt,
+            });
+        }
+    }
+    let uid = set.uid().unwrap_or_default();
+    for pod in &snapshot.pods {
+        if !selector.matches(pod.labels()) {
+            plan.actions.push(Action::PatchPod {
+                name: pod.name_any(),
+                patch: serde_json::json!({ "metadata": { "ownerReferences": [{ "$patch": "delete", "uid": uid }] } }),
+                why: Why::Release,
+            });
+        }
+    }
+    plan.actions.len() > before
 }
 
 /// The shared in-place refresh of every replica. True when it planned a write.

@@ -86,6 +86,7 @@ fn run_with(set: &StatefulSet, pods: &[Pod], templates: &BTreeMap<String, PodTem
     let snapshot = Snapshot {
         set,
         pods: pods.iter().collect(),
+        orphans: Vec::new(),
         update: Revision {
             name: NEW,
             template: &templates[NEW],
@@ -466,4 +467,46 @@ fn a_pre_delete_hook_holds_a_condemned_pod_in_preparing_delete() {
         ["web-1"],
         "deleted once the hook lets go"
     );
+}
+
+#[test]
+fn an_orphan_named_and_labelled_like_the_set_is_adopted_and_nothing_else_happens_that_round() {
+    let s = set(2, json!({ "podManagementPolicy": "Parallel" }));
+    let mut orphan = pod(1, OLD, true);
+    orphan.metadata.owner_references = None;
+    let mut stranger = pod(5, OLD, true);
+    stranger.metadata.name = Some("web-x".into());
+    stranger.metadata.owner_references = None;
+    let owned = [pod(0, NEW, true)];
+    let templates = templates();
+    let snapshot = Snapshot {
+        set: &s,
+        pods: owned.iter().collect(),
+        orphans: vec![&orphan, &stranger],
+        update: Revision {
+            name: NEW,
+            template: &templates[NEW],
+        },
+        current: Revision {
+            name: OLD,
+            template: &templates[OLD],
+        },
+        templates: &templates,
+        collision_count: 0,
+        now: now(),
+    };
+    let plan = plan(&snapshot);
+    let adopted: Vec<&str> = plan
+        .actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::PatchPod { name, why, patch } if *why == Why::Adopt => {
+                assert_eq!(patch["metadata"]["ownerReferences"][0]["uid"], "set-uid");
+                Some(name.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(adopted, ["web-1"], "web-x is not an ordinal of the set");
+    assert!(created(&plan).is_empty(), "web-1 is not created again");
 }
