@@ -83,10 +83,19 @@ fn run(set: &StatefulSet, pods: &[Pod]) -> Plan {
 }
 
 fn run_with(set: &StatefulSet, pods: &[Pod], templates: &BTreeMap<String, PodTemplateSpec>) -> Plan {
+    run_with_orphans(set, pods, &[], templates)
+}
+
+fn run_with_orphans(
+    set: &StatefulSet,
+    pods: &[Pod],
+    orphans: &[Pod],
+    templates: &BTreeMap<String, PodTemplateSpec>,
+) -> Plan {
     let snapshot = Snapshot {
         set,
         pods: pods.iter().collect(),
-        orphans: Vec::new(),
+        orphans: orphans.iter().collect(),
         update: Revision {
             name: NEW,
             template: &templates[NEW],
@@ -478,24 +487,7 @@ fn an_orphan_named_and_labelled_like_the_set_is_adopted_and_nothing_else_happens
     stranger.metadata.name = Some("web-x".into());
     stranger.metadata.owner_references = None;
     let owned = [pod(0, NEW, true)];
-    let templates = templates();
-    let snapshot = Snapshot {
-        set: &s,
-        pods: owned.iter().collect(),
-        orphans: vec![&orphan, &stranger],
-        update: Revision {
-            name: NEW,
-            template: &templates[NEW],
-        },
-        current: Revision {
-            name: OLD,
-            template: &templates[OLD],
-        },
-        templates: &templates,
-        collision_count: 0,
-        now: now(),
-    };
-    let plan = plan(&snapshot);
+    let plan = run_with_orphans(&s, &owned, &[orphan, stranger], &templates());
     let adopted: Vec<&str> = plan
         .actions
         .iter()
