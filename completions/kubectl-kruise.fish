@@ -528,6 +528,11 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l qp
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l burst -d 'Client burst above --qps' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l workers -d 'Concurrent reconciles per controller: N, or KIND=N for one controller (repeatable)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l metrics-addr -d 'Serve Prometheus metrics on this address (e.g. 127.0.0.1:8080)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l leader-elect -d 'Hold a Lease so that only one run writes at a time (--leader-elect=false: no lease)' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l leader-elect-namespace -d 'Namespace of the Lease (default: the -n namespace, else `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l leader-elect-name -d 'Name of the Lease' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l leader-elect-lease-duration -d 'How long the Lease holds without a renewal (a standby takes over after it)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l context -d 'The name of the kubeconfig context to use' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l cluster -d 'The name of the kubeconfig cluster to use' -r

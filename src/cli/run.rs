@@ -24,7 +24,7 @@ use super::UsageError;
 use super::connection::ConnectionArgs;
 use crate::api::cloneset::CloneSet;
 use crate::runtime::controller::Serve;
-use crate::runtime::{client, metrics, watches};
+use crate::runtime::{client, leader, metrics, watches};
 use crate::workloads::{cloneset, statefulset};
 
 /// Controller names as OpenKruise's enable list spells them, and whether they exist yet.
@@ -42,6 +42,10 @@ const CONTROLLERS: &[(&str, bool)] = &[
 pub const AFTER_HELP: &str = "\
 Controllers: CloneSet, StatefulSet (Advanced StatefulSet; the others arrive in later releases).
 With -n NAMESPACE only that namespace is watched; without it, all namespaces.
+Leader election (on by default): the run holds the Lease --leader-elect-name in
+--leader-elect-namespace (default: the -n namespace, else `default`); a second run waits as
+a standby and takes over once the first stops renewing (a graceful exit releases the lease
+at once). Losing the lease stops the run with exit 1.
 Ctrl-C or SIGTERM stops gracefully: in-flight writes finish, then exit 0.
 
 Examples:
@@ -69,6 +73,19 @@ pub struct RunArgs {
     /// Serve Prometheus metrics on this address (e.g. 127.0.0.1:8080)
     #[arg(long, value_name = "ADDR")]
     pub metrics_addr: Option<SocketAddr>,
+    /// Hold a Lease so that only one run writes at a time (--leader-elect=false: no lease)
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, num_args = 0..=1,
+        default_missing_value = "true", value_name = "BOOL")]
+    pub leader_elect: bool,
+    /// Namespace of the Lease (default: the -n namespace, else `default`)
+    #[arg(long, value_name = "NS")]
+    pub leader_elect_namespace: Option<String>,
+    /// Name of the Lease
+    #[arg(long, default_value = "kubectl-kruise", value_name = "NAME")]
+    pub leader_elect_name: String,
+    /// How long the Lease holds without a renewal (a standby takes over after it)
+    #[arg(long, default_value = "15s", value_parser = super::duration, value_name = "DURATION")]
+    pub leader_elect_lease_duration: std::time::Duration,
 }
 
 fn chosen_controllers(args: &RunArgs) -> Result<Vec<&'static str>, UsageError> {
@@ -172,6 +189,45 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         tokio::spawn(metrics::serve(listener, metrics.clone()));
     }
 
+    let elector = args.leader_elect.then(|| {
+        let lease_namespace = args
+            .leader_elect_namespace
+            .clone()
+            .or_else(|| namespace.clone())
+            .unwrap_or_else(|| "default".into());
+        leader::Elector::new(
+            client.clone(),
+            leader::Settings::new(
+                &lease_namespace,
+                &args.leader_elect_name,
+                leader::identity(),
+                args.leader_elect_lease_duration,
+            ),
+        )
+    });
+    if let Some(elector) = &elector {
+        let s = elector.settings();
+        let lease = format!("{}/{}", s.namespace, s.name);
+        let acquire = elector.acquire(|holder| {
+            eprintln!("standby: the lease {lease} is held by {holder}; waiting to take over (Ctrl-C stops)");
+        });
+        tokio::select! {
+            acquired = acquire => acquired.with_context(|| format!("taking the lease {lease}"))?,
+            _ = stop_signal() => {
+                eprintln!("stopped while standby; nothing was written");
+                return Ok(());
+            }
+        }
+        eprintln!("leading: holding the lease {lease} as {}", s.identity);
+    }
+    let lost = async {
+        match &elector {
+            Some(elector) => elector.keep().await,
+            None => futures::future::pending().await,
+        }
+    };
+    let mut lost = std::pin::pin!(lost);
+
     let (shutdown_tx, shutdown_rx) = futures::channel::oneshot::channel::<()>();
     let shutdown = shutdown_rx.map(|_| ()).shared();
     let (stores, drives) = watches::new(&client, namespace.as_deref());
@@ -212,10 +268,17 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     let controller = futures::future::join_all(running);
     let mut controller = std::pin::pin!(controller);
     let mut summary = std::pin::pin!(summary);
+    let mut lost_lease = None;
     tokio::select! {
         _ = &mut controller => return Ok(()),
         _ = &mut summary => {}
         _ = stop_signal() => {}
+        why = &mut lost => lost_lease = Some(why),
+    }
+    if let Some(why) = lost_lease {
+        // Stop writing at once: another run may hold the lease already.
+        let _ = shutdown_tx.send(());
+        anyhow::bail!("{why}");
     }
     eprintln!("stopping: finishing in-flight writes (Ctrl-C again to exit at once)");
     let _ = shutdown_tx.send(());
@@ -225,6 +288,9 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
             eprintln!("interrupted");
             std::process::exit(130);
         }
+    }
+    if let Some(elector) = &elector {
+        elector.release().await;
     }
     eprintln!("stopped; {} API writes in this run", metrics.api.writes());
     Ok(())

@@ -1,7 +1,7 @@
 //! Runtime shared by every controller: the writes planners ask for ([`actions`]) and the
 //! one place that sends them ([`executor`]), the reconcile context and errors
 //! ([`controller`]), the one rate-limited client with write counters
-//! ([`client`]), metrics ([`metrics`]), shared watches and stores ([`watches`]),
+//! ([`client`]), leader election ([`leader`]), metrics ([`metrics`]), shared watches and stores ([`watches`]),
 //! expectations ([`expectations`]), events ([`events`]), the in-place update engine
 //! ([`inplace`]), lifecycle hooks ([`lifecycle`]) and revision history ([`revision`]).
 pub mod actions;
@@ -12,6 +12,7 @@ pub mod executor;
 pub mod expectations;
 pub mod history;
 pub mod inplace;
+pub mod leader;
 pub mod lifecycle;
 pub mod metrics;
 pub mod owner_index;

@@ -33,6 +33,11 @@ pub struct RunningController {
 
 impl RunningController {
     pub fn start(ns: &TestNamespace) -> Self {
+        Self::start_with(ns, &[])
+    }
+
+    /// `run -n NS` with `extra` arguments (e.g. a short `--leader-elect-lease-duration`).
+    pub fn start_with(ns: &TestNamespace, extra: &[&str]) -> Self {
         // Idempotent; the CRDs may already be there from another test.
         let (code, _, err) = super::kruise(kubeconfig(), &["install"]);
         assert_eq!(code, 0, "kubectl kruise install failed: {err}");
@@ -47,6 +52,7 @@ impl RunningController {
                 "--metrics-addr",
                 &format!("127.0.0.1:{metrics_port}"),
             ])
+            .args(extra)
             .arg("--kubeconfig")
             .arg(kubeconfig())
             .env("RUST_LOG", "kubectl_kruise=debug,warn")
@@ -70,6 +76,11 @@ impl RunningController {
             std::thread::sleep(Duration::from_millis(100));
         }
         controller
+    }
+
+    /// The whole log so far.
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
     pub fn log_tail(&self) -> String {
