@@ -28,7 +28,10 @@ async fn one_run_writes_at_a_time_and_the_standby_takes_over_after_a_crash() {
     let second = RunningController::start_with(&ns, SHORT_LEASE);
     wait_for("the second run is a standby", Duration::from_secs(20), || async {
         let log = second.log_text();
-        if log.contains(&format!("standby: the lease {}/kubectl-kruise is held by", ns.name)) {
+        if log.contains(&format!(
+            "standby: the lease {}/kubectl-kruise is held by",
+            ns.name
+        )) {
             Ok(())
         } else {
             Err(log)
@@ -39,19 +42,31 @@ async fn one_run_writes_at_a_time_and_the_standby_takes_over_after_a_crash() {
     let set = cloneset("lead", 3, json!({ "type": "InPlaceIfPossible" }), json!({}));
     create(&ns, &set).await;
     wait_settled(&ns, "lead", 3, 3, &first).await;
-    assert_eq!(second.writes_to("pods"), 0.0, "the standby wrote:\n{}", second.log_tail());
+    assert_eq!(
+        second.writes_to("pods"),
+        0.0,
+        "the standby wrote:\n{}",
+        second.log_tail()
+    );
     assert!(first.writes_to("pods") > 0.0);
 
     first.kill();
     set_image(&ns, "lead", "nginx:1.26").await;
     wait_settled(&ns, "lead", 3, 3, &second).await;
-    assert!(second.log_text().contains("leading: holding the lease"), "{}", second.log_tail());
+    assert!(
+        second.log_text().contains("leading: holding the lease"),
+        "{}",
+        second.log_tail()
+    );
     assert!(second.writes_to("pods") > 0.0, "the new leader did the rollout");
 
     let leases: Api<Lease> = ns.api();
     let held = leases.get("kubectl-kruise").await.expect("lease");
     let spec = held.spec.clone().unwrap_or_default();
-    assert!(spec.holder_identity.is_some() && spec.lease_transitions >= Some(1), "{spec:?}");
+    assert!(
+        spec.holder_identity.is_some() && spec.lease_transitions >= Some(1),
+        "{spec:?}"
+    );
     assert_eq!(second.stop(), 0, "graceful stop");
     let released = leases.get("kubectl-kruise").await.expect("lease");
     assert_eq!(
