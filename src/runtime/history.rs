@@ -44,6 +44,40 @@ pub trait Workload:
     fn status_with_collision_count(&self, count: i32) -> Value;
 }
 
+/// Implements [`Workload`] for a kind whose spec has `template` and
+/// `revision_history_limit` and whose status has `collision_count` and `current_revision`
+/// (CloneSet, Advanced StatefulSet).
+#[macro_export]
+macro_rules! impl_workload {
+    ($kind:ty, $name:expr) => {
+        impl $crate::runtime::history::Workload for $kind {
+            const KIND: &'static str = $name;
+            fn template(&self) -> &k8s_openapi::api::core::v1::PodTemplateSpec {
+                &self.spec.template
+            }
+            fn collision_count(&self) -> i32 {
+                self.status
+                    .as_ref()
+                    .and_then(|s| s.collision_count)
+                    .unwrap_or(0)
+            }
+            fn current_revision(&self) -> Option<&str> {
+                self.status
+                    .as_ref()
+                    .and_then(|s| s.current_revision.as_deref())
+            }
+            fn revision_history_limit(&self) -> i32 {
+                self.spec.revision_history_limit.unwrap_or(10)
+            }
+            fn status_with_collision_count(&self, count: i32) -> serde_json::Value {
+                let mut status = self.status.clone().unwrap_or_default();
+                status.collision_count = Some(count);
+                serde_json::to_value(status).unwrap_or_default()
+            }
+        }
+    };
+}
+
 fn owned_by<W: Workload>(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta, set: &W) -> bool {
     let uid = set.meta().uid.as_deref();
     controller_of(meta, W::KIND).is_some_and(|(_, u)| Some(u.as_str()) == uid)

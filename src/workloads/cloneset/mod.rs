@@ -47,33 +47,14 @@ use crate::api::cloneset::CloneSet;
 use crate::api::common::UpdateScatterTerm;
 use crate::runtime::executor;
 use crate::runtime::expectations::TIMEOUT;
-use crate::runtime::history::{self as revisions, Workload};
+use crate::runtime::history as revisions;
 use crate::runtime::owner_index::OwnerIndex;
 use plan::{Problem, Snapshot, Why};
 
 pub const CONTROLLER: &str = "CloneSet";
 pub use crate::runtime::controller::{Context, Error, FIELD_MANAGER, Serve};
 
-impl Workload for CloneSet {
-    const KIND: &'static str = CONTROLLER;
-    fn template(&self) -> &k8s_openapi::api::core::v1::PodTemplateSpec {
-        &self.spec.template
-    }
-    fn collision_count(&self) -> i32 {
-        self.status.as_ref().and_then(|s| s.collision_count).unwrap_or(0)
-    }
-    fn current_revision(&self) -> Option<&str> {
-        self.status.as_ref().and_then(|s| s.current_revision.as_deref())
-    }
-    fn revision_history_limit(&self) -> i32 {
-        self.spec.revision_history_limit.unwrap_or(10)
-    }
-    fn status_with_collision_count(&self, count: i32) -> serde_json::Value {
-        let mut status = self.status.clone().unwrap_or_default();
-        status.collision_count = Some(count);
-        serde_json::to_value(status).unwrap_or_default()
-    }
-}
+crate::impl_workload!(CloneSet, CONTROLLER);
 
 /// `namespace/name` of a set.
 pub fn key(set: &CloneSet) -> String {

@@ -19,7 +19,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use k8s_openapi::api::core::v1::PodTemplateSpec;
 use k8s_openapi::jiff::Timestamp;
 use kube::runtime::controller::Action as Requeue;
 use kube::{Resource, ResourceExt};
@@ -30,31 +29,12 @@ use crate::runtime::actions::Why;
 use crate::runtime::controller::{Context, Error, Serve, key, name_list, owned_by, requeue, write_status};
 use crate::runtime::executor;
 use crate::runtime::expectations::TIMEOUT;
-use crate::runtime::history::{self, Workload};
+use crate::runtime::history;
 use crate::runtime::revision::REVISION_LABEL;
 
 pub const CONTROLLER: &str = "StatefulSet";
 
-impl Workload for StatefulSet {
-    const KIND: &'static str = CONTROLLER;
-    fn template(&self) -> &PodTemplateSpec {
-        &self.spec.template
-    }
-    fn collision_count(&self) -> i32 {
-        self.status.as_ref().and_then(|s| s.collision_count).unwrap_or(0)
-    }
-    fn current_revision(&self) -> Option<&str> {
-        self.status.as_ref().and_then(|s| s.current_revision.as_deref())
-    }
-    fn revision_history_limit(&self) -> i32 {
-        self.spec.revision_history_limit.unwrap_or(10)
-    }
-    fn status_with_collision_count(&self, count: i32) -> serde_json::Value {
-        let mut status = self.status.clone().unwrap_or_default();
-        status.collision_count = Some(count);
-        serde_json::to_value(status).unwrap_or_default()
-    }
-}
+crate::impl_workload!(StatefulSet, CONTROLLER);
 
 async fn reconcile(set: Arc<StatefulSet>, ctx: Arc<Context>) -> Result<Requeue, Error> {
     let (set, ctx) = (set.as_ref(), ctx.as_ref());
