@@ -72,6 +72,8 @@ pub struct Context {
     pub expectations: Expectations,
     pub events: Events,
     pub metrics: Arc<Metrics>,
+    /// Failures in a row per object (`namespace/name`), for the retry backoff.
+    pub failures: Mutex<std::collections::HashMap<String, u32>>,
     /// Objects triggered and not yet reconciled (the queue depth metric).
     pub queued: Mutex<HashSet<String>>,
 }
@@ -140,6 +142,29 @@ pub fn key<K: Resource>(object: &K) -> String {
     )
 }
 
+/// The retry delay after the `failures`-th failure in a row of one object: 500 ms doubled
+/// per failure, at most 60 s, scaled by `jitter` in [0.5, 1.5) so that many objects
+/// failing together (an API server restart) do not retry in step. Pure.
+pub fn backoff(failures: u32, jitter: f64) -> std::time::Duration {
+    let base = 0.5_f64 * 2_f64.powi(failures.saturating_sub(1).min(16) as i32);
+    let capped = base.min(60.0);
+    std::time::Duration::from_secs_f64(capped * jitter.clamp(0.5, 1.5))
+}
+
+/// A jitter factor in [0.5, 1.5) from the object, the attempt and the clock (no RNG needed).
+fn jitter(owner: &str, failures: u32) -> f64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    owner.hash(&mut h);
+    failures.hash(&mut h);
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0)
+        .hash(&mut h);
+    0.5 + (h.finish() % 1000) as f64 / 1000.0
+}
+
 /// `a, b, c` for an event note: at most ten names, then `and N more`.
 pub fn name_list(names: &[String]) -> String {
     let shown: Vec<&str> = names.iter().take(10).map(String::as_str).collect();
@@ -192,6 +217,7 @@ where
         watches: s.watches,
         expectations: Expectations::default(),
         metrics: s.metrics,
+        failures: Mutex::default(),
         queued: Mutex::default(),
     });
     let queue = ctx.clone();
@@ -248,12 +274,26 @@ where
             let result = reconcile(object, ctx.clone()).await;
             ctx.metrics
                 .reconcile_finished(kind, result.as_ref().err().map(Error::reason));
+            if result.is_ok() {
+                ctx.failures
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&owner);
+            }
             result
         }
     };
-    let error_policy = move |_: Arc<K>, error: &Error, _: Arc<Context>| {
-        tracing::warn!(%error, "{kind} reconcile failed; retrying");
-        Requeue::requeue(std::time::Duration::from_secs(2))
+    let error_policy = move |object: Arc<K>, error: &Error, ctx: Arc<Context>| {
+        let owner = key(object.as_ref());
+        let failures = {
+            let mut all = ctx.failures.lock().unwrap_or_else(|e| e.into_inner());
+            let n = all.entry(owner.clone()).or_insert(0);
+            *n = n.saturating_add(1);
+            *n
+        };
+        let delay = backoff(failures, jitter(&owner, failures));
+        tracing::warn!(%error, object = owner, failures, ?delay, "{kind} reconcile failed; retrying");
+        Requeue::requeue(delay)
     };
     let reconciles = controller
         .run(reconcile_one, error_policy, ctx)
@@ -310,4 +350,25 @@ pub fn requeue(
         Some(after) => Action::requeue(after.max(Duration::from_millis(100))),
         None => Action::await_change(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn the_backoff_doubles_from_half_a_second_to_a_minute_and_jitter_spreads_it() {
+        assert_eq!(backoff(1, 1.0), Duration::from_millis(500));
+        assert_eq!(backoff(2, 1.0), Duration::from_secs(1));
+        assert_eq!(backoff(5, 1.0), Duration::from_secs(8));
+        assert_eq!(backoff(10, 1.0), Duration::from_secs(60));
+        assert_eq!(backoff(u32::MAX, 1.0), Duration::from_secs(60));
+        assert_eq!(backoff(3, 0.5), Duration::from_secs(1));
+        assert_eq!(backoff(3, 9.0), Duration::from_secs(3), "jitter is clamped");
+        for n in 1..20 {
+            let j = jitter("ns/web", n);
+            assert!((0.5..1.5).contains(&j), "{j}");
+        }
+    }
 }
