@@ -145,6 +145,14 @@ pub(super) use crate::runtime::inplace::step::label_patch;
 pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     let mut plan = Plan::default();
     let set = snapshot.set;
+    if let Some(message) = crate::workloads::too_many_replicas("CloneSet", &set.name_any(), set.spec.replicas)
+    {
+        plan.problems.push(Problem {
+            reason: "InvalidSpec",
+            message,
+        });
+        return plan;
+    }
     let numbers = match Numbers::of(set) {
         Ok(n) => n,
         Err(error) => {

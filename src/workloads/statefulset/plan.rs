@@ -178,6 +178,15 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         });
         ReservedOrdinals::default()
     });
+    if let Some(message) =
+        crate::workloads::too_many_replicas("StatefulSet", &set.name_any(), set.spec.replicas)
+    {
+        plan.problems.push(Problem {
+            reason: "InvalidSpec",
+            message,
+        });
+        return plan;
+    }
     let n = match Numbers::of(set, &reserved) {
         Ok(n) => n,
         Err(error) => {
