@@ -74,6 +74,9 @@ pub struct Context {
     pub metrics: Arc<Metrics>,
     /// Failures in a row per object (`namespace/name`), for the retry backoff.
     pub failures: Mutex<std::collections::HashMap<String, u32>>,
+    /// The problem messages last announced per object, so a problem that persists is one
+    /// event, not one per reconcile (events are API writes too).
+    pub announced: Mutex<std::collections::HashMap<String, std::collections::BTreeSet<String>>>,
     /// Objects triggered and not yet reconciled (the queue depth metric).
     pub queued: Mutex<HashSet<String>>,
 }
@@ -165,6 +168,29 @@ fn jitter(owner: &str, failures: u32) -> f64 {
     0.5 + (h.finish() % 1000) as f64 / 1000.0
 }
 
+impl Context {
+    /// Which of `messages` are new for `owner` since the last call; the remembered set
+    /// becomes `messages`, so a problem that goes away and comes back is announced again.
+    pub fn new_problems<'m>(&self, owner: &str, messages: &'m [String]) -> Vec<&'m String> {
+        let mut all = self.announced.lock().unwrap_or_else(|e| e.into_inner());
+        fresh_problems(&mut all, owner, messages)
+    }
+}
+
+/// The bookkeeping of [`Context::new_problems`] (pure).
+pub fn fresh_problems<'m>(
+    announced: &mut std::collections::HashMap<String, std::collections::BTreeSet<String>>,
+    owner: &str,
+    messages: &'m [String],
+) -> Vec<&'m String> {
+    let before = announced.remove(owner).unwrap_or_default();
+    let fresh = messages.iter().filter(|m| !before.contains(*m)).collect();
+    if !messages.is_empty() {
+        announced.insert(owner.to_string(), messages.iter().cloned().collect());
+    }
+    fresh
+}
+
 /// `a, b, c` for an event note: at most ten names, then `and N more`.
 pub fn name_list(names: &[String]) -> String {
     let shown: Vec<&str> = names.iter().take(10).map(String::as_str).collect();
@@ -218,6 +244,7 @@ where
         expectations: Expectations::default(),
         metrics: s.metrics,
         failures: Mutex::default(),
+        announced: Mutex::default(),
         queued: Mutex::default(),
     });
     let queue = ctx.clone();
@@ -370,5 +397,32 @@ mod tests {
             let j = jitter("ns/web", n);
             assert!((0.5..1.5).contains(&j), "{j}");
         }
+    }
+}
+
+#[cfg(test)]
+mod announce_tests {
+    use super::fresh_problems;
+
+    #[test]
+    fn a_problem_is_announced_once_while_it_lasts_and_again_when_it_comes_back() {
+        let mut announced = std::collections::HashMap::new();
+        let gate = vec!["missing gate".to_string()];
+        assert_eq!(fresh_problems(&mut announced, "ns/web", &gate).len(), 1);
+        assert!(
+            fresh_problems(&mut announced, "ns/web", &gate).is_empty(),
+            "same problem: no new event"
+        );
+        assert_eq!(
+            fresh_problems(&mut announced, "ns/other", &gate).len(),
+            1,
+            "per object"
+        );
+        assert!(fresh_problems(&mut announced, "ns/web", &[]).is_empty());
+        assert_eq!(
+            fresh_problems(&mut announced, "ns/web", &gate).len(),
+            1,
+            "it came back"
+        );
     }
 }

@@ -192,7 +192,14 @@ async fn record_events(
             .publish(reference, true, &reason, error.to_string())
             .await;
     }
-    for problem in problems {
+    let owner = format!(
+        "{}/{}",
+        reference.namespace.clone().unwrap_or_default(),
+        reference.name.clone().unwrap_or_default()
+    );
+    let messages: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
+    let fresh = ctx.new_problems(&owner, &messages);
+    for problem in problems.iter().filter(|p| fresh.contains(&&p.message)) {
         ctx.events
             .publish(reference, true, problem.reason, problem.message.clone())
             .await;
