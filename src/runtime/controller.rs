@@ -191,6 +191,58 @@ pub fn fresh_problems<'m>(
     fresh
 }
 
+/// One event per kind of write a reconcile made, naming the pods (not one per pod: events
+/// are API writes too, and a 200-pod batch would cost 200 of them), and one for its first
+/// failed write.
+pub async fn publish_outcome(
+    ctx: &Context,
+    reference: &k8s_openapi::api::core::v1::ObjectReference,
+    update_revision: &str,
+    outcome: &crate::runtime::executor::Outcome,
+) {
+    use crate::runtime::actions::Why;
+    let list = name_list;
+    if !outcome.created.is_empty() {
+        let note = format!("created pod(s) {}", list(&outcome.created));
+        ctx.events
+            .publish(reference, false, "SuccessfulCreate", note)
+            .await;
+    }
+    if !outcome.deleted.is_empty() {
+        let note = format!("deleted pod(s) {}", list(&outcome.deleted));
+        ctx.events
+            .publish(reference, false, "SuccessfulDelete", note)
+            .await;
+    }
+    for (why, names) in &outcome.done {
+        let Some(reason) = why.event() else { continue };
+        let note = match why {
+            Why::UpdatePodInPlace => format!(
+                "updated pod(s) {} in place to revision {update_revision}",
+                list(names)
+            ),
+            Why::UpdatePodReCreate => format!(
+                "marked pod(s) {} for recreation at revision {update_revision}",
+                list(names)
+            ),
+            Why::Adopt => format!("adopted orphaned pod(s) {}", list(names)),
+            _ => format!(
+                "released pod(s) {} (labels no longer match the selector)",
+                list(names)
+            ),
+        };
+        ctx.events
+            .publish(reference, false, &format!("Successful{reason}"), note)
+            .await;
+    }
+    if let Some(error) = &outcome.first_error {
+        let reason = format!("Failed{}", error.reason());
+        ctx.events
+            .publish(reference, true, &reason, error.to_string())
+            .await;
+    }
+}
+
 /// `a, b, c` for an event note: at most ten names, then `and N more`.
 pub fn name_list(names: &[String]) -> String {
     let shown: Vec<&str> = names.iter().take(10).map(String::as_str).collect();

@@ -49,7 +49,7 @@ use crate::runtime::executor;
 use crate::runtime::expectations::TIMEOUT;
 use crate::runtime::history as revisions;
 use crate::runtime::owner_index::OwnerIndex;
-use plan::{Problem, Snapshot, Why};
+use plan::{Problem, Snapshot};
 
 pub const CONTROLLER: &str = "CloneSet";
 pub use crate::runtime::controller::{Context, Error, FIELD_MANAGER, Serve};
@@ -216,50 +216,7 @@ async fn record_events(
     problems: &[Problem],
     set: &CloneSet,
 ) {
-    let list = crate::runtime::controller::name_list;
-    if !outcome.created.is_empty() {
-        let note = format!("created pod(s) {}", list(&outcome.created));
-        ctx.events
-            .publish(reference, false, "SuccessfulCreate", note)
-            .await;
-    }
-    if !outcome.deleted.is_empty() {
-        let note = format!("deleted pod(s) {}", list(&outcome.deleted));
-        ctx.events
-            .publish(reference, false, "SuccessfulDelete", note)
-            .await;
-    }
-    let by_reason: BTreeMap<Why, &Vec<String>> = outcome.done.iter().map(|(w, n)| (*w, n)).collect();
-    for (why, names) in by_reason {
-        let Some(reason) = why.event() else { continue };
-        let note = match why {
-            Why::UpdatePodInPlace => format!(
-                "updated pod(s) {} in place to revision {update_revision}",
-                list(names)
-            ),
-            Why::UpdatePodReCreate => format!(
-                "marked pod(s) {} for recreation at revision {update_revision}",
-                list(names)
-            ),
-            _ => format!(
-                "released pod(s) {} (labels no longer match the selector)",
-                list(names)
-            ),
-        };
-        ctx.events
-            .publish(reference, false, &format!("Successful{reason}"), note)
-            .await;
-    }
-    if let Some(error) = &outcome.first_error {
-        ctx.events
-            .publish(
-                reference,
-                true,
-                &format!("Failed{}", error.reason()),
-                error.to_string(),
-            )
-            .await;
-    }
+    crate::runtime::controller::publish_outcome(ctx, reference, update_revision, outcome).await;
     let stored_messages: Vec<&str> = set
         .status
         .iter()

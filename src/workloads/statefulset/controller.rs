@@ -15,7 +15,7 @@
 //! out); the status is written only when it changed; nothing is written for a set being
 //! deleted (the garbage collector removes its pods, and its PVCs only when the retention
 //! policy made the set their owner).
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,8 +25,9 @@ use kube::{Resource, ResourceExt};
 
 use super::plan::{self, Revision, Snapshot};
 use crate::api::statefulset::v1beta1::StatefulSet;
-use crate::runtime::actions::Why;
-use crate::runtime::controller::{Context, Error, Serve, key, name_list, owned_by, requeue, write_status};
+use crate::runtime::controller::{
+    Context, Error, Serve, key, owned_by, publish_outcome, requeue, write_status,
+};
 use crate::runtime::executor;
 use crate::runtime::expectations::TIMEOUT;
 use crate::runtime::history;
@@ -58,17 +59,10 @@ async fn reconcile(set: Arc<StatefulSet>, ctx: Arc<Context>) -> Result<Requeue, 
         Some(history) => history,
         None => return Ok(Requeue::requeue(Duration::from_millis(200))),
     };
-    // Orphans of the namespace (no controller at all): the planner adopts those that are
-    // this set's by name and labels (a set re-created after `--cascade=orphan`).
-    let orphans: Vec<Arc<k8s_openapi::api::core::v1::Pod>> = ctx
-        .watches
-        .pods
-        .state()
-        .into_iter()
-        .filter(|p| p.metadata.namespace.as_deref() == Some(namespace.as_str()))
-        .filter(|p| p.name_any().starts_with(&format!("{}-", set.name_any())))
-        .filter(|p| !p.owner_references().iter().any(|o| o.controller == Some(true)))
-        .collect();
+    // Orphans (no controller at all) at this set's own ordinal names: the planner adopts
+    // those whose labels match (a set re-created after `--cascade=orphan`). Hash lookups
+    // by name, one per replica, never a scan of every cached pod.
+    let orphans: Vec<Arc<k8s_openapi::api::core::v1::Pod>> = orphan_candidates(ctx, set, &namespace);
     let snapshot = Snapshot {
         set,
         pods: owned_pods.iter().map(AsRef::as_ref).collect(),
@@ -117,6 +111,32 @@ async fn reconcile(set: Arc<StatefulSet>, ctx: Arc<Context>) -> Result<Requeue, 
     requeue(outcome, plan.requeue_after)
 }
 
+/// The cached pods named like the set's valid ordinals that have no controller.
+fn orphan_candidates(
+    ctx: &Context,
+    set: &StatefulSet,
+    namespace: &str,
+) -> Vec<Arc<k8s_openapi::api::core::v1::Pod>> {
+    use super::{identity, ordinals};
+    let replicas = set
+        .spec
+        .replicas
+        .unwrap_or(1)
+        .clamp(0, crate::workloads::MAX_REPLICAS);
+    let reserved =
+        ordinals::ReservedOrdinals::lenient(set.spec.reserve_ordinals.as_deref().unwrap_or_default());
+    ordinals::valid_ordinals(ordinals::start_ordinal(set), replicas, &reserved)
+        .into_iter()
+        .filter_map(|o| {
+            let name = identity::pod_name(&set.name_any(), o);
+            ctx.watches
+                .pods
+                .get(&kube::runtime::reflector::ObjectRef::new(&name).within(namespace))
+        })
+        .filter(|p| !p.owner_references().iter().any(|o| o.controller == Some(true)))
+        .collect()
+}
+
 /// The condition a failed write of this round leaves in the status (reference §4.7:
 /// `FailedCreatePod` / `FailedUpdatePod`, present only in the round the write failed).
 fn failure_condition(error: &Error) -> Option<crate::api::common::Condition> {
@@ -144,54 +164,7 @@ async fn record_events(
     outcome: &executor::Outcome,
     problems: &[crate::runtime::actions::Problem],
 ) {
-    let list = name_list;
-    let mut notes: Vec<(&str, String)> = Vec::new();
-    if !outcome.created.is_empty() {
-        notes.push((
-            "SuccessfulCreate",
-            format!("created pod(s) {}", list(&outcome.created)),
-        ));
-    }
-    if !outcome.deleted.is_empty() {
-        notes.push((
-            "SuccessfulDelete",
-            format!("deleted pod(s) {}", list(&outcome.deleted)),
-        ));
-    }
-    let by_reason: BTreeMap<Why, &Vec<String>> = outcome.done.iter().map(|(w, n)| (*w, n)).collect();
-    if let Some(names) = by_reason.get(&Why::UpdatePodInPlace) {
-        notes.push((
-            "SuccessfulUpdatePodInPlace",
-            format!(
-                "updated pod(s) {} in place to revision {update_revision}",
-                list(names)
-            ),
-        ));
-    }
-    if let Some(names) = by_reason.get(&Why::Adopt) {
-        notes.push((
-            "SuccessfulAdoptPod",
-            format!("adopted orphaned pod(s) {}", list(names)),
-        ));
-    }
-    if let Some(names) = by_reason.get(&Why::Release) {
-        notes.push((
-            "SuccessfulReleasePod",
-            format!(
-                "released pod(s) {} (labels no longer match the selector)",
-                list(names)
-            ),
-        ));
-    }
-    for (reason, note) in notes {
-        ctx.events.publish(reference, false, reason, note).await;
-    }
-    if let Some(error) = &outcome.first_error {
-        let reason = format!("Failed{}", error.reason());
-        ctx.events
-            .publish(reference, true, &reason, error.to_string())
-            .await;
-    }
+    publish_outcome(ctx, reference, update_revision, outcome).await;
     let owner = format!(
         "{}/{}",
         reference.namespace.clone().unwrap_or_default(),
