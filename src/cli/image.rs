@@ -3,11 +3,11 @@
 //!
 //! Invariants: the whole container list is sent with the resourceVersion it was read at
 //! (a merge patch of a custom resource replaces lists, so a partial list would drop the
-//! other containers and fields), retried from a fresh read on a conflict; an unknown
+//! other containers and fields); a conflict from a status write is retried with the fresh
+//! resourceVersion (the spec read is unchanged), a spec change meanwhile is refused; an unknown
 //! container name is an error naming the containers there are, and nothing is written.
-use anyhow::Context as _;
 use clap::Args;
-use kube::api::{Api, DynamicObject, Patch};
+use kube::api::{Api, DynamicObject};
 use serde_json::{Value, json};
 
 use super::UsageError;
@@ -94,7 +94,7 @@ pub async fn run(args: ImageArgs, connection: &ConnectionArgs) -> anyhow::Result
     let (client, namespace) = target::connect(connection).await?;
     let api: Api<DynamicObject> = t.api(&client, &namespace);
     let id = t.id();
-    for _attempt in 0..3 {
+    {
         let object = api.get(&t.name).await?;
         let value = serde_json::to_value(&object)?;
         let mut spec = value["spec"]["template"]["spec"].clone();
@@ -118,16 +118,14 @@ pub async fn run(args: ImageArgs, connection: &ConnectionArgs) -> anyhow::Result
             return Ok(());
         }
         let params = args.dry_run.patch_params();
-        match api.patch(&t.name, &params, &Patch::Merge(&patch)).await {
-            Ok(updated) => {
-                let suffix = if params.dry_run { " (server dry run)" } else { "" };
-                return target::print(&updated, &id, &format!("image updated{suffix}"), args.output);
-            }
-            Err(kube::Error::Api(s)) if s.is_conflict() => continue,
-            Err(e) => return Err(e).with_context(|| format!("setting the image of {id}")),
-        }
+        // Conflicts from status writes (the controller's) are retried by the shared helper;
+        // a spec change since the read is refused there, with nothing written.
+        let updated =
+            target::patch_unchanged_spec(&api, &t.name, &params, patch, object.metadata.generation, &id)
+                .await?;
+        let suffix = if params.dry_run { " (server dry run)" } else { "" };
+        target::print(&updated, &id, &format!("image updated{suffix}"), args.output)
     }
-    anyhow::bail!("{id}: still conflicting after 3 attempts; someone else keeps changing it, try again")
 }
 
 #[cfg(test)]
