@@ -11,6 +11,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kube::runtime::reflector::{ObjectRef, Store};
 use kube::{Client, Resource};
 
+use crate::runtime::decoded::{self, Decoded};
 use crate::runtime::events::Events;
 use crate::runtime::expectations::{Expectations, ObjectKind, resource_version};
 use crate::runtime::metrics::Metrics;
@@ -267,18 +268,22 @@ pub struct Serve<F> {
 
 /// Runs the controller of `kind` until `shutdown` resolves: its objects are watched (one
 /// shared watch), owned pods and PVCs trigger their owner, and each reconcile goes through
-/// `reconcile` with the queue-depth and reconcile metrics kept. Runs at once, never after
+/// `reconcile` with the queue-depth and reconcile metrics kept. An object the controller
+/// cannot read gets an `InvalidSpec` condition and event instead (see [`decoded`]); the
+/// others go on. Runs at once, never after
 /// waiting for the stores: a shared watch waits for its slowest subscriber, so an unpolled
 /// controller would stall the watches it waits for.
 pub async fn serve<K, R, Fut, F>(kind: &'static str, what: &'static str, s: Serve<F>, reconcile: R)
 where
     K: Resource<DynamicType = (), Scope = k8s_openapi::NamespaceResourceScope>
+        + kube::core::object::HasStatus
         + Clone
         + serde::de::DeserializeOwned
         + std::fmt::Debug
         + Send
         + Sync
         + 'static,
+    K::Status: Default + serde::Serialize,
     R: Fn(Arc<K>, Arc<Context>) -> Fut + Send + Sync + Clone + 'static,
     Fut: std::future::Future<Output = Result<kube::runtime::controller::Action, Error>> + Send + 'static,
     F: std::future::Future<Output = ()> + Send + Sync + 'static,
@@ -286,7 +291,7 @@ where
     use futures::StreamExt;
     use kube::runtime::controller::{Action as Requeue, Config, Controller};
     let (objects, object_events, drive) = crate::runtime::watches::shared(
-        crate::runtime::watches::scoped::<K>(&s.client, s.namespace.as_deref()),
+        crate::runtime::watches::scoped::<Decoded<K>>(&s.client, s.namespace.as_deref()),
         what,
     );
     let ctx = Arc::new(Context {
@@ -300,14 +305,14 @@ where
         queued: Mutex::default(),
     });
     let queue = ctx.clone();
-    let mark = move |r: &ObjectRef<K>| {
+    let mark = move |r: &ObjectRef<Decoded<K>>| {
         let key = format!("{}/{}", r.namespace.as_deref().unwrap_or_default(), r.name);
         let mut q = queue.queued.lock().unwrap_or_else(|e| e.into_inner());
         if q.insert(key) {
             queue.metrics.queue_changed(kind, 1);
         }
     };
-    let to_owner = move |meta: &ObjectMeta| -> Option<ObjectRef<K>> {
+    let to_owner = move |meta: &ObjectMeta| -> Option<ObjectRef<Decoded<K>>> {
         let (name, _) = controller_of(meta, kind)?;
         Some(ObjectRef::new(&name).within(meta.namespace.as_deref().unwrap_or_default()))
     };
@@ -336,7 +341,7 @@ where
             },
         )
         .graceful_shutdown_on(s.shutdown);
-    let reconcile_one = move |object: Arc<K>, ctx: Arc<Context>| {
+    let reconcile_one = move |object: Arc<Decoded<K>>, ctx: Arc<Context>| {
         let reconcile = reconcile.clone();
         async move {
             let owner = key(object.as_ref());
@@ -350,7 +355,10 @@ where
             }
             ctx.watches.ready().await;
             ctx.metrics.reconcile_started(kind);
-            let result = reconcile(object, ctx.clone()).await;
+            let result = match &object.object {
+                Ok(read) => reconcile(read.clone(), ctx.clone()).await,
+                Err(unreadable) => decoded::report(&ctx, kind, object.as_ref(), unreadable).await,
+            };
             ctx.metrics
                 .reconcile_finished(kind, result.as_ref().err().map(Error::reason));
             if result.is_ok() {
@@ -362,7 +370,7 @@ where
             result
         }
     };
-    let error_policy = move |object: Arc<K>, error: &Error, ctx: Arc<Context>| {
+    let error_policy = move |object: Arc<Decoded<K>>, error: &Error, ctx: Arc<Context>| {
         let owner = key(object.as_ref());
         let failures = {
             let mut all = ctx.failures.lock().unwrap_or_else(|e| e.into_inner());

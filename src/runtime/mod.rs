@@ -7,6 +7,7 @@
 pub mod actions;
 pub mod client;
 pub mod controller;
+pub mod decoded;
 pub mod events;
 pub mod executor;
 pub mod expectations;

@@ -200,7 +200,12 @@ async fn reconcile(set: Arc<CloneSet>, ctx: Arc<Context>) -> Result<Requeue, Err
         }
     }
     if let Some(status) = &plan.status {
-        crate::runtime::controller::write_status(ctx, set, CONTROLLER, status).await?;
+        let mut value = serde_json::to_value(status).unwrap_or_default();
+        if status.conditions.is_none() {
+            // A merge patch keeps what it does not mention: an emptied list is cleared.
+            value["conditions"] = serde_json::Value::Null;
+        }
+        crate::runtime::controller::write_status(ctx, set, CONTROLLER, &value).await?;
     }
     revisions::truncate(ctx, set, &history, &pod_revisions).await?;
     crate::runtime::controller::requeue(outcome, plan.requeue_after)

@@ -15,6 +15,7 @@ use super::plan::{Numbers, Plan, Snapshot};
 use super::progressing::{PROGRESSING, ProgressInput, progressing};
 use super::status::{self, StatusInput, counters};
 use crate::api::cloneset::{CloneSetCondition, CloneSetStatus};
+use crate::runtime::decoded::{INVALID_SPEC, UNREADABLE};
 
 pub const FAILED_UPDATE: &str = "FailedUpdate";
 
@@ -45,6 +46,8 @@ pub fn plan_status(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], 
     });
     conditions.retain(|c| c.type_ != PROGRESSING);
     conditions.extend(progress);
+    // A set the planner reads is readable: an `InvalidSpec` left from an unreadable spec goes.
+    conditions.retain(|c| !(c.type_ == INVALID_SPEC && c.reason.as_deref() == Some(UNREADABLE)));
     if let Some(after) = deadline {
         plan.wake(after);
     }
