@@ -175,7 +175,9 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     let namespace = connection.namespace.clone();
     let config = connection.config().await?;
     let server = config.cluster_url.to_string();
-    let (client, counters) = client::build(config, args.qps, args.burst)?;
+    // One identity per process: the lease holder's name and the User-Agent of every request.
+    let identity = leader::identity();
+    let (client, counters) = client::build(config, args.qps, args.burst, client::user_agent(&identity))?;
     require_crds(&client, &controllers).await?;
 
     let metrics = Arc::new(metrics::Metrics::new(counters));
@@ -200,7 +202,7 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
             leader::Settings::new(
                 &lease_namespace,
                 &args.leader_elect_name,
-                leader::identity(),
+                identity.clone(),
                 args.leader_elect_lease_duration,
             ),
         )

@@ -9,6 +9,9 @@
 //!   still cost the API server a request.
 //! - A resource is named as in RBAC: `pods`, `pods/status`, `clonesets`; the verb as in
 //!   audit logs: `create`, `update`, `patch`, `delete`, `get`, `list`, `watch`.
+//! - Every request carries the process's User-Agent (`kubectl-kruise/VERSION run (IDENTITY)`
+//!   for `run`, IDENTITY being the lease holder's), so the API server's audit log attributes
+//!   each write to one process even when several use the same credentials.
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -16,6 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
+use http::header::{HeaderValue, USER_AGENT};
 use http::{Method, Request};
 use tower::{Layer, Service};
 
@@ -133,6 +137,7 @@ impl TokenBucket {
 pub struct ApiLayer {
     pub limiter: Arc<TokenBucket>,
     pub counters: Arc<ApiCounters>,
+    pub user_agent: HeaderValue,
 }
 
 impl<S> Layer<S> for ApiLayer {
@@ -185,23 +190,37 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, request: Request<B>) -> Self::Future {
+    fn call(&mut self, mut request: Request<B>) -> Self::Future {
         let (verb, resource) = classify(request.method(), request.uri().path(), request.uri().query());
         self.layer.counters.record(verb, resource);
+        request
+            .headers_mut()
+            .insert(USER_AGENT, self.layer.user_agent.clone());
         self.permitted = false;
         self.inner.call(request)
     }
 }
 
-/// Builds the shared client from a kube config.
+/// `kubectl-kruise/VERSION run (IDENTITY)`; an identity that is not a valid header value
+/// (it comes from the host name) is left out.
+pub fn user_agent(identity: &str) -> HeaderValue {
+    let version = env!("CARGO_PKG_VERSION");
+    HeaderValue::from_str(&format!("kubectl-kruise/{version} run ({identity})")).unwrap_or_else(|_| {
+        HeaderValue::from_static(concat!("kubectl-kruise/", env!("CARGO_PKG_VERSION"), " run"))
+    })
+}
+
+/// Builds the shared client from a kube config; every request says `user_agent`.
 pub fn build(
     config: kube::Config,
     qps: f64,
     burst: u32,
+    user_agent: HeaderValue,
 ) -> Result<(kube::Client, Arc<ApiCounters>), kube::Error> {
     let layer = ApiLayer {
         limiter: Arc::new(TokenBucket::new(qps, burst)),
         counters: Arc::new(ApiCounters::default()),
+        user_agent,
     };
     let counters = layer.counters.clone();
     let client = kube::client::ClientBuilder::try_from(config)?
