@@ -57,6 +57,10 @@ struct ServeArgs {
     /// Also run the built-in StatefulSet and DaemonSet controllers (for comparisons)
     #[arg(long)]
     builtin_workload_controllers: bool,
+    /// Write the API server's audit log of every write (metadata level, JSON lines) to
+    /// RUN_DIR/logs/audit.log: who wrote what, by user agent
+    #[arg(long)]
+    audit: bool,
 }
 
 impl ServeArgs {
@@ -72,6 +76,9 @@ impl ServeArgs {
         ];
         if self.builtin_workload_controllers {
             args.push("--builtin-workload-controllers".into());
+        }
+        if self.audit {
+            args.push("--audit".into());
         }
         args
     }
@@ -109,6 +116,18 @@ kubectl kruise testenv up --bin-dir ~/.cache/kubectl-kruise/testenv/<key>/bin --
     Status {
         #[command(flatten)]
         dir: RunDirArg,
+    },
+    /// Restart the kube-apiserver of a running control plane (same port, same etcd data)
+    /// and wait until it is ready again: for fault-tolerance tests.
+    #[command(
+        after_help = "Examples:\n  kubectl kruise testenv restart-apiserver\n  kubectl kruise testenv restart-apiserver --run-dir /tmp/my-run"
+    )]
+    RestartApiserver {
+        #[command(flatten)]
+        dir: RunDirArg,
+        /// How long to wait for the restarted API server
+        #[arg(long, default_value = "120s", value_parser = duration)]
+        timeout: Duration,
     },
     /// Run the control plane in the foreground (what `up` starts in the background).
     #[command(hide = true)]
@@ -165,6 +184,13 @@ pub async fn run(args: TestenvArgs) -> anyhow::Result<()> {
                 None => anyhow::bail!("no control plane is running in {}", run.root.display()),
             }
         }
+        TestenvCommand::RestartApiserver { dir, timeout } => {
+            let seconds = control::restart_apiserver(&dir.get(), timeout)
+                .await
+                .context("testenv restart-apiserver")?;
+            eprintln!("kube-apiserver restarted and ready in {seconds:.1}s");
+            Ok(())
+        }
         TestenvCommand::Serve { dir, serve } => {
             let defaults = Defaults {
                 start_delay: serve.start_delay,
@@ -177,6 +203,7 @@ pub async fn run(args: TestenvArgs) -> anyhow::Result<()> {
                 nodes: serve.nodes,
                 defaults,
                 builtin_workload_controllers: serve.builtin_workload_controllers,
+                audit: serve.audit,
             };
             supervisor::serve(opts).await.context("testenv serve")?;
             Ok(())

@@ -19,18 +19,51 @@ pub struct Component {
     pub name: String,
     pub log: PathBuf,
     pub child: Child,
+    binary: PathBuf,
+    args: Vec<String>,
 }
 
 impl Component {
     /// Starts `bin_dir/binary` with `args`, logging to `log`.
     pub fn spawn(name: &str, binary: &Path, args: &[String], log: &Path) -> Result<Self, Error> {
-        if !binary.is_file() {
-            return Err(Error::MissingBinary(binary.to_path_buf()));
-        }
         let out = std::fs::File::create(log).map_err(|source| Error::Write {
             path: log.to_path_buf(),
             source,
         })?;
+        Self::spawn_logging(name, binary, args, log, out)
+    }
+
+    /// Stops the component and starts it again with the same arguments, appending to its log.
+    pub async fn restart(&mut self, grace: Duration) -> Result<(), Error> {
+        self.stop(grace).await;
+        let out = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(&self.log)
+            .map_err(|source| Error::Write {
+                path: self.log.clone(),
+                source,
+            })?;
+        let (name, binary, args, log) = (
+            self.name.clone(),
+            self.binary.clone(),
+            self.args.clone(),
+            self.log.clone(),
+        );
+        *self = Self::spawn_logging(&name, &binary, &args, &log, out)?;
+        Ok(())
+    }
+
+    fn spawn_logging(
+        name: &str,
+        binary: &Path,
+        args: &[String],
+        log: &Path,
+        out: std::fs::File,
+    ) -> Result<Self, Error> {
+        if !binary.is_file() {
+            return Err(Error::MissingBinary(binary.to_path_buf()));
+        }
         let err = out.try_clone().map_err(|source| Error::Write {
             path: log.to_path_buf(),
             source,
@@ -51,6 +84,8 @@ impl Component {
             name: name.to_string(),
             log: log.to_path_buf(),
             child,
+            binary: binary.to_path_buf(),
+            args: args.to_vec(),
         })
     }
 

@@ -136,6 +136,36 @@ pub async fn down(run: &RunDir) -> Result<(), Error> {
     }
 }
 
+/// Asks the supervisor in `run` to restart its kube-apiserver (SIGUSR1) and waits until it
+/// reports the restarted one ready; returns the seconds that took.
+pub async fn restart_apiserver(run: &RunDir, timeout: Duration) -> Result<f64, Error> {
+    let state = running(run)
+        .await
+        .ok_or_else(|| Error::Other(format!("no control plane is running in {}", run.root.display())))?;
+    let restarts = || read_pid(&run.apiserver_restarts()).unwrap_or(0);
+    let before = restarts();
+    let started = Instant::now();
+    signal(&["-USR1", &state.supervisor_pid.to_string()]);
+    while restarts() == before {
+        if !alive(state.supervisor_pid) {
+            return Err(Error::Other(format!(
+                "the supervisor stopped while restarting the API server; see {}",
+                run.log("supervisor").display()
+            )));
+        }
+        if started.elapsed() > timeout {
+            return Err(Error::NotReady {
+                name: "kube-apiserver (restarted)".into(),
+                seconds: timeout.as_secs(),
+                log: run.log("kube-apiserver"),
+                tail: log_tail(&run.log("kube-apiserver"), 30),
+            });
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    Ok(started.elapsed().as_secs_f64())
+}
+
 fn read_pid(path: &Path) -> Option<u32> {
     std::fs::read_to_string(path).ok()?.trim().parse().ok()
 }

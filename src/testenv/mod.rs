@@ -130,6 +130,17 @@ impl RunDir {
     pub fn pid_file(&self) -> PathBuf {
         self.root.join("supervisor.pid")
     }
+    /// The API server's audit log (JSON lines; written with `--audit` only).
+    pub fn audit_log(&self) -> PathBuf {
+        self.logs_dir().join("audit.log")
+    }
+    pub fn audit_policy(&self) -> PathBuf {
+        self.root.join("audit-policy.yaml")
+    }
+    /// How many times the API server was restarted on request (`testenv restart-apiserver`).
+    pub fn apiserver_restarts(&self) -> PathBuf {
+        self.root.join("apiserver-restarts")
+    }
 }
 
 /// What `ready.json` records about a running control plane.

@@ -1,6 +1,8 @@
 //! The supervisor (`kubectl kruise testenv serve`): starts the components in order,
 //! runs the simulated kubelet and provisioner in-process, writes `ready.json` once a
 //! canary pod is Ready, and on SIGTERM/SIGINT (or a component dying) stops everything.
+//! SIGUSR1 restarts the kube-apiserver (same port and etcd data) and counts the restart in
+//! `apiserver-restarts` once the new one is ready.
 //!
 //! Order and readiness: PKI -> etcd (`/health`) -> kube-apiserver (`/readyz`) -> Nodes
 //! -> controller-manager, scheduler, kubelet, provisioner -> canary pod Running + Ready.
@@ -37,7 +39,19 @@ pub struct ServeOptions {
     pub defaults: Defaults,
     /// Also run the built-in StatefulSet and DaemonSet controllers.
     pub builtin_workload_controllers: bool,
+    /// Keep an audit log of every write (`RunDir::audit_log`).
+    pub audit: bool,
 }
+
+/// Every write at metadata level (who, what, when, by which user agent); nothing else.
+const AUDIT_POLICY: &str = "apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [\"RequestReceived\"]
+rules:
+- level: Metadata
+  verbs: [\"create\", \"update\", \"patch\", \"delete\", \"deletecollection\"]
+- level: None
+";
 
 /// Runs the control plane in the foreground until a signal or a component failure.
 pub async fn serve(opts: ServeOptions) -> Result<(), Error> {
@@ -50,6 +64,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Error> {
         })?;
     }
     write(&run.pid_file(), &std::process::id().to_string())?;
+    // Handlers first: a signal that comes before them would kill the supervisor.
+    let signals = Signals::new()?;
     let pki = pki::write_pki(&run.pki_dir())?;
     let etcd_data = etcd_data_dir(&run.root);
     let _ = std::fs::remove_dir_all(&etcd_data);
@@ -66,10 +82,17 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Error> {
         .await?;
 
     let server = format!("https://127.0.0.1:{api_port}");
+    let mut args = apiserver_args(&pki, etcd_port, api_port);
+    if opts.audit {
+        write(&run.audit_policy(), AUDIT_POLICY)?;
+        args.push(format!("--audit-policy-file={}", run.audit_policy().display()));
+        args.push(format!("--audit-log-path={}", run.audit_log().display()));
+        args.push("--audit-log-format=json".into());
+    }
     let mut apiserver = Component::spawn(
         "kube-apiserver",
         &bin("kube-apiserver"),
-        &apiserver_args(&pki, etcd_port, api_port),
+        &args,
         &run.log("kube-apiserver"),
     )?;
     pki::write_kubeconfig(&run.kubeconfig(), &server, &pki)?;
@@ -115,7 +138,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Error> {
         let text = serde_json::to_string_pretty(&state).map_err(|e| Error::Other(e.to_string()))?;
         write(&run.ready_file(), &text)?;
         tracing::info!(seconds = state.start_seconds, %server, "control plane ready");
-        watch_until_stopped(&mut components).await
+        watch_until_stopped(&mut components, signals, &client, run).await
     }
     .await;
 
@@ -279,17 +302,51 @@ pub fn is_running_ready(pod: &Pod) -> bool {
     status.phase.as_deref() == Some("Running") && ready
 }
 
-async fn watch_until_stopped(components: &mut [Component]) -> Result<(), Error> {
-    use tokio::signal::unix::{SignalKind, signal};
-    let mut term =
-        signal(SignalKind::terminate()).map_err(|e| Error::Other(format!("SIGTERM handler: {e}")))?;
-    let mut interrupt =
-        signal(SignalKind::interrupt()).map_err(|e| Error::Other(format!("SIGINT handler: {e}")))?;
+/// The signals the supervisor answers: TERM and INT stop it, USR1 restarts the API server.
+struct Signals {
+    term: tokio::signal::unix::Signal,
+    interrupt: tokio::signal::unix::Signal,
+    restart: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn new() -> Result<Self, Error> {
+        use tokio::signal::unix::{SignalKind, signal};
+        let handler = |kind: SignalKind, name: &str| {
+            signal(kind).map_err(|e| Error::Other(format!("{name} handler: {e}")))
+        };
+        Ok(Signals {
+            term: handler(SignalKind::terminate(), "SIGTERM")?,
+            interrupt: handler(SignalKind::interrupt(), "SIGINT")?,
+            restart: handler(SignalKind::user_defined1(), "SIGUSR1")?,
+        })
+    }
+}
+
+async fn watch_until_stopped(
+    components: &mut [Component],
+    mut signals: Signals,
+    client: &kube::Client,
+    run: &RunDir,
+) -> Result<(), Error> {
     let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut restarts = 0u32;
     loop {
         tokio::select! {
-            _ = term.recv() => return Ok(()),
-            _ = interrupt.recv() => return Ok(()),
+            _ = signals.term.recv() => return Ok(()),
+            _ = signals.interrupt.recv() => return Ok(()),
+            _ = signals.restart.recv() => {
+                let Some(apiserver) = components.iter_mut().find(|c| c.name == "kube-apiserver") else {
+                    continue;
+                };
+                tracing::info!("restarting kube-apiserver on request");
+                apiserver.restart(Duration::from_secs(10)).await?;
+                apiserver
+                    .wait_ready(Duration::from_secs(90), || apiserver_ready(client))
+                    .await?;
+                restarts += 1;
+                write(&run.apiserver_restarts(), &restarts.to_string())?;
+            }
             _ = tick.tick() => {
                 for component in components.iter_mut() {
                     component.check_alive()?;
