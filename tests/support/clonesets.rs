@@ -142,5 +142,5 @@ pub async fn wait_settled(
 pub fn kruise_in(ns: &TestNamespace, args: &[&str]) -> (i32, String, String) {
     let mut all = args.to_vec();
     all.extend_from_slice(&["-n", &ns.name]);
-    super::kruise(super::kubeconfig(), &all)
+    super::kruise(&ns.kubeconfig, &all)
 }

@@ -15,7 +15,7 @@ use kube::ResourceExt;
 use kube::api::Api;
 use kube::runtime::{WatchStreamExt, watcher};
 
-use super::{CLI, TestNamespace, kubeconfig};
+use super::{CLI, TestNamespace};
 
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -36,10 +36,12 @@ impl RunningController {
         Self::start_with(ns, &[])
     }
 
-    /// `run -n NS` with `extra` arguments (e.g. a short `--leader-elect-lease-duration`).
+    /// `run -n NS` with `extra` arguments (e.g. a short `--leader-elect-lease-duration`),
+    /// on the namespace's control plane.
     pub fn start_with(ns: &TestNamespace, extra: &[&str]) -> Self {
+        let kubeconfig = ns.kubeconfig.as_path();
         // Idempotent; the CRDs may already be there from another test.
-        let (code, _, err) = super::kruise(kubeconfig(), &["install"]);
+        let (code, _, err) = super::kruise(kubeconfig, &["install"]);
         assert_eq!(code, 0, "kubectl kruise install failed: {err}");
         let metrics_port = free_port();
         let log = std::env::temp_dir().join(format!("kruise-run-{}-{metrics_port}.log", ns.name));
@@ -54,7 +56,7 @@ impl RunningController {
             ])
             .args(extra)
             .arg("--kubeconfig")
-            .arg(kubeconfig())
+            .arg(kubeconfig)
             .env("RUST_LOG", "kubectl_kruise=debug,warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -76,6 +78,11 @@ impl RunningController {
             std::thread::sleep(Duration::from_millis(100));
         }
         controller
+    }
+
+    /// The process id (part of its lease identity and User-Agent).
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().map_or(0, Child::id)
     }
 
     /// The whole log so far.

@@ -11,6 +11,7 @@
 //!   and the components' log tails. Nothing here skips.
 #![allow(dead_code)]
 
+pub mod chaos;
 pub mod clonesets;
 pub mod controller;
 pub mod manifests;
@@ -114,12 +115,18 @@ pub async fn client() -> Client {
 pub struct TestNamespace {
     pub name: String,
     pub client: Client,
+    /// The control plane's kubeconfig (the shared one unless made by [`Self::create_on`]).
+    pub kubeconfig: PathBuf,
 }
 
 impl TestNamespace {
     pub async fn create(prefix: &str) -> Self {
+        Self::create_on(client().await, kubeconfig(), prefix).await
+    }
+
+    /// A namespace on another control plane (a [`PrivateControlPlane`]).
+    pub async fn create_on(client: Client, kubeconfig: &Path, prefix: &str) -> Self {
         static COUNTER: AtomicU32 = AtomicU32::new(0);
-        let client = client().await;
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.subsec_nanos())
@@ -140,7 +147,11 @@ impl TestNamespace {
             .create(&PostParams::default(), &ns)
             .await
             .unwrap_or_else(|e| panic!("cannot create namespace {name}: {e}"));
-        TestNamespace { name, client }
+        TestNamespace {
+            name,
+            client,
+            kubeconfig: kubeconfig.to_path_buf(),
+        }
     }
 
     pub fn api<K>(&self) -> Api<K>
@@ -155,6 +166,7 @@ impl TestNamespace {
 impl Drop for TestNamespace {
     fn drop(&mut self) {
         let name = self.name.clone();
+        let kubeconfig = self.kubeconfig.clone();
         // Drop cannot await, and the test's client is bound to the test's runtime, which
         // this blocks: a short-lived thread with its own runtime and client sends the delete.
         let _ = std::thread::spawn(move || {
@@ -162,7 +174,7 @@ impl Drop for TestNamespace {
                 return;
             };
             rt.block_on(async {
-                if let Ok(client) = kubectl_kruise::testenv::client_for(kubeconfig()).await {
+                if let Ok(client) = kubectl_kruise::testenv::client_for(&kubeconfig).await {
                     let api: Api<Namespace> = Api::all(client);
                     let _ = api.delete(&name, &DeleteParams::background()).await;
                 }
@@ -207,11 +219,17 @@ pub struct PrivateControlPlane {
 
 impl PrivateControlPlane {
     pub fn start(tag: &str) -> Self {
+        Self::start_with(tag, &[])
+    }
+
+    /// `testenv up` with `extra` arguments (e.g. `--audit`).
+    pub fn start_with(tag: &str, extra: &[&str]) -> Self {
         let run_dir = std::env::temp_dir().join(format!("kruise-private-{tag}-{}", std::process::id()));
         let bin_dir = control_plane_bin_dir();
         let up = Command::new(CLI)
             .args(["testenv", "up", "--bin-dir", &bin_dir, "--run-dir"])
             .arg(&run_dir)
+            .args(extra)
             .output()
             .unwrap_or_else(|e| panic!("cannot run {CLI}: {e}"));
         assert!(

@@ -1,0 +1,428 @@
+//! The chaos suite, each test on a control plane of its own (its API server is restarted,
+//! its audit log read): rollouts of 50+ pods while the controller is killed with SIGKILL at
+//! random points and restarted, the API server restarted once mid-rollout, and two `run`
+//! processes at once. An independent watcher checks on every pod change:
+//! - available pods >= replicas - maxUnavailable (tolerance 0);
+//! - live pods <= replicas + maxSurge;
+//! - no two live pods in one slot (ordinal / instance id);
+//!
+//! and at the end: the rollout converged, every pod is the one it was (same UID: updated in
+//! place, none lost or duplicated), every claim is the one it was and none is orphaned. A
+//! failure prints the seed (`KRUISE_CHAOS_SEED` replays it) and the watcher's timeline. The
+//! counts go to `target/tmp/chaos-summary.txt`, which `tests/run` prints.
+mod support;
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use k8s_openapi::api::coordination::v1::Lease;
+use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
+use kube::ResourceExt;
+use kube::api::{Api, DynamicObject, ListParams, Patch, PatchParams, PostParams};
+use kube::discovery::ApiResource;
+use serde_json::{Value, json};
+use support::chaos::{Bounds, Dice, InvariantWatcher, Slot, audited_writes, summarize};
+use support::controller::RunningController;
+use support::{PrivateControlPlane, TestNamespace, wait_for};
+
+/// Chaos tests run one at a time: each has a control plane of its own on 2 cores.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+const CONVERGE: Duration = Duration::from_secs(180);
+
+struct Workload {
+    api: Api<DynamicObject>,
+    name: String,
+    replicas: usize,
+    slot: Slot,
+}
+
+impl Workload {
+    fn new(ns: &TestNamespace, doc: &Value) -> Self {
+        let api_version = doc["apiVersion"].as_str().expect("apiVersion");
+        let kind = doc["kind"].as_str().expect("kind");
+        let (group, version) = api_version.split_once('/').expect("group/version");
+        let resource = ApiResource {
+            group: group.into(),
+            version: version.into(),
+            api_version: api_version.into(),
+            kind: kind.into(),
+            plural: format!("{}s", kind.to_lowercase()),
+        };
+        Workload {
+            api: Api::namespaced_with(ns.client.clone(), &ns.name, &resource),
+            name: doc["metadata"]["name"].as_str().expect("name").into(),
+            replicas: doc["spec"]["replicas"].as_u64().expect("replicas") as usize,
+            slot: if kind == "CloneSet" {
+                Slot::InstanceId
+            } else {
+                Slot::Ordinal
+            },
+        }
+    }
+
+    async fn set_image(&self, image: &str) {
+        let patch: json_patch::Patch = serde_json::from_value(json!([
+            { "op": "replace", "path": "/spec/template/spec/containers/0/image", "value": image }
+        ]))
+        .expect("patch");
+        self.api
+            .patch(&self.name, &PatchParams::default(), &Patch::<()>::Json(patch))
+            .await
+            .expect("image patch");
+    }
+
+    /// `Ok(pod name -> uid)` when the status and the pods agree the rollout to `image` is done.
+    async fn converged(&self, ns: &TestNamespace, image: &str) -> Result<BTreeMap<String, String>, String> {
+        let set = self.api.get(&self.name).await.map_err(|e| e.to_string())?;
+        let status = &set.data["status"];
+        let observed = status["observedGeneration"].as_i64() == set.metadata.generation;
+        let updated = status["updatedReplicas"].as_u64() == Some(self.replicas as u64);
+        let pods: Api<Pod> = ns.api();
+        let list = pods
+            .list(&ListParams::default().labels(&format!("app={}", self.name)))
+            .await
+            .map_err(|e| e.to_string())?
+            .items;
+        let done = list.iter().all(|p| {
+            let v = support::controller::PodView::of(p);
+            v.ready && v.image == image && p.metadata.deletion_timestamp.is_none()
+        });
+        if observed && updated && done && list.len() == self.replicas {
+            Ok(list
+                .iter()
+                .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
+                .collect())
+        } else {
+            Err(format!(
+                "observed {observed}, status {status}, {} pods, all ready on {image}: {done}",
+                list.len()
+            ))
+        }
+    }
+
+    async fn wait_converged(&self, ns: &TestNamespace, image: &str, log: &str) -> BTreeMap<String, String> {
+        let what = format!("{} to converge on {image}{log}", self.name);
+        wait_for(&what, CONVERGE, || self.converged(ns, image)).await
+    }
+}
+
+fn cloneset(name: &str, replicas: usize, max_unavailable: usize) -> Value {
+    json!({
+        "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet",
+        "metadata": { "name": name },
+        "spec": {
+            "replicas": replicas,
+            "selector": { "matchLabels": { "app": name } },
+            "template": {
+                "metadata": { "labels": { "app": name }, "annotations": {
+                    "sim.kubectl-kruise.io/start-delay": "300ms",
+                    "sim.kubectl-kruise.io/image-pull-delay": "1s" } },
+                "spec": { "containers": [ { "name": "app", "image": "nginx:1" } ] },
+            },
+            "updateStrategy": { "type": "InPlaceIfPossible", "maxUnavailable": max_unavailable, "maxSurge": 0 },
+        },
+    })
+}
+
+fn advanced_statefulset(name: &str, replicas: usize, max_unavailable: usize) -> Value {
+    json!({
+        "apiVersion": "apps.kruise.io/v1beta1", "kind": "StatefulSet",
+        "metadata": { "name": name },
+        "spec": {
+            "replicas": replicas,
+            "serviceName": name,
+            "podManagementPolicy": "Parallel",
+            "selector": { "matchLabels": { "app": name } },
+            "template": {
+                "metadata": { "labels": { "app": name }, "annotations": {
+                    "sim.kubectl-kruise.io/image-pull-delay": "1s" } },
+                "spec": {
+                    "readinessGates": [ { "conditionType": "InPlaceUpdateReady" } ],
+                    "containers": [ { "name": "app", "image": "nginx:1",
+                        "volumeMounts": [ { "name": "data", "mountPath": "/data" } ] } ],
+                },
+            },
+            "updateStrategy": { "type": "RollingUpdate", "rollingUpdate": {
+                "maxUnavailable": max_unavailable, "podUpdatePolicy": "InPlaceIfPossible" } },
+            "volumeClaimTemplates": [ { "metadata": { "name": "data" }, "spec": {
+                "accessModes": ["ReadWriteOnce"], "resources": { "requests": { "storage": "1Gi" } } } } ],
+        },
+    })
+}
+
+async fn claims(ns: &TestNamespace) -> BTreeMap<String, String> {
+    let api: Api<PersistentVolumeClaim> = ns.api();
+    api.list(&ListParams::default())
+        .await
+        .expect("list claims")
+        .items
+        .into_iter()
+        .filter(|c| c.metadata.deletion_timestamp.is_none())
+        .map(|c| (c.name_any(), c.uid().unwrap_or_default()))
+        .collect()
+}
+
+async fn private(tag: &str) -> (PrivateControlPlane, TestNamespace) {
+    let plane = PrivateControlPlane::start_with(tag, &["--audit"]);
+    let ns = TestNamespace::create_on(plane.client().await, &plane.kubeconfig, tag).await;
+    (plane, ns)
+}
+
+/// What a kill loop did.
+#[derive(Default)]
+struct Tally {
+    kills: usize,
+    rollouts: usize,
+    apiserver_restarts: usize,
+}
+
+/// Kills the controller `kills` times at random points (each one `run` lived 0.3-3 s),
+/// starting a new rollout whenever the last one finished so every kill lands in one;
+/// restarts the API server once half way, under a controller that is NOT killed then and
+/// must finish that rollout by itself. Returns the image the last rollout goes to.
+async fn kill_loop(
+    plane: &PrivateControlPlane,
+    ns: &TestNamespace,
+    workload: &Workload,
+    dice: &mut Dice,
+    kills: usize,
+    tally: &mut Tally,
+) -> String {
+    let mut version = 2;
+    let mut image = format!("nginx:{version}");
+    workload.set_image(&image).await;
+    tally.rollouts += 1;
+    let once = ["--leader-elect=false"];
+    while tally.kills < kills {
+        if workload.converged(ns, &image).await.is_ok() {
+            version += 1;
+            image = format!("nginx:{version}");
+            workload.set_image(&image).await;
+            tally.rollouts += 1;
+        }
+        let controller = RunningController::start_with(ns, &once);
+        if tally.kills == kills / 2 && tally.apiserver_restarts == 0 {
+            tokio::time::sleep(dice.millis(300, 1500)).await;
+            let (code, _, err) = support::kruise(
+                &plane.kubeconfig,
+                &[
+                    "testenv",
+                    "restart-apiserver",
+                    "--run-dir",
+                    &plane.run_dir.display().to_string(),
+                ],
+            );
+            assert_eq!(code, 0, "restart-apiserver: {err}");
+            tally.apiserver_restarts += 1;
+            let log = format!(
+                "\nafter the API server restart; controller log:\n{}",
+                controller.log_tail()
+            );
+            workload.wait_converged(ns, &image, &log).await;
+            continue;
+        }
+        tokio::time::sleep(dice.millis(300, 3000)).await;
+        controller.kill();
+        tally.kills += 1;
+    }
+    image
+}
+
+fn assert_no_violations(watcher: &InvariantWatcher, seed: u64) {
+    let violations = watcher.violations();
+    assert!(
+        violations.is_empty(),
+        "{} invariant violations (seed {seed}, replay with KRUISE_CHAOS_SEED={seed}):\n{}\n-- timeline tail --\n{}",
+        violations.len(),
+        violations[..violations.len().min(20)].join("\n"),
+        watcher.timeline_tail(200)
+    );
+}
+
+async fn survive_kills(tag: &str, doc: Value, bounds: Bounds, kills: usize) {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let started = Instant::now();
+    let mut dice = Dice::new();
+    let seed = dice.seed();
+    let (plane, ns) = private(tag).await;
+    let workload = Workload::new(&ns, &doc);
+    let watcher = InvariantWatcher::start(&ns, bounds, workload.slot);
+    let controller = RunningController::start_with(&ns, &["--leader-elect=false"]);
+    workload
+        .api
+        .create(&PostParams::default(), &support::object(doc))
+        .await
+        .expect("create the workload");
+    let before = workload.wait_converged(&ns, "nginx:1", "").await;
+    let claims_before = claims(&ns).await;
+    drop(controller);
+    watcher.arm();
+
+    let mut tally = Tally::default();
+    let image = kill_loop(&plane, &ns, &workload, &mut dice, kills, &mut tally).await;
+    let last = RunningController::start_with(&ns, &["--leader-elect=false"]);
+    let log = format!(" (seed {seed}); controller log:\n{}", last.log_tail());
+    let after = workload.wait_converged(&ns, &image, &log).await;
+    assert_no_violations(&watcher, seed);
+    assert_eq!(
+        before, after,
+        "every pod kept its name and UID (updated in place, none lost)"
+    );
+    let claims_after = claims(&ns).await;
+    assert_eq!(
+        claims_before, claims_after,
+        "every claim kept, none orphaned or added"
+    );
+    summarize(&format!(
+        "chaos {tag}: {} pods, seed {seed}: {} rollouts, kills survived {}, API server restarts {}, \
+invariant checks {}, violations 0, {} claims kept, {:.0}s",
+        bounds.replicas,
+        tally.rollouts,
+        tally.kills,
+        tally.apiserver_restarts,
+        watcher.checks(),
+        claims_after.len(),
+        started.elapsed().as_secs_f64()
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chaos_cloneset_in_place_survives_sigkill_loops_and_an_apiserver_restart() {
+    let bounds = Bounds {
+        replicas: 60,
+        max_unavailable: 6,
+        max_surge: 0,
+    };
+    survive_kills("chaos-cs", cloneset("web", 60, 6), bounds, 10).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chaos_advanced_statefulset_in_place_survives_sigkill_loops_and_an_apiserver_restart() {
+    let bounds = Bounds {
+        replicas: 50,
+        max_unavailable: 5,
+        max_surge: 0,
+    };
+    survive_kills("chaos-asts", advanced_statefulset("db", 50, 5), bounds, 10).await;
+}
+
+/// The pid in a lease holder identity `host/pid-nanos`.
+fn holder_pid(lease: &Lease) -> Option<u32> {
+    let holder = lease.spec.as_ref()?.holder_identity.as_deref()?;
+    holder.rsplit_once('/')?.1.split_once('-')?.0.parse().ok()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chaos_two_runs_at_once_have_one_writer_at_any_time() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let started = Instant::now();
+    let mut dice = Dice::new();
+    let seed = dice.seed();
+    let (plane, ns) = private("chaos-two").await;
+    let doc = cloneset("web", 50, 5);
+    let workload = Workload::new(&ns, &doc);
+    let bounds = Bounds {
+        replicas: 50,
+        max_unavailable: 5,
+        max_surge: 0,
+    };
+    let watcher = InvariantWatcher::start(&ns, bounds, workload.slot);
+    let lease_flags = ["--leader-elect-lease-duration", "3s"];
+    let mut runs = vec![
+        RunningController::start_with(&ns, &lease_flags),
+        RunningController::start_with(&ns, &lease_flags),
+    ];
+    workload
+        .api
+        .create(&PostParams::default(), &support::object(doc))
+        .await
+        .expect("create the CloneSet");
+    workload.wait_converged(&ns, "nginx:1", "").await;
+    watcher.arm();
+
+    let leases: Api<Lease> = ns.api();
+    let (mut takeovers, mut version) = (0, 1);
+    let takeovers_wanted = 4;
+    while takeovers < takeovers_wanted {
+        // The one holding the lease is one of ours, and has written: it leads.
+        let leader = wait_for(
+            "a live leader that has written",
+            Duration::from_secs(60),
+            || async {
+                let lease = leases.get("kubectl-kruise").await.map_err(|e| e.to_string())?;
+                let pid = holder_pid(&lease).ok_or("no holder")?;
+                let index = runs
+                    .iter()
+                    .position(|r| r.pid() == pid)
+                    .ok_or(format!("holder {pid} is gone"))?;
+                if runs[index].writes_to("pods") + runs[index].writes_to("clonesets/status") > 0.0 {
+                    Ok(index)
+                } else {
+                    Err(format!("holder {pid} has not written yet"))
+                }
+            },
+        )
+        .await;
+        version += 1;
+        workload.set_image(&format!("nginx:{version}")).await;
+        tokio::time::sleep(dice.millis(500, 2500)).await;
+        runs.remove(leader).kill();
+        // Two at once again: a fresh standby next to the one taking over.
+        runs.push(RunningController::start_with(&ns, &lease_flags));
+        takeovers += 1;
+    }
+    let image = format!("nginx:{version}");
+    workload
+        .wait_converged(&ns, &image, &format!(" (seed {seed})"))
+        .await;
+    assert_no_violations(&watcher, seed);
+    for run in runs {
+        run.stop();
+    }
+
+    // Attribution by the API server's own audit log: writes other than the lease, by the
+    // User-Agent of each `run` process.
+    let writes: Vec<_> = audited_writes(&plane.run_dir.join("logs/audit.log"), &ns.name)
+        .into_iter()
+        .filter(|w| w.user_agent.contains(" run (") && w.resource != "leases")
+        .collect();
+    let mut order: Vec<String> = Vec::new();
+    let mut overlaps = Vec::new();
+    let mut sorted = writes.clone();
+    sorted.sort_by(|a, b| a.at.cmp(&b.at));
+    for w in &sorted {
+        match order.iter().position(|u| *u == w.user_agent) {
+            None => order.push(w.user_agent.clone()),
+            Some(i) if i + 1 == order.len() => {}
+            Some(_) => overlaps.push(format!(
+                "{} {} {}/{} by {} after {} had begun writing",
+                w.at,
+                w.verb,
+                w.resource,
+                w.name,
+                w.user_agent,
+                order.last().map_or("", String::as_str)
+            )),
+        }
+    }
+    assert!(
+        overlaps.is_empty(),
+        "two writers at once (seed {seed}):\n{}",
+        overlaps.join("\n")
+    );
+    assert!(
+        order.len() > takeovers_wanted,
+        "each leader wrote in turn: {} writers for {takeovers_wanted} takeovers: {order:?}",
+        order.len()
+    );
+    summarize(&format!(
+        "chaos two-runs: 50 pods, seed {seed}: {} rollouts, leader kills {takeovers}, {} writers took turns, \
+{} audited writes, overlaps 0, invariant checks {}, violations 0, {:.0}s",
+        version - 1,
+        order.len(),
+        sorted.len(),
+        watcher.checks(),
+        started.elapsed().as_secs_f64()
+    ));
+}
