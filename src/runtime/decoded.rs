@@ -98,13 +98,30 @@ pub fn decode<K: DeserializeOwned>(value: &mut Value) -> Result<Decoded<K>, serd
     let status = value.get("status").cloned();
     let object = match serde_path_to_error::deserialize::<_, K>(&*value) {
         Ok(object) => Ok(Arc::new(object)),
-        Err(e) => Err(Arc::new(Unreadable {
-            field: e.path().to_string(),
-            error: e.inner().to_string(),
-            status,
-        })),
+        Err(e) => {
+            let error = e.inner().to_string();
+            Err(Arc::new(Unreadable {
+                field: field_of(&e.path().to_string(), &error),
+                error,
+                status,
+            }))
+        }
     };
     Ok(Decoded { meta, object })
+}
+
+/// The path of the bad field. serde names the struct a required field is missing from
+/// (`.` at the top), so the missing field's name is added from the error.
+fn field_of(path: &str, error: &str) -> String {
+    let missing = error
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(name, _)| name);
+    match (path, missing) {
+        (".", Some(name)) => name.to_string(),
+        (path, Some(name)) => format!("{path}.{name}"),
+        (path, None) => path.to_string(),
+    }
 }
 
 /// The status to write on an unreadable object (see the module invariants). `blank` is the
@@ -182,3 +199,7 @@ where
 #[cfg(test)]
 #[path = "decoded_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "decode_fuzz_tests.rs"]
+mod fuzz;
