@@ -87,3 +87,70 @@ async fn without_leader_election_no_lease_is_written() {
     assert!(leases.get_opt("kubectl-kruise").await.expect("read").is_none());
     assert!(!run.log_text().contains("leading:"));
 }
+
+/// `run` on the private plane: (exit code, stderr) once it exits by itself.
+fn run_to_exit(kubeconfig: &std::path::Path, args: &[&str]) -> (i32, String) {
+    let (code, _, err) = support::kruise(
+        kubeconfig,
+        &[&["run", "--metrics-addr", "127.0.0.1:0"], args].concat(),
+    );
+    (code, err)
+}
+
+#[tokio::test]
+async fn a_namespaced_run_and_an_all_namespaces_run_refuse_to_overlap() {
+    // All namespaces: a control plane of its own, so no other test's objects are touched.
+    let plane = support::PrivateControlPlane::start("leader-scopes");
+    let ns = TestNamespace::create_on(plane.client().await, &plane.kubeconfig, "scoped").await;
+    let scoped = RunningController::start_with(&ns, SHORT_LEASE);
+    wait_for("the scoped run leads", Duration::from_secs(20), || async {
+        let log = scoped.log_text();
+        if log.contains("leading:") {
+            Ok(())
+        } else {
+            Err(log)
+        }
+    })
+    .await;
+    let (code, err) = run_to_exit(&plane.kubeconfig, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(&format!("lease {}/kubectl-kruise held by", ns.name))
+            && err.contains("--leader-elect-namespace"),
+        "{err}"
+    );
+    assert_eq!(scoped.stop(), 0);
+
+    let mut everywhere = std::process::Command::new(support::CLI)
+        .args(["run", "--metrics-addr", "127.0.0.1:0", "--kubeconfig"])
+        .arg(&plane.kubeconfig)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("all-namespaces run");
+    let leases: Api<Lease> = Api::namespaced(plane.client().await, "default");
+    wait_for(
+        "the all-namespaces run leads",
+        Duration::from_secs(20),
+        || async {
+            let lease = leases
+                .get_opt("kubectl-kruise")
+                .await
+                .map_err(|e| e.to_string())?;
+            lease
+                .and_then(|l| l.spec)
+                .and_then(|s| s.holder_identity)
+                .map(|_| ())
+                .ok_or_else(|| "no holder yet".to_string())
+        },
+    )
+    .await;
+    let (code, err) = run_to_exit(&plane.kubeconfig, &["-n", &ns.name]);
+    let _ = everywhere.kill();
+    let _ = everywhere.wait();
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("an all-namespaces run also reconciles namespace")
+            && err.contains("lease default/kubectl-kruise held by"),
+        "{err}"
+    );
+}

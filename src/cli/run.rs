@@ -209,6 +209,18 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     });
     if let Some(elector) = &elector {
         let s = elector.settings();
+        let others = leader::overlapping(&client, s, namespace.as_deref()).await;
+        if !others.is_empty() {
+            let what = match namespace.as_deref() {
+                Some(ns) => format!("an all-namespaces run also reconciles namespace {ns}"),
+                None => "namespace-scoped runs reconcile namespaces this run would".to_string(),
+            };
+            anyhow::bail!(
+                "{what}: lease {}; two controllers of one object fight over it. Stop the other run, or give both \
+the same lease with --leader-elect-namespace so one waits for the other",
+                others.join(", lease ")
+            );
+        }
         let lease = format!("{}/{}", s.namespace, s.name);
         let acquire = elector.acquire(|holder| {
             eprintln!("standby: the lease {lease} is held by {holder}; waiting to take over (Ctrl-C stops)");

@@ -129,6 +129,62 @@ pub enum Lost {
     },
 }
 
+/// Who holds `lease` now, if someone other than `me` does and has renewed it within its
+/// duration (pure).
+pub fn live_holder(lease: Option<&LeaseSpec>, me: &str, now: Timestamp) -> Option<String> {
+    match decide(lease, me, now) {
+        Step::Wait { holder, .. } => Some(holder),
+        _ => None,
+    }
+}
+
+/// Leases of runs whose scope overlaps ours (`namespace/name held by holder`), read once at
+/// start. Runs of one scope share one lease and exclude each other by it; a run scoped to a
+/// namespace and an all-namespaces run hold different leases, so each looks for the other's:
+/// a namespaced run for the all-namespaces lease in `default`, an all-namespaces run for the
+/// same name in every other namespace. Unreadable leases (no permission) are skipped.
+pub async fn overlapping(client: &Client, settings: &Settings, scope: Option<&str>) -> Vec<String> {
+    let now = Timestamp::now();
+    let mut found = Vec::new();
+    let live = |lease: &Lease| live_holder(lease.spec.as_ref(), &settings.identity, now);
+    match scope {
+        Some(_) if settings.namespace != "default" => {
+            let api: Api<Lease> = Api::namespaced(client.clone(), "default");
+            match api.get_opt(&settings.name).await {
+                Ok(Some(lease)) => {
+                    found.extend(live(&lease).map(|h| format!("default/{} held by {h}", settings.name)))
+                }
+                Ok(None) => {}
+                Err(e) => tracing::debug!(error = %e, "cannot read the all-namespaces lease"),
+            }
+        }
+        Some(_) => {}
+        None => {
+            let api: Api<Lease> = Api::all(client.clone());
+            let params = kube::api::ListParams::default().fields(&format!("metadata.name={}", settings.name));
+            match api.list(&params).await {
+                Ok(list) => {
+                    for lease in list
+                        .items
+                        .iter()
+                        .filter(|l| l.namespace().as_deref() != Some(settings.namespace.as_str()))
+                    {
+                        if let Some(h) = live(lease) {
+                            found.push(format!(
+                                "{}/{} held by {h}",
+                                lease.namespace().unwrap_or_default(),
+                                settings.name
+                            ));
+                        }
+                    }
+                }
+                Err(e) => tracing::debug!(error = %e, "cannot list the namespace-scoped leases"),
+            }
+        }
+    }
+    found
+}
+
 /// One candidate.
 pub struct Elector {
     api: Api<Lease>,

@@ -69,3 +69,16 @@ fn a_written_spec_names_the_holder_and_keeps_the_acquire_time_on_renewal() {
         (Some(4), Some(MicroTime(later)))
     );
 }
+
+#[test]
+fn a_live_holder_is_someone_else_within_the_lease_duration() {
+    let now = at("2026-12-03T12:00:10Z");
+    let held = lease(Some("other"), "2026-12-03T12:00:00Z", 15);
+    assert_eq!(live_holder(Some(&held), "me", now), Some("other".into()));
+    assert_eq!(live_holder(Some(&held), "other", now), None, "our own");
+    let expired = lease(Some("other"), "2026-12-03T11:59:00Z", 15);
+    assert_eq!(live_holder(Some(&expired), "me", now), None);
+    let released = lease(None, "2026-12-03T12:00:09Z", 1);
+    assert_eq!(live_holder(Some(&released), "me", now), None);
+    assert_eq!(live_holder(None, "me", now), None);
+}
