@@ -117,6 +117,12 @@ fn the_same_problem_keeps_its_transition_time() {
 #[test]
 fn a_missing_required_field_is_named_with_its_parent() {
     assert_eq!(field_of(".", "missing field `spec`"), "spec");
-    assert_eq!(field_of("spec.template", "missing field `spec`"), "spec.template.spec");
-    assert_eq!(field_of("spec.replicas", "invalid type: string \"x\", expected i32"), "spec.replicas");
+    assert_eq!(
+        field_of("spec.template", "missing field `spec`"),
+        "spec.template.spec"
+    );
+    assert_eq!(
+        field_of("spec.replicas", "invalid type: string \"x\", expected i32"),
+        "spec.replicas"
+    );
 }
