@@ -1,7 +1,8 @@
 //! The `apps.kruise.io` CRDs on a real apiserver: `install` is idempotent and waits for
 //! Established; every valid handbook fixture is accepted by server-side apply under strict
-//! field validation and reads back identically; the invalid fixture is rejected with the
-//! bad fields named; `uninstall` refuses while objects exist and round-trips otherwise.
+//! field validation and reads back identically; the invalid fixture, and a table of typical
+//! mistakes for every kind, are rejected with the bad fields named; `uninstall` refuses while
+//! objects exist and round-trips otherwise.
 mod support;
 
 use std::path::Path;
@@ -167,6 +168,10 @@ fn with_spec(kind: &str, name: &str, spec_patch: Value) -> Value {
         "metadata": { "labels": { "app": name } },
         "spec": { "containers": [ { "name": "app", "image": "nginx:1" } ] },
     });
+    // Pods of BroadcastJobs and Jobs run to completion.
+    let job_template = serde_json::json!({
+        "spec": { "restartPolicy": "Never", "containers": [ { "name": "job", "image": "busybox:1" } ] },
+    });
     let (api_version, mut spec) = match kind {
         "CloneSet" => (
             "apps.kruise.io/v1alpha1",
@@ -178,21 +183,87 @@ fn with_spec(kind: &str, name: &str, spec_patch: Value) -> Value {
             serde_json::json!({
             "replicas": 1, "serviceName": name, "selector": { "matchLabels": { "app": name } }, "template": template }),
         ),
+        "DaemonSet" => (
+            "apps.kruise.io/v1alpha1",
+            serde_json::json!({ "selector": { "matchLabels": { "app": name } }, "template": template }),
+        ),
+        "BroadcastJob" => (
+            "apps.kruise.io/v1alpha1",
+            serde_json::json!({ "template": job_template }),
+        ),
+        "AdvancedCronJob" => (
+            "apps.kruise.io/v1alpha1",
+            serde_json::json!({
+            "schedule": "*/5 * * * *", "template": { "jobTemplate": { "spec": { "template": job_template } } } }),
+        ),
+        "SidecarSet" => (
+            "apps.kruise.io/v1alpha1",
+            serde_json::json!({
+            "selector": { "matchLabels": { "app": name } },
+            "containers": [ { "name": "sidecar", "image": "busybox:1" } ] }),
+        ),
+        "WorkloadSpread" => (
+            "apps.kruise.io/v1alpha1",
+            serde_json::json!({
+            "targetRef": { "apiVersion": "apps/v1", "kind": "Deployment", "name": name },
+            "subsets": [ { "name": "zone-a", "maxReplicas": 1 }, { "name": "zone-b" } ] }),
+        ),
+        "UnitedDeployment" => (
+            "apps.kruise.io/v1alpha1",
+            serde_json::json!({
+            "replicas": 2, "selector": { "matchLabels": { "app": name } },
+            "template": { "statefulSetTemplate": { "metadata": { "labels": { "app": name } },
+                "spec": { "selector": { "matchLabels": { "app": name } }, "template": template } } },
+            "topology": { "subsets": [ { "name": "subset-a" }, { "name": "subset-b" } ] } }),
+        ),
         other => panic!("no base object for {other}"),
     };
     merge(&mut spec, spec_patch);
     serde_json::json!({ "apiVersion": api_version, "kind": kind, "metadata": { "name": name }, "spec": spec })
 }
 
+/// JSON merge patch (RFC 7386): objects merge, `null` removes the key, anything else replaces.
 fn merge(base: &mut Value, patch: Value) {
     match (base, patch) {
         (Value::Object(b), Value::Object(p)) => {
             for (k, v) in p {
-                merge(b.entry(k).or_insert(Value::Null), v);
+                if v.is_null() {
+                    b.remove(&k);
+                } else {
+                    merge(b.entry(k).or_insert(Value::Null), v);
+                }
             }
         }
         (b, p) => *b = p,
     }
+}
+
+/// `create_strict`, also for the cluster-scoped SidecarSet: that one is created outside the
+/// namespace under a name unique to it (`<name>-<namespace>`) and deleted again if accepted.
+async fn create_strict_in_scope(ns: &TestNamespace, doc: &Value) -> Result<Value, kube::Error> {
+    if doc["kind"] != "SidecarSet" {
+        return create_strict(ns, doc).await;
+    }
+    let resource = resource_of(doc);
+    let name = format!(
+        "{}-{}",
+        doc["metadata"]["name"].as_str().unwrap_or("sidecarset"),
+        ns.name
+    );
+    let mut body = doc.clone();
+    body["metadata"]["name"] = name.clone().into();
+    let url = format!(
+        "/apis/{}/{}/{}?fieldValidation=Strict",
+        resource.group, resource.version, resource.plural
+    );
+    let request = http::Request::post(url)
+        .header("content-type", "application/json")
+        .body(serde_json::to_vec(&body).unwrap_or_default())
+        .expect("a valid request");
+    let text = ns.client.request_text(request).await?;
+    let api: Api<DynamicObject> = Api::all_with(ns.client.clone(), &resource);
+    let _ = api.delete(&name, &Default::default()).await;
+    Ok(serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
 #[tokio::test]
@@ -270,11 +341,162 @@ async fn bad_input_is_rejected_with_a_message_naming_the_field() {
             "rollingUpdate": { "partition": -2 } } }),
             vec!["spec.updateStrategy.rollingUpdate.partition"],
         ),
+        (
+            "DaemonSet",
+            "unknown rolling update type",
+            json!({ "updateStrategy": { "type": "RollingUpdate",
+            "rollingUpdate": { "rollingUpdateType": "InPlaceOnly" } } }),
+            vec![
+                "spec.updateStrategy.rollingUpdate.rollingUpdateType",
+                "Unsupported value",
+            ],
+        ),
+        (
+            "DaemonSet",
+            "both maxUnavailable and maxSurge non-zero",
+            json!({ "updateStrategy": { "rollingUpdate": { "maxUnavailable": 1, "maxSurge": "10%" } } }),
+            vec!["spec.updateStrategy.rollingUpdate.maxSurge", "maxUnavailable"],
+        ),
+        (
+            "DaemonSet",
+            "maxUnavailable 0 without a surge",
+            json!({ "updateStrategy": { "rollingUpdate": { "maxUnavailable": 0 } } }),
+            vec!["spec.updateStrategy.rollingUpdate.maxUnavailable", "maxSurge"],
+        ),
+        (
+            "DaemonSet",
+            "maxUnavailable set on updateStrategy instead of rollingUpdate",
+            json!({ "updateStrategy": { "maxUnavailable": 1 } }),
+            vec!["spec.updateStrategy.maxUnavailable", "unknown field"],
+        ),
+        (
+            "BroadcastJob",
+            "ttlSecondsAfterFinished with completion type Never",
+            json!({ "completionPolicy": { "type": "Never", "ttlSecondsAfterFinished": 30 } }),
+            vec!["spec.completionPolicy.ttlSecondsAfterFinished", "Always"],
+        ),
+        (
+            "BroadcastJob",
+            "activeDeadlineSeconds with completion type Never",
+            json!({ "completionPolicy": { "type": "Never", "activeDeadlineSeconds": 600 } }),
+            vec!["spec.completionPolicy.activeDeadlineSeconds", "Always"],
+        ),
+        (
+            "BroadcastJob",
+            "pods that restart forever",
+            json!({ "template": { "spec": { "restartPolicy": "Always" } } }),
+            vec!["spec.template.spec.restartPolicy", "Never", "OnFailure"],
+        ),
+        (
+            "BroadcastJob",
+            "ttlSecondsAfterFinished at the top of the spec, as in a Job",
+            json!({ "ttlSecondsAfterFinished": 30 }),
+            vec!["spec.ttlSecondsAfterFinished", "unknown field"],
+        ),
+        (
+            "AdvancedCronJob",
+            "unknown concurrency policy",
+            json!({ "concurrencyPolicy": "Skip" }),
+            vec!["spec.concurrencyPolicy", "Unsupported value"],
+        ),
+        (
+            "AdvancedCronJob",
+            "both a Job and a BroadcastJob template",
+            json!({ "template": { "broadcastJobTemplate": { "spec": { "template": {
+            "spec": { "restartPolicy": "Never", "containers": [ { "name": "b", "image": "busybox:1" } ] } } } } } }),
+            vec!["spec.template", "jobTemplate", "broadcastJobTemplate"],
+        ),
+        (
+            "AdvancedCronJob",
+            "a TZ= schedule together with timeZone",
+            json!({ "schedule": "TZ=UTC 0 * * * *", "timeZone": "Europe/Berlin" }),
+            vec!["spec.schedule", "timeZone"],
+        ),
+        (
+            "AdvancedCronJob",
+            "jobTemplate at the top of the spec, as in a CronJob",
+            json!({ "jobTemplate": { "spec": {} } }),
+            vec!["spec.jobTemplate", "unknown field"],
+        ),
+        (
+            "SidecarSet",
+            "unknown update strategy type",
+            json!({ "updateStrategy": { "type": "OnDelete" } }),
+            vec!["spec.updateStrategy.type", "Unsupported value"],
+        ),
+        (
+            "SidecarSet",
+            "both partition and selector",
+            json!({ "updateStrategy": { "partition": 2,
+            "selector": { "matchLabels": { "canary": "true" } } } }),
+            vec!["spec.updateStrategy.partition", "selector"],
+        ),
+        (
+            "SidecarSet",
+            "empty selector (would inject into every pod)",
+            json!({ "selector": { "matchLabels": null } }),
+            vec!["spec.selector"],
+        ),
+        (
+            "SidecarSet",
+            "no containers at all",
+            json!({ "containers": [] }),
+            vec!["spec.containers", "initContainers"],
+        ),
+        (
+            "WorkloadSpread",
+            "adaptive knobs without type Adaptive",
+            json!({ "scheduleStrategy": { "type": "Fixed", "adaptive": { "rescheduleCriticalSeconds": 30 } } }),
+            vec!["spec.scheduleStrategy.type", "Adaptive", "adaptive"],
+        ),
+        (
+            "WorkloadSpread",
+            "negative maxReplicas percent",
+            json!({ "subsets": [ { "name": "zone-a", "maxReplicas": "-50%" }, { "name": "zone-b" } ] }),
+            vec!["spec.subsets[0].maxReplicas"],
+        ),
+        (
+            "WorkloadSpread",
+            "UnitedDeployment's nodeSelectorTerm instead of requiredNodeSelectorTerm",
+            json!({ "subsets": [ { "name": "zone-a", "nodeSelectorTerm": { "matchExpressions": [
+            { "key": "zone", "operator": "In", "values": ["a"] } ] } }, { "name": "zone-b" } ] }),
+            vec!["spec.subsets[0].nodeSelectorTerm", "unknown field"],
+        ),
+        (
+            "WorkloadSpread",
+            "target without a name",
+            json!({ "targetRef": { "name": "" } }),
+            vec!["spec.targetRef.name"],
+        ),
+        (
+            "UnitedDeployment",
+            "subset replicas above 100%",
+            json!({ "topology": { "subsets": [ { "name": "subset-a", "replicas": "150%" }, { "name": "subset-b" } ] } }),
+            vec!["spec.topology.subsets[0].replicas"],
+        ),
+        (
+            "UnitedDeployment",
+            "unknown update strategy type",
+            json!({ "updateStrategy": { "type": "RollingUpdate" } }),
+            vec!["spec.updateStrategy.type", "Unsupported value"],
+        ),
+        (
+            "UnitedDeployment",
+            "subset name not a DNS label",
+            json!({ "topology": { "subsets": [ { "name": "Subset_A" }, { "name": "subset-b" } ] } }),
+            vec!["spec.topology.subsets[0].name"],
+        ),
+        (
+            "UnitedDeployment",
+            "replicas inside the subset template",
+            json!({ "template": { "statefulSetTemplate": { "spec": { "replicas": 3 } } } }),
+            vec!["spec.template.statefulSetTemplate.spec.replicas"],
+        ),
     ];
     let mut failures = Vec::new();
     for (i, (kind, wrong, patch, words)) in table.into_iter().enumerate() {
         let doc = with_spec(kind, &format!("bad-{i}"), patch);
-        match create_strict(&ns, &doc).await {
+        match create_strict_in_scope(&ns, &doc).await {
             Ok(_) => failures.push(format!("{kind} with {wrong}: accepted")),
             Err(e) => {
                 let text = e.to_string();
@@ -297,11 +519,18 @@ async fn bad_input_is_rejected_with_a_message_naming_the_field() {
 async fn a_valid_minimal_object_passes_the_same_checks() {
     install(support::kubeconfig()).await;
     let ns = TestNamespace::create("crd-good-input").await;
-    for kind in ["CloneSet", "StatefulSet"] {
-        let doc = with_spec(kind, "good", serde_json::json!({ "updateStrategy": {} }));
-        apply(&ns, &doc)
+    for kind in kubectl_kruise::api::KINDS {
+        let has_update_strategy = !["BroadcastJob", "AdvancedCronJob", "WorkloadSpread"].contains(&kind);
+        let patch = match has_update_strategy {
+            true => serde_json::json!({ "updateStrategy": {} }),
+            false => serde_json::json!({}),
+        };
+        create_strict_in_scope(&ns, &with_spec(kind, "good-created", patch.clone()))
             .await
-            .unwrap_or_else(|e| panic!("minimal {kind} rejected: {e}"));
+            .unwrap_or_else(|e| panic!("minimal {kind} rejected by create: {e}"));
+        apply(&ns, &with_spec(kind, "good", patch))
+            .await
+            .unwrap_or_else(|e| panic!("minimal {kind} rejected by apply: {e}"));
     }
 }
 

@@ -11,10 +11,10 @@
 
 use k8s_openapi::{api::core::v1::PodTemplateSpec, apimachinery::pkg::apis::meta::v1::Time};
 use kube::CustomResource;
-use schemars::JsonSchema;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 
-use super::common::{IntOrString, cel, preserve_unknown_object};
+use super::common::{IntOrString, cel};
 
 /// `completionPolicy.type`: the job finishes once every desired node ran its pod.
 pub const COMPLETION_ALWAYS: &str = "Always";
@@ -80,7 +80,7 @@ pub struct BroadcastJobSpec {
     #[schemars(transform = cel::int_or_percent("parallelism"))]
     pub parallelism: Option<IntOrString>,
     /// Pod template (`restartPolicy` must be Never or OnFailure).
-    #[schemars(schema_with = "preserve_unknown_object")]
+    #[schemars(schema_with = "job_pod_template")]
     pub template: PodTemplateSpec,
     /// When the job is finished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -93,13 +93,46 @@ pub struct BroadcastJobSpec {
     pub failure_policy: Option<FailurePolicy>,
 }
 
+/// The CEL rule on the pod template: upstream's pod defaults turn an unset `restartPolicy` into
+/// `Always`, which the BroadcastJob webhook then refuses, so it must be set to one of the two.
+pub(crate) const RESTART_POLICY_RULE: &str = "has(self.spec) && has(self.spec.restartPolicy) \
+     && self.spec.restartPolicy in ['Never', 'OnFailure']";
+
+/// `schema_with` for the pod template: schemaless like upstream's CRD (unknown fields kept),
+/// except that `spec.restartPolicy` is declared so [`RESTART_POLICY_RULE`] can read it.
+/// (A declared property of a preserve-unknown-fields object is still structural.)
+pub(crate) fn job_pod_template(_: &mut SchemaGenerator) -> Schema {
+    let mut schema = json_schema!({
+        "type": "object",
+        "x-kubernetes-preserve-unknown-fields": true,
+        "properties": {
+            "spec": {
+                "type": "object",
+                "x-kubernetes-preserve-unknown-fields": true,
+                "properties": { "restartPolicy": { "type": "string" } },
+            },
+        },
+    });
+    cel::rule_at(
+        RESTART_POLICY_RULE,
+        ".spec.restartPolicy",
+        "template.spec.restartPolicy must be Never or OnFailure",
+    )(&mut schema);
+    schema
+}
+
 /// When the job is finished, and how long it is kept afterwards.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(transform = cel::rule(
-    "!(has(self.type) && self.type == 'Never' \
-      && (has(self.ttlSecondsAfterFinished) || has(self.activeDeadlineSeconds)))",
-    "completionPolicy.ttlSecondsAfterFinished and activeDeadlineSeconds need completionPolicy.type Always",
+#[schemars(transform = cel::rule_at(
+    "!(has(self.type) && self.type == 'Never' && has(self.ttlSecondsAfterFinished))",
+    ".ttlSecondsAfterFinished",
+    "completionPolicy.ttlSecondsAfterFinished needs completionPolicy.type Always",
+))]
+#[schemars(transform = cel::rule_at(
+    "!(has(self.type) && self.type == 'Never' && has(self.activeDeadlineSeconds))",
+    ".activeDeadlineSeconds",
+    "completionPolicy.activeDeadlineSeconds needs completionPolicy.type Always",
 ))]
 pub struct CompletionPolicy {
     /// `Always` (default) or `Never`.
@@ -191,6 +224,33 @@ mod tests {
         assert_eq!(docs.len(), 1);
         assert_round_trip::<BroadcastJob>(&docs[0]);
         assert_no_unknown_fields(&BroadcastJob::crd(), &docs[0]);
+    }
+
+    #[test]
+    fn the_pod_template_stays_schemaless_but_its_restart_policy_is_checked() {
+        let spec = spec_schema(&BroadcastJob::crd(), "v1alpha1");
+        let template = &spec["properties"]["template"];
+        assert_eq!(template["x-kubernetes-preserve-unknown-fields"], true);
+        assert_eq!(
+            template["properties"]["spec"]["x-kubernetes-preserve-unknown-fields"],
+            true
+        );
+        let rule = &template["x-kubernetes-validations"][0];
+        assert_eq!(rule["rule"], RESTART_POLICY_RULE);
+        assert_eq!(rule["fieldPath"], ".spec.restartPolicy");
+    }
+
+    #[test]
+    fn completion_policy_rules_name_the_field_upstream_names() {
+        let spec = spec_schema(&BroadcastJob::crd(), "v1alpha1");
+        let rules = &spec["properties"]["completionPolicy"]["x-kubernetes-validations"];
+        let paths: Vec<&str> = rules
+            .as_array()
+            .expect("rules")
+            .iter()
+            .filter_map(|r| r["fieldPath"].as_str())
+            .collect();
+        assert_eq!(paths, [".ttlSecondsAfterFinished", ".activeDeadlineSeconds"]);
     }
 
     #[test]

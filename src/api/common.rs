@@ -198,6 +198,24 @@ pub(crate) mod cel {
         move |schema| push(schema, rule, message.to_owned())
     }
 
+    /// Adds one rule whose error the API server reports at `field_path` (relative to the node
+    /// carrying the rule, e.g. `.rollingUpdate.maxSurge`) instead of at the node itself, so a
+    /// cross-field check names the field upstream's webhook names.
+    pub(crate) fn rule_at(
+        rule: &'static str,
+        field_path: &'static str,
+        message: &'static str,
+    ) -> impl FnMut(&mut Schema) {
+        move |schema| {
+            push(schema, rule, message.to_owned());
+            if let Some(Value::Array(rules)) = schema.get_mut("x-kubernetes-validations")
+                && let Some(Value::Object(last)) = rules.last_mut()
+            {
+                last.insert("fieldPath".into(), json!(field_path));
+            }
+        }
+    }
+
     /// An integer that must be `>= 0`.
     pub(crate) fn non_negative(field: &'static str) -> impl FnMut(&mut Schema) {
         move |schema| push(schema, "self >= 0", format!("{field} must not be negative"))

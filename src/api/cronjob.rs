@@ -14,11 +14,12 @@ use k8s_openapi::{
     apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time},
 };
 use kube::CustomResource;
-use schemars::JsonSchema;
+use schemars::{JsonSchema, Schema};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::{
-    broadcastjob::BroadcastJobSpec,
+    broadcastjob::{BroadcastJobSpec, RESTART_POLICY_RULE},
     common::{cel, preserve_unknown_object},
 };
 
@@ -66,6 +67,11 @@ pub const SCHEDULED_AT_ANNOTATION: &str = "apps.kruise.io/scheduled-at";
     )
 )]
 #[serde(rename_all = "camelCase")]
+#[schemars(transform = cel::rule_at(
+    "!(has(self.timeZone) && self.schedule.contains('TZ'))",
+    ".schedule",
+    "schedule must not set TZ= or CRON_TZ= when timeZone is set",
+))]
 pub struct AdvancedCronJobSpec {
     /// Cron expression (5 fields or a `@` descriptor).
     #[schemars(transform = cel::rule("size(self) > 0", "schedule must not be empty"))]
@@ -137,7 +143,26 @@ pub struct BroadcastJobTemplateSpec {
     pub metadata: Option<ObjectMeta>,
     /// Spec of the children.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(transform = without_restart_policy_rule)]
     pub spec: Option<BroadcastJobSpec>,
+}
+
+/// Drops the BroadcastJob pod-template `restartPolicy` rule from the embedded spec: upstream's
+/// AdvancedCronJob webhook does not check it (the children then fail to be created instead).
+fn without_restart_policy_rule(schema: &mut Schema) {
+    let Some(template) = schema
+        .get_mut("properties")
+        .and_then(|p| p.get_mut("template"))
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    if let Some(Value::Array(rules)) = template.get_mut("x-kubernetes-validations") {
+        rules.retain(|r| r["rule"] != RESTART_POLICY_RULE);
+        if rules.is_empty() {
+            template.remove("x-kubernetes-validations");
+        }
+    }
 }
 
 /// Observed state of an AdvancedCronJob.
@@ -181,6 +206,28 @@ mod tests {
             spec["properties"]["concurrencyPolicy"]["enum"],
             json!(["Allow", "Forbid", "Replace"])
         );
+    }
+
+    #[test]
+    fn the_broadcastjob_template_skips_the_restart_policy_rule_as_upstream_does() {
+        let spec = spec_schema(&AdvancedCronJob::crd(), "v1alpha1");
+        let bcj = &spec["properties"]["template"]["properties"]["broadcastJobTemplate"];
+        let template = &bcj["properties"]["spec"]["properties"]["template"];
+        assert_eq!(template["x-kubernetes-preserve-unknown-fields"], true);
+        assert!(template.get("x-kubernetes-validations").is_none(), "{template}");
+    }
+
+    #[test]
+    fn a_tz_prefix_and_time_zone_together_are_refused_at_schedule() {
+        let rules = spec_schema(&AdvancedCronJob::crd(), "v1alpha1")["x-kubernetes-validations"].clone();
+        let rule = rules
+            .as_array()
+            .and_then(|r| {
+                r.iter()
+                    .find(|r| r["rule"].as_str().is_some_and(|r| r.contains("TZ")))
+            })
+            .expect("TZ rule");
+        assert_eq!(rule["fieldPath"], ".schedule");
     }
 
     #[test]

@@ -128,8 +128,42 @@ pub enum DaemonSetUpdateStrategyType {
 }
 
 /// How pods are updated.
+///
+/// The budget rules follow upstream `validateRollingUpdateDaemonSet`, which runs only for
+/// `RollingUpdate` (the default type) and after defaulting (`SetDefaultsDaemonSet`): with
+/// neither budget set, maxUnavailable becomes 1; with `Surging`, an unset maxSurge becomes 1
+/// and an unset maxUnavailable 0; otherwise an unset budget stays unset and counts as 0. So
+/// `{maxUnavailable: 0}` leaves both budgets at 0 and is refused, while `{}` is fine.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(transform = cel::rule_at(
+    "!((!has(self.type) || self.type == 'RollingUpdate') && has(self.rollingUpdate) \
+      && has(self.rollingUpdate.maxUnavailable) && has(self.rollingUpdate.maxSurge) \
+      && !(string(self.rollingUpdate.maxUnavailable) in ['0', '0%']) \
+      && !(string(self.rollingUpdate.maxSurge) in ['0', '0%']))",
+    ".rollingUpdate.maxSurge",
+    "rollingUpdate.maxSurge must be 0 when rollingUpdate.maxUnavailable is non-zero",
+))]
+#[schemars(transform = cel::rule_at(
+    "!((!has(self.type) || self.type == 'RollingUpdate') && has(self.rollingUpdate) \
+      && (has(self.rollingUpdate.maxUnavailable) || has(self.rollingUpdate.maxSurge)) \
+      && (!has(self.rollingUpdate.maxUnavailable) \
+          || string(self.rollingUpdate.maxUnavailable) in ['0', '0%']) \
+      && (has(self.rollingUpdate.maxSurge) \
+          ? string(self.rollingUpdate.maxSurge) in ['0', '0%'] \
+          : !(has(self.rollingUpdate.rollingUpdateType) \
+              && self.rollingUpdate.rollingUpdateType == 'Surging')))",
+    ".rollingUpdate.maxUnavailable",
+    "rollingUpdate.maxUnavailable must not be 0 when rollingUpdate.maxSurge is 0",
+))]
+#[schemars(transform = cel::rule_at(
+    "!((!has(self.type) || self.type == 'RollingUpdate') && has(self.rollingUpdate) \
+      && has(self.rollingUpdate.rollingUpdateType) \
+      && self.rollingUpdate.rollingUpdateType == 'InPlaceIfPossible' \
+      && has(self.rollingUpdate.maxSurge) && !(string(self.rollingUpdate.maxSurge) in ['0', '0%']))",
+    ".rollingUpdate.maxSurge",
+    "rollingUpdate.maxSurge must be 0 when rollingUpdate.rollingUpdateType is InPlaceIfPossible",
+))]
 pub struct DaemonSetUpdateStrategy {
     /// Strategy type.
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "type")]
@@ -151,19 +185,10 @@ pub enum RollingUpdateType {
     Surging,
 }
 
-/// Rolling-update knobs of an Advanced DaemonSet.
+/// Rolling-update knobs of an Advanced DaemonSet (the rules combining them sit on
+/// [`DaemonSetUpdateStrategy`], which knows the strategy type).
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(transform = cel::rule(
-    "!(has(self.maxUnavailable) && has(self.maxSurge) \
-      && !(string(self.maxUnavailable) in ['0', '0%']) && !(string(self.maxSurge) in ['0', '0%']))",
-    "rollingUpdate.maxUnavailable and rollingUpdate.maxSurge must not both be non-zero",
-))]
-#[schemars(transform = cel::rule(
-    "!(has(self.rollingUpdateType) && self.rollingUpdateType == 'InPlaceIfPossible' \
-      && has(self.maxSurge) && !(string(self.maxSurge) in ['0', '0%']))",
-    "rollingUpdate.maxSurge must be 0 when rollingUpdate.rollingUpdateType is InPlaceIfPossible",
-))]
 pub struct RollingUpdateDaemonSet {
     /// Recreate or in-place.
     #[serde(

@@ -72,8 +72,28 @@ pub const CUSTOM_VERSION_LABEL: &str = "apps.kruise.io/sidecarset-custom-version
     "!(has(self.namespace) && self.namespace != '' && has(self.namespaceSelector))",
     "namespace and namespaceSelector are mutually exclusive",
 ))]
+#[schemars(transform = cel::rule_at(
+    "has(self.selector) \
+     && ((has(self.selector.matchLabels) && size(self.selector.matchLabels) > 0) \
+         || (has(self.selector.matchExpressions) && size(self.selector.matchExpressions) > 0))",
+    ".selector",
+    "selector must have matchLabels or matchExpressions (an empty selector is not valid for a SidecarSet)",
+))]
+#[schemars(transform = cel::rule_at(
+    "!has(self.namespaceSelector) \
+     || (has(self.namespaceSelector.matchLabels) && size(self.namespaceSelector.matchLabels) > 0) \
+     || (has(self.namespaceSelector.matchExpressions) && size(self.namespaceSelector.matchExpressions) > 0)",
+    ".namespaceSelector",
+    "namespaceSelector must have matchLabels or matchExpressions when set",
+))]
+#[schemars(transform = cel::rule_at(
+    "(has(self.containers) && size(self.containers) > 0) \
+     || (has(self.initContainers) && size(self.initContainers) > 0)",
+    ".containers",
+    "containers or initContainers must define at least one container",
+))]
 pub struct SidecarSetSpec {
-    /// Pods to inject; must not be empty.
+    /// Pods to inject; required and must not be empty.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<LabelSelector>,
     /// Restrict injection to one namespace.
@@ -322,9 +342,10 @@ pub enum SidecarSetUpdateStrategyType {
 /// In-place upgrade of injected pods.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(transform = cel::rule(
-    "!(has(self.selector) && has(self.partition) \
+#[schemars(transform = cel::rule_at(
+    "!((!has(self.type) || self.type == 'RollingUpdate') && has(self.selector) && has(self.partition) \
       && (type(self.partition) == string || self.partition != 0))",
+    ".partition",
     "updateStrategy.partition and updateStrategy.selector are mutually exclusive",
 ))]
 pub struct SidecarSetUpdateStrategy {
@@ -413,6 +434,18 @@ mod tests {
         assert_eq!(docs.len(), 1);
         assert_round_trip::<SidecarSet>(&docs[0]);
         assert_no_unknown_fields(&SidecarSet::crd(), &docs[0]);
+    }
+
+    #[test]
+    fn spec_rules_name_the_selector_and_the_containers() {
+        let spec = spec_schema(&SidecarSet::crd(), "v1alpha1");
+        let paths: Vec<&str> = spec["x-kubernetes-validations"]
+            .as_array()
+            .expect("rules")
+            .iter()
+            .filter_map(|r| r["fieldPath"].as_str())
+            .collect();
+        assert_eq!(paths, [".selector", ".namespaceSelector", ".containers"]);
     }
 
     #[test]

@@ -29,7 +29,7 @@ use k8s_openapi::{
     apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta},
 };
 use kube::CustomResource;
-use schemars::JsonSchema;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -93,6 +93,23 @@ pub const SUBSET_NAME_LABEL: &str = "apps.kruise.io/subset-name";
     )
 )]
 #[serde(rename_all = "camelCase")]
+#[schemars(transform = cel::rule_at(
+    "(has(self.selector.matchLabels) && size(self.selector.matchLabels) > 0) \
+     || (has(self.selector.matchExpressions) && size(self.selector.matchExpressions) > 0)",
+    ".selector",
+    "selector must have matchLabels or matchExpressions",
+))]
+#[schemars(transform = cel::rule_at(
+    "!(has(self.topology) && has(self.topology.scheduleStrategy) \
+      && has(self.topology.scheduleStrategy.type) && self.topology.scheduleStrategy.type == 'Adaptive' \
+      && has(self.topology.scheduleStrategy.adaptive) \
+      && has(self.topology.scheduleStrategy.adaptive.reserveUnschedulablePods) \
+      && self.topology.scheduleStrategy.adaptive.reserveUnschedulablePods \
+      && has(self.template) \
+      && (has(self.template.statefulSetTemplate) || has(self.template.advancedStatefulSetTemplate)))",
+    ".topology.scheduleStrategy",
+    "topology.scheduleStrategy.adaptive.reserveUnschedulablePods needs a deploymentTemplate or cloneSetTemplate",
+))]
 pub struct UnitedDeploymentSpec {
     /// Total pods across subsets.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -122,6 +139,23 @@ pub struct UnitedDeploymentSpec {
      + (has(self.cloneSetTemplate) ? 1 : 0) + (has(self.deploymentTemplate) ? 1 : 0) == 1",
     "template must set exactly one of statefulSetTemplate, advancedStatefulSetTemplate, \
      cloneSetTemplate and deploymentTemplate",
+))]
+// Upstream refuses `spec.replicas` in every template but the CloneSet one (the allocation
+// sets it per subset).
+#[schemars(transform = cel::rule_at(
+    "!has(self.statefulSetTemplate) || !has(self.statefulSetTemplate.spec.replicas)",
+    ".statefulSetTemplate.spec.replicas",
+    "statefulSetTemplate.spec.replicas must not be set: subset replicas come from the topology",
+))]
+#[schemars(transform = cel::rule_at(
+    "!has(self.advancedStatefulSetTemplate) || !has(self.advancedStatefulSetTemplate.spec.replicas)",
+    ".advancedStatefulSetTemplate.spec.replicas",
+    "advancedStatefulSetTemplate.spec.replicas must not be set: subset replicas come from the topology",
+))]
+#[schemars(transform = cel::rule_at(
+    "!has(self.deploymentTemplate) || !has(self.deploymentTemplate.spec.replicas)",
+    ".deploymentTemplate.spec.replicas",
+    "deploymentTemplate.spec.replicas must not be set: subset replicas come from the topology",
 ))]
 pub struct SubsetTemplate {
     /// Native `apps/v1` StatefulSet subsets.
@@ -161,7 +195,7 @@ workload_template!(
     serde_json::Value,
     "Template of native StatefulSet subsets. The spec is kept as JSON: a typed `apps/v1` spec \
      would add the `selector` manifests leave to the controller; see [`Self::native_spec`].",
-    "preserve_unknown_object"
+    "native_workload_spec"
 );
 workload_template!(
     AdvancedStatefulSetTemplateSpec,
@@ -178,8 +212,19 @@ workload_template!(
     serde_json::Value,
     "Template of Deployment subsets. The spec is kept as JSON for the same reason as \
      [`StatefulSetTemplateSpec`]; see [`Self::native_spec`].",
-    "preserve_unknown_object"
+    "native_workload_spec"
 );
+
+/// `schema_with` for the native StatefulSet / Deployment template specs: schemaless like
+/// upstream's CRD, except that `replicas` is declared so the [`SubsetTemplate`] rules can see
+/// it (a declared property of a preserve-unknown-fields object is still structural).
+fn native_workload_spec(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "type": "object",
+        "x-kubernetes-preserve-unknown-fields": true,
+        "properties": { "replicas": { "type": "integer", "format": "int32" } },
+    })
+}
 
 impl StatefulSetTemplateSpec {
     /// The spec as a typed `apps/v1` StatefulSetSpec (a missing selector reads as empty).
@@ -242,7 +287,8 @@ pub struct Topology {
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Subset {
-    /// DNS label, unique.
+    /// DNS label, unique (it becomes part of the subset workload's name and a label value).
+    #[schemars(length(min = 1, max = 63), pattern(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"))]
     pub name: String,
     /// Match expressions ANDed into the pod template's required node affinity. Immutable.
     #[serde(default, skip_serializing_if = "Option::is_none")]

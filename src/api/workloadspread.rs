@@ -69,6 +69,21 @@ pub const MATCHED_WORKLOADSPREAD_ANNOTATION: &str = "apps.kruise.io/matched-work
     )
 )]
 #[serde(rename_all = "camelCase")]
+#[schemars(transform = cel::rule_at(
+    "!(has(self.scheduleStrategy) && has(self.scheduleStrategy.adaptive) && size(self.subsets) > 1 \
+      && has(self.subsets[size(self.subsets) - 1].maxReplicas))",
+    ".scheduleStrategy.adaptive",
+    "the last subset must not set maxReplicas when scheduleStrategy.adaptive is used",
+))]
+// Upstream caps the reschedule timeout so a pod cannot bounce between unschedulable subsets
+// past the 300 s scheduling-failure window: (300 - 5) / (subsets - 1), e.g. 147 for 3 subsets.
+#[schemars(transform = cel::rule_at(
+    "!(has(self.scheduleStrategy) && has(self.scheduleStrategy.adaptive) \
+      && has(self.scheduleStrategy.adaptive.rescheduleCriticalSeconds) && size(self.subsets) > 1 \
+      && self.scheduleStrategy.adaptive.rescheduleCriticalSeconds > 295 / (size(self.subsets) - 1))",
+    ".scheduleStrategy.adaptive.rescheduleCriticalSeconds",
+    "scheduleStrategy.adaptive.rescheduleCriticalSeconds must be at most 295 / (number of subsets - 1)",
+))]
 pub struct WorkloadSpreadSpec {
     /// The workload whose pods are spread (same namespace).
     pub target_ref: TargetReference,
@@ -87,11 +102,14 @@ pub struct WorkloadSpreadSpec {
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TargetReference {
-    /// API version of the target.
+    /// API version of the target; must not be empty.
+    #[schemars(length(min = 1))]
     pub api_version: String,
-    /// Kind of the target.
+    /// Kind of the target; must not be empty.
+    #[schemars(length(min = 1))]
     pub kind: String,
-    /// Name of the target.
+    /// Name of the target; must not be empty.
+    #[schemars(length(min = 1))]
     pub name: String,
 }
 
@@ -122,9 +140,10 @@ pub enum WorkloadSpreadScheduleStrategyType {
 /// Scheduling strategy.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(transform = cel::rule(
+#[schemars(transform = cel::rule_at(
     "!has(self.adaptive) || (has(self.type) && self.type == 'Adaptive')",
-    "scheduleStrategy.adaptive requires scheduleStrategy.type Adaptive",
+    ".type",
+    "scheduleStrategy.type must be Adaptive when scheduleStrategy.adaptive is set",
 ))]
 pub struct WorkloadSpreadScheduleStrategy {
     /// Strategy type.
