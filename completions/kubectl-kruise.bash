@@ -124,6 +124,9 @@ _kubectl__kruise() {
             kubectl__kruise__subcmd__help__subcmd__testenv,down)
                 cmd="kubectl__kruise__subcmd__help__subcmd__testenv__subcmd__down"
                 ;;
+            kubectl__kruise__subcmd__help__subcmd__testenv,restart-apiserver)
+                cmd="kubectl__kruise__subcmd__help__subcmd__testenv__subcmd__restart__subcmd__apiserver"
+                ;;
             kubectl__kruise__subcmd__help__subcmd__testenv,serve)
                 cmd="kubectl__kruise__subcmd__help__subcmd__testenv__subcmd__serve"
                 ;;
@@ -205,6 +208,9 @@ _kubectl__kruise() {
             kubectl__kruise__subcmd__testenv,help)
                 cmd="kubectl__kruise__subcmd__testenv__subcmd__help"
                 ;;
+            kubectl__kruise__subcmd__testenv,restart-apiserver)
+                cmd="kubectl__kruise__subcmd__testenv__subcmd__restart__subcmd__apiserver"
+                ;;
             kubectl__kruise__subcmd__testenv,serve)
                 cmd="kubectl__kruise__subcmd__testenv__subcmd__serve"
                 ;;
@@ -219,6 +225,9 @@ _kubectl__kruise() {
                 ;;
             kubectl__kruise__subcmd__testenv__subcmd__help,help)
                 cmd="kubectl__kruise__subcmd__testenv__subcmd__help__subcmd__help"
+                ;;
+            kubectl__kruise__subcmd__testenv__subcmd__help,restart-apiserver)
+                cmd="kubectl__kruise__subcmd__testenv__subcmd__help__subcmd__restart__subcmd__apiserver"
                 ;;
             kubectl__kruise__subcmd__testenv__subcmd__help,serve)
                 cmd="kubectl__kruise__subcmd__testenv__subcmd__help__subcmd__serve"
@@ -872,7 +881,7 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__help__subcmd__testenv)
-            opts="up down status serve"
+            opts="up down status restart-apiserver serve"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -886,6 +895,20 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__help__subcmd__testenv__subcmd__down)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__kruise__subcmd__help__subcmd__testenv__subcmd__restart__subcmd__apiserver)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2686,7 +2709,7 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__testenv)
-            opts="-n -s -v -h -V --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version up down status serve help"
+            opts="-n -s -v -h -V --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version up down status restart-apiserver serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2862,7 +2885,7 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__testenv__subcmd__help)
-            opts="up down status serve help"
+            opts="up down status restart-apiserver serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2890,6 +2913,20 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__testenv__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__kruise__subcmd__testenv__subcmd__help__subcmd__restart__subcmd__apiserver)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2945,8 +2982,102 @@ _kubectl__kruise() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kubectl__subcmd__kruise__subcmd__testenv__subcmd__restart__subcmd__apiserver)
+            opts="-n -s -v -h -V --run-dir --timeout --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --run-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --certificate-authority)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-certificate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kubectl__subcmd__kruise__subcmd__testenv__subcmd__serve)
-            opts="-n -s -v -h -V --run-dir --bin-dir --nodes --start-delay --image-pull-delay --completion-delay --builtin-workload-controllers --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
+            opts="-n -s -v -h -V --run-dir --bin-dir --nodes --start-delay --image-pull-delay --completion-delay --builtin-workload-controllers --audit --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3146,7 +3277,7 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__testenv__subcmd__up)
-            opts="-n -s -v -h -V --run-dir --bin-dir --nodes --start-delay --image-pull-delay --completion-delay --builtin-workload-controllers --timeout --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
+            opts="-n -s -v -h -V --run-dir --bin-dir --nodes --start-delay --image-pull-delay --completion-delay --builtin-workload-controllers --audit --timeout --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

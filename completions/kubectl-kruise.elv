@@ -722,6 +722,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand up 'Start the control plane in the background (or reuse the running one) and print `export KRUISE_TESTENV_KUBECONFIG=...` for eval'
             cand down 'Stop the control plane and remove its run directory'
             cand status 'Say whether a control plane is running, and where'
+            cand restart-apiserver 'Restart the kube-apiserver of a running control plane (same port, same etcd data) and wait until it is ready again: for fault-tolerance tests'
             cand serve 'Run the control plane in the foreground (what `up` starts in the background)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -752,6 +753,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -v 'Log verbosity 0-9 (logs go to stderr)'
             cand --v 'Log verbosity 0-9 (logs go to stderr)'
             cand --builtin-workload-controllers 'Also run the built-in StatefulSet and DaemonSet controllers (for comparisons)'
+            cand --audit 'Write the API server''s audit log of every write (metadata level, JSON lines) to RUN_DIR/logs/audit.log: who wrote what, by user agent'
             cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -810,6 +812,33 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kubectl-kruise;testenv;restart-apiserver'= {
+            cand --run-dir 'Run directory holding PKI, kubeconfig, logs and state [default: $TMPDIR/kubectl-kruise-testenv-$USER]'
+            cand --timeout 'How long to wait for the restarted API server'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kubectl-kruise;testenv;serve'= {
             cand --run-dir 'Run directory holding PKI, kubeconfig, logs and state [default: $TMPDIR/kubectl-kruise-testenv-$USER]'
             cand --bin-dir 'Directory with etcd, kube-apiserver, kube-controller-manager, kube-scheduler (printed by tests/testenv/build.sh)'
@@ -836,6 +865,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -v 'Log verbosity 0-9 (logs go to stderr)'
             cand --v 'Log verbosity 0-9 (logs go to stderr)'
             cand --builtin-workload-controllers 'Also run the built-in StatefulSet and DaemonSet controllers (for comparisons)'
+            cand --audit 'Write the API server''s audit log of every write (metadata level, JSON lines) to RUN_DIR/logs/audit.log: who wrote what, by user agent'
             cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -846,6 +876,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand up 'Start the control plane in the background (or reuse the running one) and print `export KRUISE_TESTENV_KUBECONFIG=...` for eval'
             cand down 'Stop the control plane and remove its run directory'
             cand status 'Say whether a control plane is running, and where'
+            cand restart-apiserver 'Restart the kube-apiserver of a running control plane (same port, same etcd data) and wait until it is ready again: for fault-tolerance tests'
             cand serve 'Run the control plane in the foreground (what `up` starts in the background)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -854,6 +885,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;testenv;help;down'= {
         }
         &'kubectl-kruise;testenv;help;status'= {
+        }
+        &'kubectl-kruise;testenv;help;restart-apiserver'= {
         }
         &'kubectl-kruise;testenv;help;serve'= {
         }
@@ -927,6 +960,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand up 'Start the control plane in the background (or reuse the running one) and print `export KRUISE_TESTENV_KUBECONFIG=...` for eval'
             cand down 'Stop the control plane and remove its run directory'
             cand status 'Say whether a control plane is running, and where'
+            cand restart-apiserver 'Restart the kube-apiserver of a running control plane (same port, same etcd data) and wait until it is ready again: for fault-tolerance tests'
             cand serve 'Run the control plane in the foreground (what `up` starts in the background)'
         }
         &'kubectl-kruise;help;testenv;up'= {
@@ -934,6 +968,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;help;testenv;down'= {
         }
         &'kubectl-kruise;help;testenv;status'= {
+        }
+        &'kubectl-kruise;help;testenv;restart-apiserver'= {
         }
         &'kubectl-kruise;help;testenv;serve'= {
         }

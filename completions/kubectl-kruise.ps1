@@ -759,6 +759,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('up', 'up', [CompletionResultType]::ParameterValue, 'Start the control plane in the background (or reuse the running one) and print `export KRUISE_TESTENV_KUBECONFIG=...` for eval')
             [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the control plane and remove its run directory')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Say whether a control plane is running, and where')
+            [CompletionResult]::new('restart-apiserver', 'restart-apiserver', [CompletionResultType]::ParameterValue, 'Restart the kube-apiserver of a running control plane (same port, same etcd data) and wait until it is ready again: for fault-tolerance tests')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run the control plane in the foreground (what `up` starts in the background)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -790,6 +791,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
             [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
             [CompletionResult]::new('--builtin-workload-controllers', '--builtin-workload-controllers', [CompletionResultType]::ParameterName, 'Also run the built-in StatefulSet and DaemonSet controllers (for comparisons)')
+            [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, 'Write the API server''s audit log of every write (metadata level, JSON lines) to RUN_DIR/logs/audit.log: who wrote what, by user agent')
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -851,6 +853,34 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-kruise;testenv;restart-apiserver' {
+            [CompletionResult]::new('--run-dir', '--run-dir', [CompletionResultType]::ParameterName, 'Run directory holding PKI, kubeconfig, logs and state [default: $TMPDIR/kubectl-kruise-testenv-$USER]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for the restarted API server')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kubectl-kruise;testenv;serve' {
             [CompletionResult]::new('--run-dir', '--run-dir', [CompletionResultType]::ParameterName, 'Run directory holding PKI, kubeconfig, logs and state [default: $TMPDIR/kubectl-kruise-testenv-$USER]')
             [CompletionResult]::new('--bin-dir', '--bin-dir', [CompletionResultType]::ParameterName, 'Directory with etcd, kube-apiserver, kube-controller-manager, kube-scheduler (printed by tests/testenv/build.sh)')
@@ -877,6 +907,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
             [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
             [CompletionResult]::new('--builtin-workload-controllers', '--builtin-workload-controllers', [CompletionResultType]::ParameterName, 'Also run the built-in StatefulSet and DaemonSet controllers (for comparisons)')
+            [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, 'Write the API server''s audit log of every write (metadata level, JSON lines) to RUN_DIR/logs/audit.log: who wrote what, by user agent')
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -888,6 +919,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('up', 'up', [CompletionResultType]::ParameterValue, 'Start the control plane in the background (or reuse the running one) and print `export KRUISE_TESTENV_KUBECONFIG=...` for eval')
             [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the control plane and remove its run directory')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Say whether a control plane is running, and where')
+            [CompletionResult]::new('restart-apiserver', 'restart-apiserver', [CompletionResultType]::ParameterValue, 'Restart the kube-apiserver of a running control plane (same port, same etcd data) and wait until it is ready again: for fault-tolerance tests')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run the control plane in the foreground (what `up` starts in the background)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -899,6 +931,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;testenv;help;status' {
+            break
+        }
+        'kubectl-kruise;testenv;help;restart-apiserver' {
             break
         }
         'kubectl-kruise;testenv;help;serve' {
@@ -996,6 +1031,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('up', 'up', [CompletionResultType]::ParameterValue, 'Start the control plane in the background (or reuse the running one) and print `export KRUISE_TESTENV_KUBECONFIG=...` for eval')
             [CompletionResult]::new('down', 'down', [CompletionResultType]::ParameterValue, 'Stop the control plane and remove its run directory')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Say whether a control plane is running, and where')
+            [CompletionResult]::new('restart-apiserver', 'restart-apiserver', [CompletionResultType]::ParameterValue, 'Restart the kube-apiserver of a running control plane (same port, same etcd data) and wait until it is ready again: for fault-tolerance tests')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run the control plane in the foreground (what `up` starts in the background)')
             break
         }
@@ -1006,6 +1042,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;help;testenv;status' {
+            break
+        }
+        'kubectl-kruise;help;testenv;restart-apiserver' {
             break
         }
         'kubectl-kruise;help;testenv;serve' {
