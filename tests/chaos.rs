@@ -19,7 +19,6 @@ use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
 use kube::ResourceExt;
 use kube::api::{Api, DynamicObject, ListParams, Patch, PatchParams, PostParams};
-use kube::discovery::ApiResource;
 use serde_json::{Value, json};
 use support::chaos::{Bounds, Dice, InvariantWatcher, Slot, audited_writes, summarize};
 use support::controller::RunningController;
@@ -41,16 +40,8 @@ impl Workload {
     fn new(ns: &TestNamespace, doc: &Value) -> Self {
         let api_version = doc["apiVersion"].as_str().expect("apiVersion");
         let kind = doc["kind"].as_str().expect("kind");
-        let (group, version) = api_version.split_once('/').expect("group/version");
-        let resource = ApiResource {
-            group: group.into(),
-            version: version.into(),
-            api_version: api_version.into(),
-            kind: kind.into(),
-            plural: format!("{}s", kind.to_lowercase()),
-        };
         Workload {
-            api: Api::namespaced_with(ns.client.clone(), &ns.name, &resource),
+            api: support::dynamic_api(ns, api_version, kind, &format!("{}s", kind.to_lowercase())),
             name: doc["metadata"]["name"].as_str().expect("name").into(),
             replicas: doc["spec"]["replicas"].as_u64().expect("replicas") as usize,
             slot: if kind == "CloneSet" {

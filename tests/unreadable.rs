@@ -8,25 +8,12 @@ use std::time::Duration;
 
 use k8s_openapi::api::core::v1::Event;
 use kube::api::{Api, DynamicObject, ListParams, Patch, PatchParams, PostParams};
-use kube::discovery::ApiResource;
 use serde_json::{Value, json};
 use support::clonesets::*;
 use support::controller::RunningController;
 use support::{TestNamespace, wait_for};
 
 const BAD_FIELD: &str = "spec.template.spec.containers[0].ports[0].containerPort";
-
-fn dynamic(ns: &TestNamespace, api_version: &str, kind: &str, plural: &str) -> Api<DynamicObject> {
-    let (group, version) = api_version.split_once('/').expect("group/version");
-    let resource = ApiResource {
-        group: group.into(),
-        version: version.into(),
-        api_version: api_version.into(),
-        kind: kind.into(),
-        plural: plural.into(),
-    };
-    Api::namespaced_with(ns.client.clone(), &ns.name, &resource)
-}
 
 /// A valid object of `kind` whose first container's port is a string: stored, unreadable.
 fn unreadable(api_version: &str, kind: &str, name: &str) -> DynamicObject {
@@ -108,7 +95,7 @@ async fn fix_port(api: &Api<DynamicObject>, name: &str) {
 #[tokio::test]
 async fn an_unreadable_cloneset_is_reported_and_the_others_keep_going() {
     let ns = TestNamespace::create("unreadable-cs").await;
-    let api = dynamic(&ns, "apps.kruise.io/v1alpha1", "CloneSet", "clonesets");
+    let api = support::dynamic_api(&ns, "apps.kruise.io/v1alpha1", "CloneSet", "clonesets");
     let controller = RunningController::start(&ns);
     // Stored first, so the controller's first list has it.
     api.create(
@@ -149,7 +136,7 @@ async fn an_unreadable_cloneset_is_reported_and_the_others_keep_going() {
 #[tokio::test]
 async fn an_unreadable_advanced_statefulset_is_reported_and_the_others_keep_going() {
     let ns = TestNamespace::create("unreadable-asts").await;
-    let api = dynamic(&ns, "apps.kruise.io/v1beta1", "StatefulSet", "statefulsets");
+    let api = support::dynamic_api(&ns, "apps.kruise.io/v1beta1", "StatefulSet", "statefulsets");
     let _controller = RunningController::start(&ns);
     api.create(
         &PostParams::default(),

@@ -272,3 +272,21 @@ pub fn kruise(kubeconfig: &Path, args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// An API for `kind` (`apiVersion`, lowercase plural) in the namespace, read as untyped JSON.
+pub fn dynamic_api(
+    ns: &TestNamespace,
+    api_version: &str,
+    kind: &str,
+    plural: &str,
+) -> Api<kube::api::DynamicObject> {
+    let (group, version) = api_version.split_once('/').expect("group/version");
+    let resource = kube::discovery::ApiResource {
+        group: group.into(),
+        version: version.into(),
+        api_version: api_version.into(),
+        kind: kind.into(),
+        plural: plural.into(),
+    };
+    Api::namespaced_with(ns.client.clone(), &ns.name, &resource)
+}
