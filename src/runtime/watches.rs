@@ -13,13 +13,16 @@
 //!   deletes, and a controller that never hears of a deleted pod never replaces it).
 //! - A subscription that is handed out must be consumed: the watch waits for its slowest
 //!   subscriber (bounded channels, no event is dropped).
+//! - [`Watches::ready`] wakes every waiter. kube's `Store::wait_until_ready` does not: its
+//!   oneshot keeps one waker, so of several reconciles waiting at start only the last one
+//!   polled would ever go on. One shared future polls the stores for all of them.
 //! - A broken watch re-lists with backoff (kube's watcher); the stores stay usable and only
 //!   lag meanwhile, which the expectations cover.
 use std::fmt::Debug;
 use std::sync::{Arc, Mutex};
 
 use futures::channel::mpsc;
-use futures::future::BoxFuture;
+use futures::future::{BoxFuture, Shared};
 use futures::{FutureExt, SinkExt, StreamExt};
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::api::core::v1::{Node, PersistentVolumeClaim, Pod};
@@ -49,6 +52,8 @@ pub struct Watches {
     pub claim_owners: Arc<OwnerIndex>,
     pod_fanout: Fanout<Pod>,
     claim_fanout: Fanout<PersistentVolumeClaim>,
+    /// Resolves once pods, claims and revisions have their first list (see `ready`).
+    ready: Shared<BoxFuture<'static, ()>>,
 }
 
 /// The change streams one controller triggers on.
@@ -202,6 +207,21 @@ where
     (store, drive)
 }
 
+/// One future for the first lists of the stores the controllers read, shared by all waiters.
+fn first_lists(
+    pods: Store<Pod>,
+    claims: Store<PersistentVolumeClaim>,
+    revisions: Store<ControllerRevision>,
+) -> Shared<BoxFuture<'static, ()>> {
+    async move {
+        let _ = pods.wait_until_ready().await;
+        let _ = claims.wait_until_ready().await;
+        let _ = revisions.wait_until_ready().await;
+    }
+    .boxed()
+    .shared()
+}
+
 /// Starts nothing yet: returns the stores and the futures to poll (the caller runs them
 /// after taking its subscriptions).
 pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<'static, ()>>) {
@@ -228,7 +248,9 @@ pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<
         }
     })
     .boxed();
+    let ready = first_lists(pods.clone(), claims.clone(), revisions.clone());
     let watches = Watches {
+        ready,
         pods,
         claims,
         revisions,
@@ -245,10 +267,13 @@ pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<
 }
 
 impl Watches {
-    /// Waits until every store has its first full list.
+    /// Waits until every store has its first full list. Any number of callers may wait at
+    /// once; all of them go on.
     pub async fn ready(&self) {
-        let _ = self.pods.wait_until_ready().await;
-        let _ = self.claims.wait_until_ready().await;
-        let _ = self.revisions.wait_until_ready().await;
+        self.ready.clone().await;
     }
 }
+
+#[cfg(test)]
+#[path = "watches_tests.rs"]
+mod tests;
