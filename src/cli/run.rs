@@ -67,8 +67,12 @@ pub struct RunArgs {
     /// Client burst above --qps
     #[arg(long, default_value_t = 100, value_name = "N")]
     pub burst: u32,
-    /// Concurrent reconciles per controller: N, or KIND=N for one controller (repeatable)
-    #[arg(long, value_delimiter = ',', value_name = "N|KIND=N", default_value = "4")]
+    /// Concurrent reconciles per controller: N, or KIND=N for one controller (repeatable).
+    /// 0, the default, sets no cap: an object never has two reconciles at once and --qps
+    /// bounds the API load. A cap below the number of busy objects can hold a changed
+    /// object back for many seconds (kube-runtime then takes the objects it held back
+    /// first, in hash order, so some wait while others go round again)
+    #[arg(long, value_delimiter = ',', value_name = "N|KIND=N", default_value = "0")]
     pub workers: Vec<String>,
     /// Serve Prometheus metrics on this address (e.g. 127.0.0.1:8080)
     #[arg(long, value_name = "ADDR")]
@@ -118,18 +122,22 @@ fn chosen_controllers(args: &RunArgs) -> Result<Vec<&'static str>, UsageError> {
 }
 
 fn workers_for(args: &RunArgs, controller: &str) -> Result<u16, UsageError> {
-    let mut default = 4u16;
+    let mut default = 0u16;
     let mut specific = None;
     for item in &args.workers {
-        let bad = || UsageError(format!("--workers {item:?}: expected N or KIND=N with N >= 1"));
+        let bad = || {
+            UsageError(format!(
+                "--workers {item:?}: expected N or KIND=N (N >= 0; 0: no cap)"
+            ))
+        };
         match item.split_once('=') {
             Some((kind, n)) => {
-                let n: u16 = n.trim().parse().ok().filter(|n| *n >= 1).ok_or_else(bad)?;
+                let n: u16 = n.trim().parse().ok().ok_or_else(bad)?;
                 if kind.trim().eq_ignore_ascii_case(controller) {
                     specific = Some(n);
                 }
             }
-            None => default = item.trim().parse().ok().filter(|n| *n >= 1).ok_or_else(bad)?,
+            None => default = item.trim().parse().ok().ok_or_else(bad)?,
         }
     }
     Ok(specific.unwrap_or(default))

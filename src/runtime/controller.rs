@@ -261,6 +261,7 @@ pub struct Serve<F> {
     pub watches: Watches,
     pub subscriptions: crate::runtime::watches::Subscriptions,
     pub namespace: Option<String>,
+    /// Concurrent reconciles; 0: no cap (see `run --workers`).
     pub workers: u16,
     pub metrics: Arc<Metrics>,
     pub shutdown: F,

@@ -1,0 +1,232 @@
+//! The benchmark runner: `cargo bench --bench kruise -- [--sizes 100,1000] [--runs 3]`.
+//!
+//! B1/B2 roll N pods with each contender on one control plane; B3/B4/B5 start a fresh
+//! control plane per run. Prints progress, writes `results.md` and the B1 plots (PNG) to
+//! `--out` (tests/bench/report). Figures are median (min–max) of `--runs` runs and ratios
+//! against the built-in controllers measured in the same invocation.
+//!
+//! Invariants:
+//! - Every contender meets the same simulated nodes and delays (one `Sim` for the run).
+//! - A failed scenario fails the runner (exit 1) and writes no report: no partial figures.
+mod footprint;
+mod plane;
+mod report;
+mod rollout;
+mod workloads;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result, bail};
+use clap::Parser;
+
+use plane::{Plane, Sim};
+use workloads::Contender;
+
+#[derive(Parser, Debug)]
+#[command(about = "kubectl-kruise benchmarks against the built-in controllers (B1-B5)")]
+struct Args {
+    /// B1/B2 rollout sizes (pods); 0 skips them
+    #[arg(long, value_delimiter = ',', default_value = "100,1000")]
+    sizes: Vec<usize>,
+    /// B3/B4/B5 sizes (pods across 100 workloads); 0 skips them
+    #[arg(long, value_delimiter = ',', default_value = "1000")]
+    footprint_pods: Vec<usize>,
+    /// Runs per figure (the median, min and max are reported)
+    #[arg(long, default_value_t = 3)]
+    runs: usize,
+    /// Simulated delay before a new pod's containers start
+    #[arg(long, default_value = "1s", value_parser = humantime)]
+    start_delay: Duration,
+    /// Simulated image pull, paid on start and on an in-place image change
+    #[arg(long, default_value = "2s", value_parser = humantime)]
+    image_pull_delay: Duration,
+    /// Simulated nodes
+    #[arg(long, default_value_t = 10)]
+    nodes: usize,
+    /// Our controller's client QPS (burst: twice that); kube-controller-manager has 200 per
+    /// controller
+    #[arg(long, default_value_t = 200)]
+    qps: u32,
+    /// Where results.md and the plots go
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bench/report"))]
+    out: PathBuf,
+    /// Passed by `cargo bench`; ignored
+    #[arg(long, hide = true)]
+    bench: bool,
+}
+
+fn humantime(text: &str) -> Result<Duration, String> {
+    let (number, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len()));
+    let n: u64 = number.parse().map_err(|_| format!("not a duration: {text}"))?;
+    match unit {
+        "ms" => Ok(Duration::from_millis(n)),
+        "s" | "" => Ok(Duration::from_secs(n)),
+        _ => Err(format!("not a duration (use ms or s): {text}")),
+    }
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    if let Err(error) = run(Args::parse()).await {
+        eprintln!("benchmark failed: {error:#}");
+        std::process::exit(1);
+    }
+}
+
+async fn run(args: Args) -> Result<()> {
+    if args.runs == 0 {
+        bail!("--runs must be at least 1");
+    }
+    report::load_font()?;
+    let sim = Sim {
+        nodes: args.nodes,
+        start_delay: args.start_delay,
+        image_pull_delay: args.image_pull_delay,
+        qps: args.qps,
+    };
+    let bin_dir = control_plane_bin_dir()?;
+    let command = format!(
+        "cargo bench --bench kruise -- --sizes {} --footprint-pods {} --runs {} --start-delay {}ms --image-pull-delay {}ms --nodes {} --qps {}",
+        join(&args.sizes),
+        join(&args.footprint_pods),
+        args.runs,
+        args.start_delay.as_millis(),
+        args.image_pull_delay.as_millis(),
+        args.nodes,
+        args.qps
+    );
+
+    let mut footprints = Vec::new();
+    for &pods in args.footprint_pods.iter().filter(|&&p| p > 0) {
+        for run in 0..args.runs {
+            for contender in [Contender::InPlace, Contender::Deployment] {
+                eprintln!("B3/B4/B5: {} pods, {}, run {}", pods, contender.label(), run + 1);
+                footprints.push(footprint::footprint(&bin_dir, sim, contender, pods, run).await?);
+            }
+        }
+    }
+
+    let mut rollouts = Vec::new();
+    let sizes: Vec<usize> = args.sizes.iter().copied().filter(|&n| n > 0).collect();
+    if !sizes.is_empty() {
+        let plane = Plane::start(&bin_dir, "b1", sim).await?;
+        for &pods in &sizes {
+            for contender in Contender::ALL {
+                eprintln!("B1/B2: {} N={pods}, {} runs", contender.label(), args.runs);
+                rollouts.extend(rollout::rollouts(&plane, sim.qps, contender, pods, args.runs).await?);
+            }
+        }
+    }
+
+    std::fs::create_dir_all(&args.out)?;
+    for &pods in &sizes {
+        report::plot(&args.out.join(format!("b1-n{pods}.png")), pods, &rollouts)?;
+    }
+    let header = report::Header {
+        command,
+        machine: machine(sim),
+        runs: args.runs,
+    };
+    let text = report::markdown(&header, &rollouts, &footprints);
+    std::fs::write(args.out.join("results.md"), &text)?;
+    println!("{text}");
+    eprintln!("wrote {}", args.out.join("results.md").display());
+    Ok(())
+}
+
+fn join(values: &[usize]) -> String {
+    values.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// tests/testenv/build.sh: builds (or finds cached) the control plane, prints its bin dir.
+fn control_plane_bin_dir() -> Result<String> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/testenv/build.sh");
+    let out = Command::new(script)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .with_context(|| format!("running {script}"))?;
+    if !out.status.success() {
+        bail!("{script} failed");
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn first_line(program: &str, args: &[&str]) -> String {
+    Command::new(program)
+        .args(args)
+        .output()
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .unwrap_or_else(|_| format!("{program}: not found"))
+}
+
+/// The machine and versions, for the report's header.
+fn machine(sim: Sim) -> Vec<String> {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, m)| m.trim().to_string())
+        .unwrap_or_default();
+    let memory = std::fs::read_to_string("/proc/meminfo")
+        .unwrap_or_default()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .nth(1)
+        .and_then(|kib| kib.parse::<f64>().ok())
+        .map_or_else(String::new, |kib| format!("{:.0} GiB", kib / 1024.0 / 1024.0));
+    let go_mod = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/testenv/k8s/go.mod"))
+        .unwrap_or_default();
+    let kubernetes = go_mod
+        .lines()
+        .find_map(|l| {
+            l.split_once("k8s.io/kubernetes v")
+                .map(|(_, v)| format!("v{}", v.trim()))
+        })
+        .unwrap_or_default();
+    vec![
+        format!(
+            "machine: {} × {model}, {memory}, {}",
+            std::thread::available_parallelism().map_or(0, |n| n.get()),
+            first_line("uname", &["-sr"])
+        ),
+        format!(
+            "versions: kubectl-kruise {} (release build of commit {}), Kubernetes {kubernetes} (etcd, kube-apiserver, kube-controller-manager, kube-scheduler built from Go modules), {}, {}",
+            env!("CARGO_PKG_VERSION"),
+            first_line(
+                "git",
+                &[
+                    "-C",
+                    env!("CARGO_MANIFEST_DIR"),
+                    "describe",
+                    "--always",
+                    "--dirty"
+                ]
+            ),
+            first_line("rustc", &["-V"]),
+            first_line("go", &["version"])
+        ),
+        format!(
+            "simulated nodes: {}; every new pod waits {} ms (start) + {} ms (image pull); an in-place image change waits the image pull only",
+            sim.nodes,
+            sim.start_delay.as_millis(),
+            sim.image_pull_delay.as_millis()
+        ),
+        format!(
+            "client limits: our controller QPS {} / burst {} (one client for the process), kube-controller-manager QPS 200 / burst 400 per controller's client",
+            sim.qps,
+            sim.qps * 2
+        ),
+        "contenders: maxUnavailable 10%, maxSurge 0, one container, the same image change".into(),
+    ]
+}

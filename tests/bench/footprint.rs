@@ -1,0 +1,164 @@
+//! B3/B4 (controller footprint while it brings up and rolls 100 workloads) and B5 (set
+//! image to the first pod touched), for our controller and for kube-controller-manager
+//! running the equivalent Deployments. Each run gets a fresh control plane, so the
+//! controller-manager's peak RSS is its own for this run.
+//!
+//! Invariants:
+//! - Both contenders manage the same 100 workloads of `pods / 100` replicas, see the same
+//!   image change on each, paced the same.
+//! - Idle writes are counted over a quiet period after everything is ready: the audit log
+//!   (writes to the benchmark's namespace by the contender's user agent) and, for ours, our
+//!   client's counter too.
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result};
+use futures::future::try_join_all;
+
+use crate::plane::{Audit, Controller, Plane, Sim, Usage, usage};
+use crate::workloads::{Contender, EventLog, PodWatch, namespace, until};
+
+pub const WORKLOADS: usize = 100;
+const IDLE: Duration = Duration::from_secs(30);
+/// Time between two workloads' image changes in B5.
+const PACE: Duration = Duration::from_millis(100);
+
+#[derive(Debug, Clone)]
+pub struct Footprint {
+    pub contender: Contender,
+    pub pods: usize,
+    /// The process before the workloads existed (kube-controller-manager runs many
+    /// controllers; ours is started with the workloads already there, so it has none).
+    pub baseline: Option<Usage>,
+    /// After all pods were up and ready.
+    pub settled: Usage,
+    /// After the image change of every workload was rolled out.
+    pub rolled: Usage,
+    /// From process start to its first pod created (ours only: the controller-manager is
+    /// up before the API server has any workload).
+    pub first_action: Option<f64>,
+    pub idle_counted: Option<f64>,
+    pub idle_audited: usize,
+    /// B5: seconds from each workload's image change to its first pod touched.
+    pub latencies: Vec<f64>,
+}
+
+pub async fn footprint(
+    bin_dir: &str,
+    sim: Sim,
+    contender: Contender,
+    pods: usize,
+    run: usize,
+) -> Result<Footprint> {
+    let tag = format!(
+        "b3-{}-{pods}-{run}",
+        if contender == Contender::Deployment {
+            "kcm"
+        } else {
+            "ours"
+        }
+    );
+    let plane = Plane::start(bin_dir, &tag, sim).await?;
+    let client = &plane.client;
+    let ns = "b3";
+    namespace(client, ns).await?;
+    let per = pods / WORKLOADS;
+    let names: Vec<String> = (0..WORKLOADS).map(|i| format!("w{i:03}")).collect();
+    let watch = PodWatch::start(client, ns, None);
+    let events = EventLog::start(client, ns);
+    let kcm = plane
+        .controller_manager_pid()
+        .context("no kube-controller-manager process")?;
+    let baseline = (contender == Contender::Deployment).then(|| usage(kcm));
+    let create_all = || {
+        try_join_all(
+            names
+                .iter()
+                .map(|name| contender.create(client, ns, name, per, "registry.local/web:1")),
+        )
+    };
+    let (pid, controller, first_action) = match contender {
+        Contender::Deployment => {
+            create_all().await?;
+            (kcm, None, None)
+        }
+        _ => {
+            create_all().await?;
+            let controller = Controller::start(&plane, sim.qps)?;
+            let deadline = Instant::now() + Duration::from_secs(60);
+            while watch.total() == 0 && Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            let first = controller.started.elapsed().as_secs_f64();
+            (controller.pid(), Some(controller), Some(first))
+        }
+    };
+    let timeout = Duration::from_secs(300 + pods as u64 / 5);
+    watch.arm("registry.local/web:1");
+    until(&format!("{pods} pods ready"), timeout, || async {
+        Ok(watch.updated_ready() == pods)
+    })
+    .await?;
+    until("every workload's status", timeout, || async {
+        for name in &names {
+            if !contender.status_done(client, ns, name, per).await? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    })
+    .await?;
+    let settled = usage(pid);
+
+    let audit = Audit::mark(&plane.audit_log());
+    let counted_before = controller.as_ref().map(Controller::writes);
+    tokio::time::sleep(IDLE).await;
+    let (idle_audited, _) = audit.writes_since(&plane.audit_log(), contender.agents(), ns);
+    let idle_counted = controller
+        .as_ref()
+        .zip(counted_before)
+        .map(|(c, before)| c.writes() - before);
+
+    let target = "registry.local/web:2";
+    watch.arm(target);
+    let mut sent = Vec::new();
+    for name in &names {
+        let at = Instant::now();
+        contender.set_image(client, ns, name, target).await?;
+        sent.push((name.clone(), at));
+        tokio::time::sleep(PACE).await;
+    }
+    until(&format!("{pods} pods rolled to {target}"), timeout, || async {
+        Ok(watch.updated_ready() == pods && watch.total() == pods)
+    })
+    .await?;
+    let rolled = usage(pid);
+    let latencies: Vec<f64> = sent
+        .iter()
+        .filter_map(|(name, at)| events.first_action(name, target, *at))
+        .collect();
+    if std::env::var_os("KRUISE_BENCH_TRACE").is_some() {
+        let mut slowest: Vec<(f64, &String, Instant)> = sent
+            .iter()
+            .filter_map(|(name, at)| Some((events.first_action(name, target, *at)?, name, *at)))
+            .collect();
+        slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (latency, name, at) in slowest.iter().take(3) {
+            eprintln!("  slow: {name} {latency:.3}s");
+            for line in events.trace(name, *at).iter().take(40) {
+                eprintln!("    {line}");
+            }
+        }
+    }
+    drop(controller);
+    Ok(Footprint {
+        contender,
+        pods,
+        baseline,
+        settled,
+        rolled,
+        first_action,
+        idle_counted,
+        idle_audited,
+        latencies,
+    })
+}
