@@ -690,8 +690,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -v 'Log verbosity 0-9 (logs go to stderr)'
             cand --v 'Log verbosity 0-9 (logs go to stderr)'
             cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }

@@ -549,7 +549,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l tl
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and not __fish_seen_subcommand_from up down status restart-apiserver serve help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and not __fish_seen_subcommand_from up down status restart-apiserver serve help" -l context -d 'The name of the kubeconfig context to use' -r

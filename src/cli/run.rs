@@ -67,7 +67,8 @@ pub struct RunArgs {
     /// Client burst above --qps
     #[arg(long, default_value_t = 100, value_name = "N")]
     pub burst: u32,
-    /// Concurrent reconciles per controller: N, or KIND=N for one controller (repeatable).
+    /// Concurrent reconciles per controller: N, or KIND=N for one controller (repeatable)
+    ///
     /// 0, the default, sets no cap: an object never has two reconciles at once and --qps
     /// bounds the API load. A cap below the number of busy objects can hold a changed
     /// object back for many seconds (kube-runtime then takes the objects it held back
