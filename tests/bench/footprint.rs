@@ -18,9 +18,9 @@ use crate::plane::{Audit, Controller, Plane, Sim, Usage, usage};
 use crate::workloads::{Contender, EventLog, PodWatch, namespace, until};
 
 pub const WORKLOADS: usize = 100;
-const IDLE: Duration = Duration::from_secs(30);
+pub const IDLE: Duration = Duration::from_secs(30);
 /// Time between two workloads' image changes in B5.
-const PACE: Duration = Duration::from_millis(100);
+pub const PACE: Duration = Duration::from_millis(100);
 
 #[derive(Debug, Clone)]
 pub struct Footprint {
@@ -69,20 +69,15 @@ pub async fn footprint(
         .controller_manager_pid()
         .context("no kube-controller-manager process")?;
     let baseline = (contender == Contender::Deployment).then(|| usage(kcm));
-    let create_all = || {
-        try_join_all(
-            names
-                .iter()
-                .map(|name| contender.create(client, ns, name, per, "registry.local/web:1")),
-        )
-    };
+    try_join_all(
+        names
+            .iter()
+            .map(|name| contender.create(client, ns, name, per, "registry.local/web:1")),
+    )
+    .await?;
     let (pid, controller, first_action) = match contender {
-        Contender::Deployment => {
-            create_all().await?;
-            (kcm, None, None)
-        }
+        Contender::Deployment => (kcm, None, None),
         _ => {
-            create_all().await?;
             let controller = Controller::start(&plane, sim.qps)?;
             let deadline = Instant::now() + Duration::from_secs(60);
             while watch.total() == 0 && Instant::now() < deadline {
@@ -98,13 +93,8 @@ pub async fn footprint(
         Ok(watch.updated_ready() == pods)
     })
     .await?;
-    until("every workload's status", timeout, || async {
-        for name in &names {
-            if !contender.status_done(client, ns, name, per).await? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+    until("every workload's status", timeout, || {
+        contender.all_done(client, ns, WORKLOADS, per)
     })
     .await?;
     let settled = usage(pid);

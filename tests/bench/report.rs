@@ -22,8 +22,8 @@ pub struct Spread {
     pub max: f64,
 }
 
-pub fn spread(values: &[f64]) -> Option<Spread> {
-    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
+pub fn spread(values: impl IntoIterator<Item = f64>) -> Option<Spread> {
+    let mut sorted: Vec<f64> = values.into_iter().filter(|v| v.is_finite()).collect();
     if sorted.is_empty() {
         return None;
     }
@@ -102,14 +102,9 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
     let _ = writeln!(out, "| N | contender | seconds | vs Deployment | plot |");
     let _ = writeln!(out, "|---|---|---|---|---|");
     for &n in &sizes {
-        let builtin = spread(
-            &of(Contender::Deployment, n)
-                .iter()
-                .map(|r| r.seconds)
-                .collect::<Vec<_>>(),
-        );
+        let builtin = spread(of(Contender::Deployment, n).iter().map(|r| r.seconds));
         for c in Contender::ALL {
-            let s = spread(&of(c, n).iter().map(|r| r.seconds).collect::<Vec<_>>());
+            let s = spread(of(c, n).iter().map(|r| r.seconds));
             let _ = writeln!(
                 out,
                 "| {n} | {} | {} | {} | [b1-n{n}.png](b1-n{n}.png) |",
@@ -139,27 +134,16 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
     for &n in &sizes {
         let per = |r: &Rollout, v: f64| v / r.pods as f64;
         let builtin = spread(
-            &of(Contender::Deployment, n)
+            of(Contender::Deployment, n)
                 .iter()
-                .map(|r| per(r, r.audited as f64))
-                .collect::<Vec<_>>(),
+                .map(|r| per(r, r.audited as f64)),
         );
         for c in Contender::ALL {
             let runs = of(c, n);
-            let ours = spread(
-                &runs
-                    .iter()
-                    .filter_map(|r| r.counted.map(|v| per(r, v)))
-                    .collect::<Vec<_>>(),
-            );
-            let audited = spread(&runs.iter().map(|r| per(r, r.audited as f64)).collect::<Vec<_>>());
-            let all = spread(&runs.iter().map(|r| per(r, r.apiserver_all)).collect::<Vec<_>>());
-            let on_pods = spread(
-                &runs
-                    .iter()
-                    .map(|r| per(r, pod_writes(r) as f64))
-                    .collect::<Vec<_>>(),
-            );
+            let ours = spread(runs.iter().filter_map(|r| r.counted.map(|v| per(r, v))));
+            let audited = spread(runs.iter().map(|r| per(r, r.audited as f64)));
+            let all = spread(runs.iter().map(|r| per(r, r.apiserver_all)));
+            let on_pods = spread(runs.iter().map(|r| per(r, pod_writes(r) as f64)));
             let kinds = median_run(&runs)
                 .map(|r| {
                     r.audited_by_kind
@@ -197,7 +181,7 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
     let _ = writeln!(
         out,
         "| pods | controller | peak RSS MiB | RSS growth over baseline MiB | CPU s to settle | CPU s to rolled | idle writes in {}s (ours / audited) | start to first pod s |",
-        30
+        crate::footprint::IDLE.as_secs()
     );
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|");
     let foot_sizes: std::collections::BTreeSet<usize> = footprints.iter().map(|f| f.pods).collect();
@@ -211,33 +195,17 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
                 continue;
             }
             let base_cpu = |f: &Footprint| f.baseline.map_or(0.0, |b| b.cpu_seconds);
-            let peak = spread(&runs.iter().map(|f| f.rolled.peak_rss_mib).collect::<Vec<_>>());
+            let peak = spread(runs.iter().map(|f| f.rolled.peak_rss_mib));
             let growth = spread(
-                &runs
-                    .iter()
-                    .filter_map(|f| f.baseline.map(|b| f.rolled.peak_rss_mib - b.rss_mib))
-                    .collect::<Vec<_>>(),
+                runs.iter()
+                    .filter_map(|f| f.baseline.map(|b| f.rolled.peak_rss_mib - b.rss_mib)),
             );
-            let settle = spread(
-                &runs
-                    .iter()
-                    .map(|f| f.settled.cpu_seconds - base_cpu(f))
-                    .collect::<Vec<_>>(),
-            );
-            let rolled = spread(
-                &runs
-                    .iter()
-                    .map(|f| f.rolled.cpu_seconds - base_cpu(f))
-                    .collect::<Vec<_>>(),
-            );
-            let idle_ours = spread(&runs.iter().filter_map(|f| f.idle_counted).collect::<Vec<_>>());
-            let idle_audit = spread(&runs.iter().map(|f| f.idle_audited as f64).collect::<Vec<_>>());
-            let first = spread(&runs.iter().filter_map(|f| f.first_action).collect::<Vec<_>>());
-            let name = if c == Contender::Deployment {
-                "kube-controller-manager"
-            } else {
-                "kubectl kruise run"
-            };
+            let settle = spread(runs.iter().map(|f| f.settled.cpu_seconds - base_cpu(f)));
+            let rolled = spread(runs.iter().map(|f| f.rolled.cpu_seconds - base_cpu(f)));
+            let idle_ours = spread(runs.iter().filter_map(|f| f.idle_counted));
+            let idle_audit = spread(runs.iter().map(|f| f.idle_audited as f64));
+            let first = spread(runs.iter().filter_map(|f| f.first_action));
+            let name = c.controller_name();
             let _ = writeln!(
                 out,
                 "| {n} | {name} | {} | {} | {} | {} | {} / {} | {} |",
@@ -263,7 +231,7 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
          its spec image changed (in place), or a pod created with the new image or an old one \
          deleted (Deployment). p50/p99 of each run's samples, then median (min–max) over runs.\n",
         crate::footprint::WORKLOADS,
-        100
+        crate::footprint::PACE.as_millis()
     );
     let _ = writeln!(
         out,
@@ -273,26 +241,20 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
     for &n in &foot_sizes {
         let q = |c: Contender, q: f64| {
             spread(
-                &footprints
+                footprints
                     .iter()
                     .filter(|f| f.contender == c && f.pods == n)
-                    .filter_map(|f| quantile(&f.latencies, q))
-                    .collect::<Vec<_>>(),
+                    .filter_map(|f| quantile(&f.latencies, q)),
             )
         };
         for c in [Contender::InPlace, Contender::Deployment] {
             let samples = spread(
-                &footprints
+                footprints
                     .iter()
                     .filter(|f| f.contender == c && f.pods == n)
-                    .map(|f| f.latencies.len() as f64)
-                    .collect::<Vec<_>>(),
+                    .map(|f| f.latencies.len() as f64),
             );
-            let name = if c == Contender::Deployment {
-                "kube-controller-manager"
-            } else {
-                "kubectl kruise run"
-            };
+            let name = c.controller_name();
             let _ = writeln!(
                 out,
                 "| {n} | {name} | {} | {} | {} | {} |",

@@ -49,22 +49,18 @@ impl Contender {
 
     fn api(self, client: &Client, ns: &str) -> Api<DynamicObject> {
         let resource = match self {
-            Contender::Deployment => ApiResource {
-                group: "apps".into(),
-                version: "v1".into(),
-                api_version: "apps/v1".into(),
-                kind: "Deployment".into(),
-                plural: "deployments".into(),
-            },
-            _ => ApiResource {
-                group: "apps.kruise.io".into(),
-                version: "v1alpha1".into(),
-                api_version: "apps.kruise.io/v1alpha1".into(),
-                kind: "CloneSet".into(),
-                plural: "clonesets".into(),
-            },
+            Contender::Deployment => ApiResource::erase::<k8s_openapi::api::apps::v1::Deployment>(&()),
+            _ => ApiResource::erase::<kubectl_kruise::api::CloneSet>(&()),
         };
         Api::namespaced_with(client.clone(), ns, &resource)
+    }
+
+    /// `kubectl kruise run` or the built-in controller manager.
+    pub fn controller_name(self) -> &'static str {
+        match self {
+            Contender::Deployment => "kube-controller-manager",
+            _ => "kubectl kruise run",
+        }
     }
 
     /// The object: `replicas` pods of one container, maxUnavailable 10%, maxSurge 0.
@@ -121,25 +117,32 @@ impl Contender {
         Ok(())
     }
 
-    /// Whether the workload's own status says all `replicas` run `image`'s revision, ready.
+    /// Whether the workload's own status says all `replicas` pods are updated and ready.
     pub async fn status_done(self, client: &Client, ns: &str, name: &str, replicas: usize) -> Result<bool> {
-        let object = self.api(client, ns).get(name).await?;
+        Ok(self.done(&self.api(client, ns).get(name).await?, replicas))
+    }
+
+    /// Whether `count` workloads of the namespace are done (one LIST, not a GET each).
+    pub async fn all_done(self, client: &Client, ns: &str, count: usize, replicas: usize) -> Result<bool> {
+        let list = self.api(client, ns).list(&Default::default()).await?;
+        Ok(list.items.len() == count && list.items.iter().all(|o| self.done(o, replicas)))
+    }
+
+    fn done(self, object: &DynamicObject, replicas: usize) -> bool {
         let status = &object.data["status"];
         let generation = object.metadata.generation.unwrap_or(0);
         let observed = status["observedGeneration"].as_i64().unwrap_or(-1) == generation;
         let n = replicas as i64;
         let count = |field: &str| status[field].as_i64().unwrap_or(0);
-        Ok(observed
-            && match self {
-                Contender::Deployment => {
-                    count("updatedReplicas") == n && count("availableReplicas") == n && count("replicas") == n
-                }
-                _ => {
-                    count("updatedReadyReplicas") == n
-                        && count("readyReplicas") == n
-                        && count("replicas") == n
-                }
-            })
+        let updated = match self {
+            Contender::Deployment => "updatedReplicas",
+            _ => "updatedReadyReplicas",
+        };
+        let ready = match self {
+            Contender::Deployment => "availableReplicas",
+            _ => "readyReplicas",
+        };
+        observed && count(updated) == n && count(ready) == n && count("replicas") == n
     }
 }
 
