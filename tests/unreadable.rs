@@ -109,6 +109,22 @@ async fn an_unreadable_cloneset_is_reported_and_the_others_keep_going() {
     assert_reported(&ns, &api, "bad").await;
     assert!(pods(&ns, "bad").await.is_empty(), "an unreadable set got pods");
 
+    // The CLI names the field too: `rollout status` fails at once, a verb refuses.
+    let cli = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["-n", ns.name.as_str()]);
+        support::kruise(&ns.kubeconfig, &all)
+    };
+    let (code, out, err) = cli(&["rollout", "status", "cloneset/bad", "--timeout", "30s"]);
+    assert_eq!(code, 3, "rollout status exits 3 (failed)\n{out}\n{err}");
+    assert!(
+        format!("{out}{err}").contains(&format!("cloneset/bad cannot be read: {BAD_FIELD}: invalid type")),
+        "{out}\n{err}"
+    );
+    let (code, out, err) = cli(&["set", "partition", "cloneset/bad", "1", "--yes"]);
+    assert_ne!(code, 0, "set partition refuses\n{out}\n{err}");
+    assert!(err.contains(BAD_FIELD), "{err}");
+
     let writes = controller.writes_to("clonesets/status");
     tokio::time::sleep(Duration::from_secs(3)).await;
     assert_eq!(

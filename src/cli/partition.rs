@@ -111,7 +111,7 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
     eprintln!("{id}: {shown} of {replicas} replicas");
 
     if t.kind == Kind::CloneSet {
-        let set: CloneSet = serde_json::from_value(raw.clone())?;
+        let set: CloneSet = target::read_as(&raw, &id)?;
         let next = next_pods(&client, &namespace, &set, absolute).await?;
         if next.is_empty() {
             eprintln!("no pod starts updating");

@@ -47,8 +47,7 @@ impl Facts {
     pub fn of(kind: Kind, value: &Value, id: &str) -> anyhow::Result<Self> {
         match kind {
             Kind::CloneSet => {
-                let set: CloneSet = serde_json::from_value(value.clone())
-                    .map_err(|e| anyhow::anyhow!("{id} cannot be read as a CloneSet: {e}"))?;
+                let set: CloneSet = super::target::read_as(value, id)?;
                 let strategy = set.spec.update_strategy.clone().unwrap_or_default();
                 let replicas = i64::from(set.spec.replicas.unwrap_or(1));
                 let partition = numbers::partition(strategy.partition.as_ref(), replicas)
@@ -73,8 +72,7 @@ impl Facts {
                 })
             }
             Kind::AdvancedStatefulSet => {
-                let set: StatefulSet = serde_json::from_value(value.clone())
-                    .map_err(|e| anyhow::anyhow!("{id} cannot be read as an Advanced StatefulSet: {e}"))?;
+                let set: StatefulSet = super::target::read_as(value, id)?;
                 let reserved = ReservedOrdinals::of(&set).unwrap_or_default();
                 let n = StsNumbers::of(&set, &reserved).map_err(|e| anyhow::anyhow!("{id}: spec.{e}"))?;
                 let status = set.status.clone().unwrap_or_default();

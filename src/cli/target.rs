@@ -8,6 +8,15 @@ use kube::api::ApiResource;
 
 use super::UsageError;
 
+/// `value`, the object `id` as fetched, read as its kind `K`. The error names the object and
+/// the first bad field (an object stored before the CRD's validation, or in a field the
+/// schema leaves open, can be unreadable).
+pub fn read_as<K: serde::de::DeserializeOwned>(value: &serde_json::Value, id: &str) -> anyhow::Result<K> {
+    crate::runtime::decoded::read(value).map_err(|e| {
+        anyhow::anyhow!("{id} cannot be read: {e}; fix the object (kubectl edit {id}) and retry")
+    })
+}
+
 /// The workload kinds the rollout verbs know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {

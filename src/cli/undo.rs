@@ -124,7 +124,7 @@ pub async fn run(args: UndoArgs, connection: &ConnectionArgs) -> anyhow::Result<
     }
     eprintln!("{id}: back to revision {} ({})", target.number, target.name);
     if t.kind == Kind::CloneSet {
-        let set: CloneSet = serde_json::from_value(value.clone())?;
+        let set: CloneSet = target::read_as(&value, &id)?;
         let policy = set
             .spec
             .update_strategy

@@ -110,6 +110,16 @@ pub fn decode<K: DeserializeOwned>(value: &mut Value) -> Result<Decoded<K>, serd
     Ok(Decoded { meta, object })
 }
 
+/// Reads `value` as a `K`; the error names the first bad field and what is wrong with it
+/// (`spec.replicas: invalid type: string "three", expected i32`). For the CLI, which reads
+/// one object it was asked about and must say where it is wrong.
+pub fn read<K: DeserializeOwned>(value: &Value) -> Result<K, String> {
+    serde_path_to_error::deserialize::<_, K>(value).map_err(|e| {
+        let error = e.inner().to_string();
+        format!("{}: {error}", field_of(&e.path().to_string(), &error))
+    })
+}
+
 /// The path of the bad field. serde names the struct a required field is missing from
 /// (`.` at the top), so the missing field's name is added from the error.
 fn field_of(path: &str, error: &str) -> String {

@@ -9,6 +9,8 @@
 //! CrashLoopBackOff / ImagePullBackOff / ErrImagePull / InvalidImageName; or an in-place
 //! update has had its gate False for longer than `stuck_after`. The message names the pod,
 //! the container and the reason. Pods still at an older revision never fail the rollout.
+//! A Kruise workload its type cannot read fails at once, naming the field (no controller
+//! acts on it, so it would never complete); with fail fast off it is waited for.
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::Pod;
@@ -320,6 +322,21 @@ fn pod_row(kind: Kind, pod: &Pod, update_hash: Option<&str>, now: Timestamp) -> 
     }
 }
 
+/// The first field of a Kruise workload's spec its type cannot read (`spec.replicas: invalid
+/// type ...`), if there is one. Built-in kinds are validated by the API server.
+fn unreadable(o: &Observed<'_>) -> Option<String> {
+    use crate::api::{cloneset::CloneSet, daemonset::DaemonSet, statefulset::v1beta1::StatefulSet};
+    use crate::runtime::decoded::read;
+    // Only what the user wrote: the status is the controller's, counted leniently above.
+    let spec = serde_json::json!({ "metadata": o.object["metadata"], "spec": o.object["spec"] });
+    match o.kind {
+        Kind::CloneSet => read::<CloneSet>(&spec).err(),
+        Kind::AdvancedStatefulSet => read::<StatefulSet>(&spec).err(),
+        Kind::AdvancedDaemonSet => read::<DaemonSet>(&spec).err(),
+        Kind::Deployment | Kind::StatefulSet | Kind::DaemonSet => None,
+    }
+}
+
 /// Why the rollout fails now, if it does.
 fn failure(o: &Observed<'_>, id: &str) -> Option<String> {
     let stuck_after = o.stuck_after?;
@@ -425,6 +442,14 @@ pub fn assess(o: &Observed<'_>) -> Report {
         counts: c.clone(),
         pods: pods.clone(),
     };
+    if let Some(error) = unreadable(o) {
+        // The controller does nothing for it (and never observes its generation).
+        let line = format!("{id} cannot be read: {error}; nothing is rolled out until it is fixed");
+        return match o.stuck_after {
+            Some(_) => report(Phase::Failed, line),
+            None => report(Phase::Progressing, format!("Waiting for {line}")),
+        };
+    }
     let generation = count(&o.object["metadata"]["generation"]);
     if count(&status["observedGeneration"]) < generation {
         let line = format!("Waiting for {id}: spec update to be observed...");

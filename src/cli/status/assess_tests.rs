@@ -5,7 +5,10 @@ use super::*;
 fn clone(generation: i64, observed: i64, updated: i64, ready: i64, paused: bool) -> Value {
     json!({
         "metadata": { "generation": generation },
-        "spec": { "replicas": 4, "updateStrategy": { "paused": paused } },
+        "spec": {
+            "replicas": 4, "updateStrategy": { "paused": paused },
+            "selector": { "matchLabels": { "app": "web" } }, "template": {},
+        },
         "status": {
             "observedGeneration": observed, "replicas": 4, "readyReplicas": 4,
             "updatedReplicas": updated, "updatedReadyReplicas": ready,
@@ -293,5 +296,33 @@ fn an_image_change_reads_short_and_a_grace_period_says_so() {
         report.pods[0].detail.starts_with("app 1 -> 2, grace ") && report.pods[0].detail.ends_with("/10s"),
         "{}",
         report.pods[0].detail
+    );
+}
+
+#[test]
+fn an_unreadable_cloneset_fails_at_once_naming_the_field_or_is_waited_for_without_fail_fast() {
+    let mut o = clone(2, 1, 0, 0, false);
+    o["spec"]["replicas"] = json!("three");
+    let report = assess(&observed(&o, &[]));
+    assert_eq!(report.phase, Phase::Failed);
+    assert!(
+        report
+            .line
+            .starts_with("cloneset/web cannot be read: spec.replicas: invalid type"),
+        "{}",
+        report.line
+    );
+    let patient = Observed {
+        stuck_after: None,
+        ..observed(&o, &[])
+    };
+    let report = assess(&patient);
+    assert_eq!(report.phase, Phase::Progressing);
+    assert!(
+        report
+            .line
+            .starts_with("Waiting for cloneset/web cannot be read: spec.replicas"),
+        "{}",
+        report.line
     );
 }
