@@ -1,13 +1,14 @@
 //! The chaos suite, each test on a control plane of its own (its API server is restarted,
-//! its audit log read): rollouts of 50+ pods while the controller is killed with SIGKILL at
-//! random points and restarted, the API server restarted once mid-rollout, and two `run`
-//! processes at once. An independent watcher checks on every pod change:
+//! its audit log read): rollouts of 50+ pods (in place, and one recreating) while the
+//! controller is killed with SIGKILL at random points and restarted, the API server
+//! restarted once mid-rollout, and two `run` processes at once. An independent watcher checks on every pod change:
 //! - available pods >= replicas - maxUnavailable (tolerance 0);
 //! - live pods <= replicas + maxSurge;
 //! - no two live pods in one slot (ordinal / instance id);
 //!
 //! and at the end: the rollout converged, every pod is the one it was (same UID: updated in
-//! place, none lost or duplicated), every claim is the one it was and none is orphaned. A
+//! place, none lost or duplicated) or, for a recreating rollout, every pod is new and there
+//! are exactly replicas of them, every claim is the one it was and none is orphaned. A
 //! failure prints the seed (`KRUISE_CHAOS_SEED` replays it) and the watcher's timeline. The
 //! counts go to `target/tmp/chaos-summary.txt`, which `tests/run` prints.
 mod support;
@@ -98,7 +99,7 @@ impl Workload {
     }
 }
 
-fn cloneset(name: &str, replicas: usize, max_unavailable: usize) -> Value {
+fn cloneset(name: &str, replicas: usize, max_unavailable: usize, policy: &str) -> Value {
     json!({
         "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet",
         "metadata": { "name": name },
@@ -111,7 +112,7 @@ fn cloneset(name: &str, replicas: usize, max_unavailable: usize) -> Value {
                     "sim.kubectl-kruise.io/image-pull-delay": "1s" } },
                 "spec": { "containers": [ { "name": "app", "image": "nginx:1" } ] },
             },
-            "updateStrategy": { "type": "InPlaceIfPossible", "maxUnavailable": max_unavailable, "maxSurge": 0 },
+            "updateStrategy": { "type": policy, "maxUnavailable": max_unavailable, "maxSurge": 0 },
         },
     })
 }
@@ -231,7 +232,16 @@ fn assert_no_violations(watcher: &InvariantWatcher, seed: u64) {
     );
 }
 
-async fn survive_kills(tag: &str, doc: Value, bounds: Bounds, kills: usize) {
+/// What the pods are once the rollouts converged.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pods {
+    /// Every pod is the one it was (same name and UID: updated in place).
+    Kept,
+    /// Every pod is new (recreated), and there are exactly `replicas` of them.
+    Replaced,
+}
+
+async fn survive_kills(tag: &str, doc: Value, bounds: Bounds, kills: usize, pods: Pods) {
     let _one = ONE_AT_A_TIME.lock().await;
     let started = Instant::now();
     let mut dice = Dice::new();
@@ -256,10 +266,20 @@ async fn survive_kills(tag: &str, doc: Value, bounds: Bounds, kills: usize) {
     let log = format!(" (seed {seed}); controller log:\n{}", last.log_tail());
     let after = workload.wait_converged(&ns, &image, &log).await;
     assert_no_violations(&watcher, seed);
-    assert_eq!(
-        before, after,
-        "every pod kept its name and UID (updated in place, none lost)"
-    );
+    match pods {
+        Pods::Kept => assert_eq!(
+            before, after,
+            "every pod kept its name and UID (updated in place, none lost)"
+        ),
+        Pods::Replaced => {
+            let old: Vec<&String> = before.values().collect();
+            assert!(
+                after.len() == bounds.replicas && after.values().all(|uid| !old.contains(&uid)),
+                "every pod recreated, {} of them: before {before:?}, after {after:?}",
+                bounds.replicas
+            );
+        }
+    }
     let claims_after = claims(&ns).await;
     assert_eq!(
         claims_before, claims_after,
@@ -285,7 +305,22 @@ async fn chaos_cloneset_in_place_survives_sigkill_loops_and_an_apiserver_restart
         max_unavailable: 6,
         max_surge: 0,
     };
-    survive_kills("chaos-cs", cloneset("web", 60, 6), bounds, 10).await;
+    let doc = cloneset("web", 60, 6, "InPlaceIfPossible");
+    survive_kills("chaos-cs", doc, bounds, 10, Pods::Kept).await;
+}
+
+/// A recreating rollout deletes each pod in the update phase itself (no surge, no hook):
+/// a kill between that delete and the replacement's create must neither exceed
+/// maxUnavailable nor lose or duplicate a pod.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chaos_cloneset_recreate_survives_sigkill_loops_and_an_apiserver_restart() {
+    let bounds = Bounds {
+        replicas: 50,
+        max_unavailable: 5,
+        max_surge: 0,
+    };
+    let doc = cloneset("web", 50, 5, "ReCreate");
+    survive_kills("chaos-cs-recreate", doc, bounds, 8, Pods::Replaced).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -295,7 +330,14 @@ async fn chaos_advanced_statefulset_in_place_survives_sigkill_loops_and_an_apise
         max_unavailable: 5,
         max_surge: 0,
     };
-    survive_kills("chaos-asts", advanced_statefulset("db", 50, 5), bounds, 10).await;
+    survive_kills(
+        "chaos-asts",
+        advanced_statefulset("db", 50, 5),
+        bounds,
+        10,
+        Pods::Kept,
+    )
+    .await;
 }
 
 /// The pid in a lease holder identity `host/pid-nanos`.
@@ -311,7 +353,7 @@ async fn chaos_two_runs_at_once_have_one_writer_at_any_time() {
     let mut dice = Dice::new();
     let seed = dice.seed();
     let (plane, ns) = private("chaos-two").await;
-    let doc = cloneset("web", 50, 5);
+    let doc = cloneset("web", 50, 5, "InPlaceIfPossible");
     let workload = Workload::new(&ns, &doc);
     let bounds = Bounds {
         replicas: 50,

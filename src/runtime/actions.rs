@@ -21,6 +21,8 @@ pub enum Action {
         name: String,
         uid: String,
         claims: Vec<String>,
+        /// Why, when the delete has its own event (a recreation); None: `SuccessfulDelete`.
+        why: Option<Why>,
     },
     DeleteClaim {
         name: String,
@@ -47,7 +49,10 @@ pub enum Why {
     ReadinessGate,
     TemplateHash,
     UpdatePodInPlace,
+    /// Marking a pod for recreation (the scale phase deletes it later).
     UpdatePodReCreate,
+    /// Deleting a pod to recreate it at the update revision.
+    RecreatePod,
     Grace,
     /// Restoring a pod's identity labels (Advanced StatefulSet).
     Identity,
@@ -62,7 +67,7 @@ impl Why {
     pub fn event(self) -> Option<&'static str> {
         match self {
             Why::UpdatePodInPlace => Some("UpdatePodInPlace"),
-            Why::UpdatePodReCreate => Some("UpdatePodReCreate"),
+            Why::UpdatePodReCreate | Why::RecreatePod => Some("UpdatePodReCreate"),
             Why::Release => Some("ReleasePod"),
             Why::Adopt => Some("AdoptPod"),
             _ => None,

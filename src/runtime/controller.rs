@@ -226,6 +226,10 @@ pub async fn publish_outcome(
                 "marked pod(s) {} for recreation at revision {update_revision}",
                 list(names)
             ),
+            Why::RecreatePod => format!(
+                "deleted pod(s) {} to recreate them at revision {update_revision}",
+                list(names)
+            ),
             Why::Adopt => format!("adopted orphaned pod(s) {}", list(names)),
             _ => format!(
                 "released pod(s) {} (labels no longer match the selector)",

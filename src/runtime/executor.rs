@@ -66,7 +66,7 @@ fn is_already_exists(error: &kube::Error) -> bool {
 enum Step {
     /// A pod write succeeded.
     Wrote(Why, String),
-    Deleted(String),
+    Deleted(String, Option<Why>),
     Nothing,
     Stale,
     Failed(Error),
@@ -131,7 +131,8 @@ pub async fn execute(ctx: &Context, namespace: &str, owner: &str, actions: Vec<A
     for step in results.into_iter().flatten() {
         match step {
             Step::Wrote(why, name) => outcome.done.entry(why).or_default().push(name),
-            Step::Deleted(name) => outcome.deleted.push(name),
+            Step::Deleted(name, None) => outcome.deleted.push(name),
+            Step::Deleted(name, Some(why)) => outcome.done.entry(why).or_default().push(name),
             Step::Nothing => {}
             Step::Stale => outcome.stale = true,
             Step::Failed(e) => {
@@ -215,6 +216,7 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
             name,
             uid,
             claims: claim_names,
+            why,
         } => {
             match delete_expected(ctx, &pods, owner, ObjectKind::Pod, &name, uid).await {
                 Ok(true) => {}
@@ -226,7 +228,7 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
                     return (step, None);
                 }
             }
-            (Step::Deleted(name), None)
+            (Step::Deleted(name, why), None)
         }
         Action::DeleteClaim { name } => match delete_claim(ctx, &claims, namespace, owner, &name).await {
             Ok(()) => (Step::Nothing, None),

@@ -130,7 +130,7 @@ pub fn plan_scale(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], p
         .collect();
     if !released.is_empty() {
         for pod in released {
-            plan.actions.push(delete_action(snapshot, pod));
+            plan.actions.push(delete_action(snapshot, pod, None));
         }
         return true;
     }
@@ -242,10 +242,11 @@ fn delete_or_prepare(snapshot: &Snapshot<'_>, pod: &Pod, now: &str) -> Action {
             why: Why::Lifecycle,
         };
     }
-    delete_action(snapshot, pod)
+    delete_action(snapshot, pod, None)
 }
 
-fn delete_action(snapshot: &Snapshot<'_>, pod: &Pod) -> Action {
+/// Delete `pod` with its PVCs (its id is not reused); `why` names a delete with its own event.
+pub(super) fn delete_action(snapshot: &Snapshot<'_>, pod: &Pod, why: Option<Why>) -> Action {
     let set_name = snapshot.set.name_any();
     let name = pod.name_any();
     let id = pods::id_of(pod, &set_name).to_string();
@@ -259,6 +260,7 @@ fn delete_action(snapshot: &Snapshot<'_>, pod: &Pod) -> Action {
         uid: pod.uid().unwrap_or_default(),
         name,
         claims,
+        why,
     }
 }
 

@@ -313,6 +313,53 @@ fn recreate_replaces_every_pod() {
 }
 
 #[test]
+fn a_recreated_pod_is_deleted_at_once_unless_a_surge_pod_or_a_pre_delete_hook_comes_first() {
+    // (maxSurge, preDelete hook on the pods) -> deleted at once (true) or marked (false).
+    for (surge, hooked, deleted) in [(0, false, true), (1, false, false), (0, true, false)] {
+        let mut world = World::new(3, strategy(CloneSetUpdateStrategyType::ReCreate, 0, 1, surge));
+        if hooked {
+            world.set.spec.lifecycle = Some(crate::api::common::Lifecycle {
+                pre_delete: Some(hook("drain")),
+                ..Default::default()
+            });
+            let names: Vec<String> = world.pods.iter().map(|p| p.name_any()).collect();
+            for n in &names {
+                hook_label(&mut world, n, "drain", true);
+            }
+        }
+        world.change_template(template("nginx:2", None));
+        let plan = world.plan();
+        let first = plan.actions.first().expect("a write");
+        let case = format!("maxSurge {surge}, hooked {hooked}: {:?}", plan.actions);
+        if deleted {
+            assert!(
+                matches!(
+                    first,
+                    Action::DeletePod {
+                        why: Some(Why::RecreatePod),
+                        ..
+                    }
+                ),
+                "{case}"
+            );
+            assert_eq!(plan.actions.len(), 1, "one pod (maxUnavailable 1): {case}");
+        } else if surge > 0 {
+            // The surge pod first; nothing is deleted before it.
+            assert!(
+                !plan.actions.iter().any(|a| matches!(a, Action::DeletePod { .. })),
+                "{case}"
+            );
+        } else {
+            assert!(
+                matches!(first, Action::PatchPod { why: Why::UpdatePodReCreate, patch, .. }
+                    if patch["metadata"]["labels"]["apps.kruise.io/specified-delete"] == "true"),
+                "{case}"
+            );
+        }
+    }
+}
+
+#[test]
 fn an_env_change_recreates_under_in_place_if_possible() {
     let mut world = World::new(
         2,

@@ -7,7 +7,9 @@
 //! 2. Unless paused: take the pods on the wrong side of the partition, order them
 //!    (default order, priority, scatter, PreparingUpdate first), keep what the unavailable
 //!    budget allows, and update each in place (policy and template diff permitting) or
-//!    mark it for recreation (the scale phase of a later round replaces it).
+//!    recreate it: delete it now when no surge pod or preDelete hook must come first,
+//!    else mark it `specified-delete` for the scale phase of a later round. Either way the
+//!    scale phase creates the replacement at the update revision.
 //!
 //! Invariant: a pod is never updated while it is in a grace period, PreparingDelete, or
 //! marked for deletion; under `InPlaceOnly` a pod that cannot go in place is left alone and
@@ -72,7 +74,7 @@ pub fn plan_update(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], 
         .collect();
     let batch = update_batch(&flags, d.update_num, d.update_max_unavailable, counts);
     for pod in ordered.into_iter().take(batch) {
-        update_pod(snapshot, pod, target, plan);
+        update_pod(snapshot, numbers, pod, target, plan);
     }
 }
 
@@ -138,9 +140,17 @@ fn refresh(snapshot: &Snapshot<'_>, active: &[&Pod], plan: &mut Plan) -> bool {
     wrote
 }
 
-/// Plans the update of one pod to `target`: in place through the shared step, or marked
-/// for recreation (the scale phase replaces it), or refused under InPlaceOnly.
-fn update_pod(snapshot: &Snapshot<'_>, pod: &Pod, target: super::plan::Revision<'_>, plan: &mut Plan) {
+/// Plans the update of one pod to `target`: in place through the shared step, recreated,
+/// or refused under InPlaceOnly. A pod to recreate is deleted at once when nothing has to
+/// happen before its delete; otherwise it is marked `specified-delete` and the scale phase
+/// of a later round deletes it (see [`recreate`]).
+fn update_pod(
+    snapshot: &Snapshot<'_>,
+    numbers: &Numbers,
+    pod: &Pod,
+    target: super::plan::Revision<'_>,
+    plan: &mut Plan,
+) {
     let hooks = lifecycle_of(snapshot.set);
     let ctx = step_context(snapshot, &hooks);
     let policy = match update_policy(snapshot.set) {
@@ -151,11 +161,7 @@ fn update_pod(snapshot: &Snapshot<'_>, pod: &Pod, target: super::plan::Revision<
     let mut steps = Steps::default();
     let name = pod.name_any();
     match step::update_pod(&ctx, pod, target.name, target.template, policy, &mut steps) {
-        Update::Recreate => plan.actions.push(Action::PatchPod {
-            name,
-            patch: label_patch(pod, &[(SPECIFIED_DELETE_LABEL, Some("true"))], &[]),
-            why: Why::UpdatePodReCreate,
-        }),
+        Update::Recreate => plan.actions.push(recreate(snapshot, numbers, &hooks, pod)),
         Update::Refused { reason } => plan.problems.push(Problem {
             reason: "FailedUpdate",
             message: format!(
@@ -166,4 +172,22 @@ fn update_pod(snapshot: &Snapshot<'_>, pod: &Pod, target: super::plan::Revision<
         Update::Planned | Update::Held => {}
     }
     absorb(steps, plan);
+}
+
+/// The write that starts recreating `pod`. Upstream always marks it `specified-delete`, so
+/// the scale phase deletes it within its budget; that costs a pod write and a round. The
+/// mark is needed only when something must come first: a surge pod (maxSurge > 0: the
+/// scale phase creates the replacement before the delete) or a preDelete hook (the pod
+/// goes through PreparingDelete). Otherwise the pod is deleted now: the update batch has
+/// already counted it against maxUnavailable, the scale phase of the next round creates
+/// its replacement at the update revision, and a crash before the delete plans it again.
+fn recreate(snapshot: &Snapshot<'_>, numbers: &Numbers, hooks: &Lifecycle, pod: &Pod) -> Action {
+    if numbers.max_surge == 0 && !lifecycle::is_hooked(pod, hooks.pre_delete.as_ref()) {
+        return super::plan_scale::delete_action(snapshot, pod, Some(Why::RecreatePod));
+    }
+    Action::PatchPod {
+        name: pod.name_any(),
+        patch: label_patch(pod, &[(SPECIFIED_DELETE_LABEL, Some("true"))], &[]),
+        why: Why::UpdatePodReCreate,
+    }
 }

@@ -349,6 +349,7 @@ fn plan_replicas(
                 name,
                 uid: pod.uid().unwrap_or_default(),
                 claims: Vec::new(),
+                why: None,
             });
             if !n.parallel {
                 return false;
@@ -452,6 +453,7 @@ pub(super) fn delete_pod(snapshot: &Snapshot<'_>, pod: &Pod, claims: Vec<String>
         name,
         uid: pod.uid().unwrap_or_default(),
         claims,
+        why: None,
     });
 }
 
