@@ -9,8 +9,9 @@
 //! CrashLoopBackOff / ImagePullBackOff / ErrImagePull / InvalidImageName; or an in-place
 //! update has had its gate False for longer than `stuck_after`. The message names the pod,
 //! the container and the reason. Pods still at an older revision never fail the rollout.
-//! A Kruise workload its type cannot read fails at once, naming the field (no controller
-//! acts on it, so it would never complete); with fail fast off it is waited for.
+//! A Kruise workload whose spec cannot be read, or that the planner refuses (`InvalidSpec`),
+//! fails at once naming the field (no controller rolls it out, so it would never
+//! complete); with fail fast off it is waited for.
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::Pod;
@@ -322,17 +323,32 @@ fn pod_row(kind: Kind, pod: &Pod, update_hash: Option<&str>, now: Timestamp) -> 
     }
 }
 
-/// The first field of a Kruise workload's spec its type cannot read (`spec.replicas: invalid
-/// type ...`), if there is one. Built-in kinds are validated by the API server.
-fn unreadable(o: &Observed<'_>) -> Option<String> {
+/// Why no controller rolls a Kruise workload out, if none does: its spec cannot be read
+/// (`cannot be read: spec.replicas: invalid type ...`), or it reads but the planner
+/// refuses it (the same `InvalidSpec` message the controller's event has: a bad
+/// int-or-percent, too many replicas). An Advanced StatefulSet's missing readiness gate is
+/// not one: it holds only the update, and a set with nothing to update still completes.
+/// Built-in kinds are validated by the API server.
+fn invalid_spec(o: &Observed<'_>, id: &str) -> Option<String> {
     use crate::api::{cloneset::CloneSet, daemonset::DaemonSet, statefulset::v1beta1::StatefulSet};
     use crate::runtime::decoded::read;
+    use crate::workloads::{cloneset, statefulset};
     // Only what the user wrote: the status is the controller's, counted leniently above.
     let spec = serde_json::json!({ "metadata": o.object["metadata"], "spec": o.object["spec"] });
+    let unreadable = |e: String| format!("{id} cannot be read: {e}");
     match o.kind {
-        Kind::CloneSet => read::<CloneSet>(&spec).err(),
-        Kind::AdvancedStatefulSet => read::<StatefulSet>(&spec).err(),
-        Kind::AdvancedDaemonSet => read::<DaemonSet>(&spec).err(),
+        Kind::CloneSet => match read::<CloneSet>(&spec) {
+            Ok(set) => cloneset::plan::checked_numbers(&set).err(),
+            Err(e) => Some(unreadable(e)),
+        },
+        Kind::AdvancedStatefulSet => match read::<StatefulSet>(&spec) {
+            Ok(set) => {
+                let reserved = statefulset::ordinals::ReservedOrdinals::of(&set).unwrap_or_default();
+                statefulset::plan::checked_numbers(&set, &reserved).err()
+            }
+            Err(e) => Some(unreadable(e)),
+        },
+        Kind::AdvancedDaemonSet => read::<DaemonSet>(&spec).err().map(unreadable),
         Kind::Deployment | Kind::StatefulSet | Kind::DaemonSet => None,
     }
 }
@@ -442,9 +458,9 @@ pub fn assess(o: &Observed<'_>) -> Report {
         counts: c.clone(),
         pods: pods.clone(),
     };
-    if let Some(error) = unreadable(o) {
-        // The controller does nothing for it (and never observes its generation).
-        let line = format!("{id} cannot be read: {error}; nothing is rolled out until it is fixed");
+    if let Some(problem) = invalid_spec(o, &id) {
+        // No controller rolls it out (nor observes its generation) until it is fixed.
+        let line = format!("{problem}; nothing is rolled out until it is fixed");
         return match o.stuck_after {
             Some(_) => report(Phase::Failed, line),
             None => report(Phase::Progressing, format!("Waiting for {line}")),

@@ -326,3 +326,20 @@ fn an_unreadable_cloneset_fails_at_once_naming_the_field_or_is_waited_for_withou
         report.line
     );
 }
+
+#[test]
+fn a_cloneset_the_planner_refuses_fails_with_its_invalid_spec_message() {
+    let mut o = clone(2, 1, 0, 0, false);
+    o["metadata"]["name"] = json!("web");
+    o["spec"]["updateStrategy"]["partition"] = json!("half");
+    let report = assess(&observed(&o, &[]));
+    assert_eq!(report.phase, Phase::Failed);
+    assert!(
+        report
+            .line
+            .starts_with("CloneSet web: spec.updateStrategy.partition")
+            && report.line.contains("half"),
+        "{}",
+        report.line
+    );
+}

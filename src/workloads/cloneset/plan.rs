@@ -141,24 +141,26 @@ pub(super) fn update_policy(set: &CloneSet) -> CloneSetUpdateStrategyType {
 
 pub(super) use crate::runtime::inplace::step::label_patch;
 
+/// The set's numbers, or why nothing can be planned for it (the `InvalidSpec` message,
+/// naming the set and the field). `rollout status` asks the same.
+pub fn checked_numbers(set: &CloneSet) -> Result<Numbers, String> {
+    if let Some(message) = crate::workloads::too_many_replicas("CloneSet", &set.name_any(), set.spec.replicas)
+    {
+        return Err(message);
+    }
+    Numbers::of(set).map_err(|error| format!("CloneSet {}: spec.{error}", set.name_any()))
+}
+
 /// Plans one reconcile of a CloneSet that is not being deleted.
 pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     let mut plan = Plan::default();
     let set = snapshot.set;
-    if let Some(message) = crate::workloads::too_many_replicas("CloneSet", &set.name_any(), set.spec.replicas)
-    {
-        plan.problems.push(Problem {
-            reason: "InvalidSpec",
-            message,
-        });
-        return plan;
-    }
-    let numbers = match Numbers::of(set) {
+    let numbers = match checked_numbers(set) {
         Ok(n) => n,
-        Err(error) => {
+        Err(message) => {
             plan.problems.push(Problem {
                 reason: "InvalidSpec",
-                message: format!("CloneSet {}: spec.{error}", set.name_any()),
+                message,
             });
             return plan;
         }

@@ -178,21 +178,12 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         });
         ReservedOrdinals::default()
     });
-    if let Some(message) =
-        crate::workloads::too_many_replicas("StatefulSet", &set.name_any(), set.spec.replicas)
-    {
-        plan.problems.push(Problem {
-            reason: "InvalidSpec",
-            message,
-        });
-        return plan;
-    }
-    let n = match Numbers::of(set, &reserved) {
+    let n = match checked_numbers(set, &reserved) {
         Ok(n) => n,
-        Err(error) => {
+        Err(message) => {
             plan.problems.push(Problem {
                 reason: "InvalidSpec",
-                message: format!("StatefulSet {}: spec.{error}", set.name_any()),
+                message,
             });
             return plan;
         }
@@ -222,6 +213,17 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     }
     super::plan_status::plan_status(snapshot, &n, &owned, &mut plan);
     plan
+}
+
+/// The set's numbers, or why nothing can be planned for it (the `InvalidSpec` message,
+/// naming the set and the field). `rollout status` asks the same.
+pub fn checked_numbers(set: &StatefulSet, reserved: &ReservedOrdinals) -> Result<Numbers, String> {
+    if let Some(message) =
+        crate::workloads::too_many_replicas("StatefulSet", &set.name_any(), set.spec.replicas)
+    {
+        return Err(message);
+    }
+    Numbers::of(set, reserved).map_err(|error| format!("StatefulSet {}: spec.{error}", set.name_any()))
 }
 
 /// In-place policies need the `InPlaceUpdateReady` readiness gate in the template (as
