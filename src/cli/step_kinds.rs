@@ -15,7 +15,7 @@ use crate::api::common::PodUpdatePolicy;
 use crate::api::statefulset::v1beta1::StatefulSet;
 use crate::workloads::cloneset::numbers;
 use crate::workloads::statefulset::ordinals::ReservedOrdinals;
-use crate::workloads::statefulset::plan::Numbers as StsNumbers;
+use crate::workloads::statefulset::plan::checked_numbers as sts_numbers;
 
 /// The numbers of one step.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,7 +74,7 @@ impl Facts {
             Kind::AdvancedStatefulSet => {
                 let set: StatefulSet = super::target::read_as(value, id)?;
                 let reserved = ReservedOrdinals::of(&set).unwrap_or_default();
-                let n = StsNumbers::of(&set, &reserved).map_err(|e| anyhow::anyhow!("{id}: spec.{e}"))?;
+                let n = sts_numbers(&set, &reserved).map_err(anyhow::Error::msg)?;
                 let status = set.status.clone().unwrap_or_default();
                 Ok(Facts {
                     kind,

@@ -31,7 +31,8 @@ view: an overall bar and one line per pod (old revision, updating in place, recr
 starting, waiting for readiness gate, ready, failing). Piped, it appends one line per change.
 Fails fast (exit 3) when an updated pod is in CrashLoopBackOff, ImagePullBackOff,
 ErrImagePull or InvalidImageName, or its in-place update is not done after --stuck-after,
-or a Kruise workload's spec cannot be read (the message names the field).
+or a Kruise workload's spec cannot be read or is refused by its controller (the message
+names the field).
 Exit codes: 0 done, 1 gone, 3 failed, 4 timeout, 5 paused (--fail-on-pause), 6 still
 progressing (--watch=false --exit-status).
 
