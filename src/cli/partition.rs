@@ -234,6 +234,7 @@ pub(crate) async fn next_asts_pods(
         set: &set,
         pods: split.replicas.values().copied().collect(),
         orphans: Vec::new(),
+        claims: &Default::default(),
         update: revision,
         current: revision,
         templates: &templates,

@@ -27,6 +27,11 @@ pub enum Action {
     DeleteClaim {
         name: String,
     },
+    /// Create a claim a live pod needs and that is missing (deleted by a user while the pod
+    /// waited); an existing name is left alone.
+    CreateClaim {
+        claim: Box<PersistentVolumeClaim>,
+    },
     /// Strategic-merge patch of the pod (carries the cached resourceVersion when it must).
     PatchPod {
         name: String,

@@ -259,6 +259,67 @@ pub fn name_list(names: &[String]) -> String {
     }
 }
 
+/// Which objects of a kind want to hear of a pod or PVC they do not control: an orphan
+/// they would adopt, a claim of theirs that carries no owner reference (an Advanced
+/// StatefulSet's claims under the Retain policy). Without it such an event wakes nobody
+/// and the object waits for an unrelated change. Default: none.
+pub trait Interest {
+    fn wants_orphan(&self, _pod: &k8s_openapi::api::core::v1::Pod) -> bool {
+        false
+    }
+    fn wants_claim(&self, _claim: &k8s_openapi::api::core::v1::PersistentVolumeClaim) -> bool {
+        false
+    }
+}
+
+/// The objects a pod or claim event must wake (pure, given the stores): its controller of
+/// `kind`; every owner with an expectation on it (a write of theirs the cache now shows, or
+/// a deletion it now completes); and, for an object with no controller at all, every object
+/// of the namespace that is interested in it (a scan of the kind's objects, so only for the
+/// rare uncontrolled pod or claim).
+fn woken<K>(
+    meta: &ObjectMeta,
+    kind: &'static str,
+    object_kind: ObjectKind,
+    expectations: &Expectations,
+    objects: &Store<Decoded<K>>,
+    interested: impl Fn(&K) -> bool,
+) -> Vec<ObjectRef<Decoded<K>>>
+where
+    K: Resource<DynamicType = ()> + Clone,
+{
+    let namespace = meta.namespace.as_deref().unwrap_or_default();
+    let name = meta.name.as_deref().unwrap_or_default();
+    let mut names: Vec<String> = expectations
+        .owners_expecting(object_kind, namespace, name)
+        .into_iter()
+        .filter_map(|owner| owner.split_once('/').map(|(_, n)| n.to_string()))
+        .collect();
+    let uncontrolled = !meta
+        .owner_references
+        .iter()
+        .flatten()
+        .any(|o| o.controller == Some(true));
+    match controller_of(meta, kind) {
+        Some((owner, _)) => names.push(owner),
+        None if uncontrolled => names.extend(
+            objects
+                .state()
+                .iter()
+                .filter(|o| o.meta.namespace.as_deref() == Some(namespace))
+                .filter(|o| o.object.as_ref().is_ok_and(|k| interested(k)))
+                .filter_map(|o| o.meta.name.clone()),
+        ),
+        None => {}
+    }
+    names.sort();
+    names.dedup();
+    names
+        .iter()
+        .map(|n| ObjectRef::new(n).within(namespace))
+        .collect()
+}
+
 /// What one workload controller needs to be served.
 pub struct Serve<F> {
     pub client: Client,
@@ -282,6 +343,7 @@ pub async fn serve<K, R, Fut, F>(kind: &'static str, what: &'static str, s: Serv
 where
     K: Resource<DynamicType = (), Scope = k8s_openapi::NamespaceResourceScope>
         + kube::core::object::HasStatus
+        + Interest
         + Clone
         + serde::de::DeserializeOwned
         + std::fmt::Debug
@@ -317,32 +379,40 @@ where
             queue.metrics.queue_changed(kind, 1);
         }
     };
-    let to_owner = move |meta: &ObjectMeta| -> Option<ObjectRef<Decoded<K>>> {
-        let (name, _) = controller_of(meta, kind)?;
-        Some(ObjectRef::new(&name).within(meta.namespace.as_deref().unwrap_or_default()))
-    };
     let (mark_pods, mark_claims, mark_objects) = (mark.clone(), mark.clone(), mark);
     let object_events = object_events.inspect(move |o| mark_objects(&ObjectRef::from_obj(o.as_ref())));
+    let (pod_ctx, claim_ctx) = (ctx.clone(), ctx.clone());
+    let (pod_objects, claim_objects) = (objects.clone(), objects.clone());
     let controller = Controller::for_shared_stream(object_events, objects)
         .with_config(Config::default().concurrency(s.workers))
         .watches_shared_stream(
             s.subscriptions.pod_events,
             move |p: Arc<k8s_openapi::api::core::v1::Pod>| {
-                let r = to_owner(&p.metadata);
-                if let Some(r) = &r {
-                    mark_pods(r);
-                }
-                r
+                let woken = woken(
+                    &p.metadata,
+                    kind,
+                    ObjectKind::Pod,
+                    &pod_ctx.expectations,
+                    &pod_objects,
+                    |k: &K| k.wants_orphan(&p),
+                );
+                woken.iter().for_each(&mark_pods);
+                woken
             },
         )
         .watches_shared_stream(
             s.subscriptions.claim_events,
             move |c: Arc<k8s_openapi::api::core::v1::PersistentVolumeClaim>| {
-                let r = to_owner(&c.metadata);
-                if let Some(r) = &r {
-                    mark_claims(r);
-                }
-                r
+                let woken = woken(
+                    &c.metadata,
+                    kind,
+                    ObjectKind::Claim,
+                    &claim_ctx.expectations,
+                    &claim_objects,
+                    |k: &K| k.wants_claim(&c),
+                );
+                woken.iter().for_each(&mark_claims);
+                woken
             },
         )
         .graceful_shutdown_on(s.shutdown);

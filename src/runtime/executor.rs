@@ -91,6 +91,7 @@ pub async fn execute(ctx: &Context, namespace: &str, owner: &str, actions: Vec<A
             | Action::DeleteClaim { name }
             | Action::PatchPod { name, .. }
             | Action::PatchPodStatus { name, .. } => name.clone(),
+            Action::CreateClaim { claim } => claim.name_any(),
             Action::CreatePod { .. } => continue,
         };
         let i = *index.entry(name).or_insert_with(|| {
@@ -234,7 +235,35 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
             Ok(()) => (Step::Nothing, None),
             Err(step) => (step, None),
         },
+        Action::CreateClaim { claim } => match create_claim(ctx, &claims, owner, &claim).await {
+            Ok(()) => (Step::Nothing, None),
+            Err(error) => (Step::Failed(error), None),
+        },
         Action::CreatePod { .. } => (Step::Nothing, None),
+    }
+}
+
+/// Creates `claim` with a `Created` expectation recorded first; an existing claim of that
+/// name is fine (the claim is what was wanted).
+async fn create_claim(
+    ctx: &Context,
+    api: &Api<PersistentVolumeClaim>,
+    owner: &str,
+    claim: &PersistentVolumeClaim,
+) -> Result<(), Error> {
+    let name = claim.name_any();
+    let expectation = Expect::Created {
+        kind: ObjectKind::Claim,
+        name: name.clone(),
+    };
+    ctx.expectations.expect(owner, expectation.clone());
+    match api.create(&post_params(), claim).await {
+        Ok(_) => Ok(()),
+        Err(e) if is_already_exists(&e) => Ok(()),
+        Err(source) => {
+            ctx.expectations.forget(owner, &expectation);
+            Err(Error::CreateClaim { name, source })
+        }
     }
 }
 
@@ -316,20 +345,7 @@ async fn create(ctx: &Context, namespace: &str, owner: &str, action: Action) -> 
     };
     let claims_api: Api<PersistentVolumeClaim> = Api::namespaced(ctx.client.clone(), namespace);
     for claim in claims {
-        let name = claim.name_any();
-        let expectation = Expect::Created {
-            kind: ObjectKind::Claim,
-            name: name.clone(),
-        };
-        ctx.expectations.expect(owner, expectation.clone());
-        match claims_api.create(&post_params(), &claim).await {
-            Ok(_) => {}
-            Err(e) if is_already_exists(&e) => {}
-            Err(source) => {
-                ctx.expectations.forget(owner, &expectation);
-                return Err(Error::CreateClaim { name, source });
-            }
-        }
+        create_claim(ctx, &claims_api, owner, &claim).await?;
     }
     let pods: Api<Pod> = Api::namespaced(ctx.client.clone(), namespace);
     let name = pod.name_any();

@@ -13,12 +13,19 @@
 //! - An expectation older than the timeout is dropped with a warning, and planning goes on
 //!   from the cache as it is (the watch re-lists on its own when it broke): a lost event
 //!   delays a controller by at most the timeout and never blocks it for good.
+//! - Whoever waits is woken: [`Expectations::owners_expecting`] names the owners with an
+//!   expectation on an object, so every event of that object (a claim deleted long after
+//!   its pod, whose owner reference points at the pod, not the set) triggers them.
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How long an expectation is waited for.
 pub const TIMEOUT: Duration = Duration::from_secs(5 * 60);
+
+/// While an owner waits on expectations, it looks at the cache again this often even
+/// without an event: a watch that re-listed shows a deletion without a Delete event.
+pub const RECHECK: Duration = Duration::from_secs(5);
 
 /// The kind of cached object an expectation is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -73,6 +80,21 @@ pub struct Expectations {
     owners: Mutex<HashMap<String, HashMap<Expect, Instant>>>,
 }
 
+impl Expect {
+    fn object(&self) -> (ObjectKind, &str) {
+        match self {
+            Expect::Created { kind, name }
+            | Expect::Deleted { kind, name, .. }
+            | Expect::Version { kind, name, .. } => (*kind, name),
+        }
+    }
+}
+
+/// The namespace part of an owner key (`namespace/name`).
+fn namespace_of(owner: &str) -> &str {
+    owner.split_once('/').map_or("", |(ns, _)| ns)
+}
+
 impl Expectations {
     pub fn expect(&self, owner: &str, expectation: Expect) {
         let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
@@ -80,6 +102,18 @@ impl Expectations {
             .entry(owner.to_string())
             .or_default()
             .insert(expectation, Instant::now());
+    }
+
+    /// The owners (keys `namespace/name`) with an unmet expectation on the `kind` object
+    /// `name` in `namespace`: an event of that object may be what they wait for.
+    pub fn owners_expecting(&self, kind: ObjectKind, namespace: &str, name: &str) -> Vec<String> {
+        let owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        owners
+            .iter()
+            .filter(|(owner, _)| namespace_of(owner) == namespace)
+            .filter(|(_, set)| set.keys().any(|e| e.object() == (kind, name)))
+            .map(|(owner, _)| owner.clone())
+            .collect()
     }
 
     /// Forgets one expectation (the write it was for failed).
@@ -190,6 +224,35 @@ mod tests {
         e.expect("ns/web", created);
         let later = Instant::now() + TIMEOUT + Duration::from_secs(1);
         assert_eq!(e.pending_at("ns/web", &|_, _| None, later), 0);
+    }
+
+    #[test]
+    fn an_event_of_an_expected_object_names_the_owners_waiting_for_it() {
+        let e = Expectations::default();
+        let claim = Expect::Deleted {
+            kind: ObjectKind::Claim,
+            name: pod("data-web-2"),
+            uid: "c2".into(),
+        };
+        e.expect("ns/web", claim.clone());
+        assert_eq!(
+            e.owners_expecting(ObjectKind::Claim, "ns", "data-web-2"),
+            ["ns/web"]
+        );
+        assert!(
+            e.owners_expecting(ObjectKind::Pod, "ns", "data-web-2").is_empty(),
+            "kind"
+        );
+        assert!(
+            e.owners_expecting(ObjectKind::Claim, "other", "data-web-2")
+                .is_empty(),
+            "namespace"
+        );
+        e.forget("ns/web", &claim);
+        assert!(
+            e.owners_expecting(ObjectKind::Claim, "ns", "data-web-2")
+                .is_empty()
+        );
     }
 
     #[test]

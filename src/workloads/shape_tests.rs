@@ -183,6 +183,7 @@ proptest! {
             set: &set,
             pods: pods.iter().collect(),
             orphans: Vec::new(),
+            claims: &Default::default(),
             update: Revision { name: "web-new", template: &t["web-new"] },
             current: Revision { name: "web-old", template: &t["web-old"] },
             templates: &t,
@@ -206,6 +207,7 @@ fn huge_replicas_are_refused_with_the_field_named_instead_of_planned() {
         set: &set,
         pods: Vec::new(),
         orphans: Vec::new(),
+        claims: &Default::default(),
         update: Revision {
             name: "web-new",
             template: &t["web-new"],

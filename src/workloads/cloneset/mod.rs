@@ -46,7 +46,7 @@ use serde_json::json;
 use crate::api::cloneset::CloneSet;
 use crate::api::common::UpdateScatterTerm;
 use crate::runtime::executor;
-use crate::runtime::expectations::TIMEOUT;
+use crate::runtime::expectations::RECHECK;
 use crate::runtime::history as revisions;
 use crate::runtime::owner_index::OwnerIndex;
 use plan::{Problem, Snapshot};
@@ -55,6 +55,9 @@ pub const CONTROLLER: &str = "CloneSet";
 pub use crate::runtime::controller::{Context, Error, FIELD_MANAGER, Serve};
 
 crate::impl_workload!(CloneSet, CONTROLLER);
+
+/// A CloneSet hears of the pods and claims it controls (and those it expects) only.
+impl crate::runtime::controller::Interest for CloneSet {}
 
 /// `namespace/name` of a set.
 pub fn key(set: &CloneSet) -> String {
@@ -109,7 +112,7 @@ async fn reconcile(set: Arc<CloneSet>, ctx: Arc<Context>) -> Result<Requeue, Err
             pending,
             "waiting for the cache to show earlier writes"
         );
-        return Ok(Requeue::requeue(TIMEOUT));
+        return Ok(Requeue::requeue(RECHECK));
     }
     let owned_pods = owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, set);
     let owned_claims = owned_by(&ctx.watches.claims, &ctx.watches.claim_owners, set);

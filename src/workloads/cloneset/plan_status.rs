@@ -4,18 +4,16 @@
 //! Progressing condition keeps its timestamps while its status and reason hold, so an
 //! unchanged rollout proposes nothing); `FailedUpdate` is present exactly while the last
 //! update phase had to leave a pod alone (InPlaceOnly), and names the pod and why.
-use std::time::Duration;
-
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
-use k8s_openapi::jiff::SignedDuration;
 use kube::core::Selector;
 
 use super::plan::{Numbers, Plan, Snapshot};
 use super::progressing::{PROGRESSING, ProgressInput, progressing};
-use super::status::{self, StatusInput, counters};
+use super::status::{StatusInput, counters};
 use crate::api::cloneset::{CloneSetCondition, CloneSetStatus};
 use crate::runtime::decoded::{INVALID_SPEC, UNREADABLE};
+use crate::workloads::common::availability;
 
 pub const FAILED_UPDATE: &str = "FailedUpdate";
 
@@ -74,17 +72,10 @@ pub fn plan_status(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], 
         None => {}
     }
     // Ready pods not yet available: look again when minReadySeconds has passed.
-    if numbers.min_ready_seconds > 0 {
-        for pod in active {
-            if status::is_ready(pod)
-                && !status::is_available(pod, numbers.min_ready_seconds, snapshot.now)
-                && let Some(since) = status::ready_since(pod)
-            {
-                let left =
-                    SignedDuration::from_secs(numbers.min_ready_seconds) - snapshot.now.duration_since(since);
-                plan.wake(Duration::try_from(left).unwrap_or(Duration::ZERO) + Duration::from_millis(200));
-            }
-        }
+    if let Some(after) =
+        availability::next_available_in(active.iter().copied(), numbers.min_ready_seconds, snapshot.now)
+    {
+        plan.wake(after);
     }
     let label_selector = Selector::try_from(set.spec.selector.clone())
         .ok()

@@ -144,7 +144,7 @@ impl World {
                 self.pods.push(pod);
             }
             Action::DeletePod { name, .. } => self.pods.retain(|p| p.name_any() != name),
-            Action::DeleteClaim { .. } => {}
+            Action::DeleteClaim { .. } | Action::CreateClaim { .. } => {}
             Action::PatchPod { name, patch, .. } => {
                 let pod = self.pods.iter_mut().find(|p| p.name_any() == name).expect("pod");
                 let mut value = serde_json::to_value(&*pod).expect("json");

@@ -5,42 +5,15 @@
 //! pods is updated (readiness not required); a pod mid in-place update
 //! (`InPlaceUpdateReady` present and not True) is never counted ready.
 //! The `Progressing` condition is computed in [`super::progressing`].
-use crate::runtime::inplace::state::pod_condition as condition;
 use k8s_openapi::api::core::v1::Pod;
-use k8s_openapi::jiff::{SignedDuration, Timestamp};
-
-use crate::runtime::inplace::state::READINESS_GATE;
-use crate::runtime::lifecycle;
+use k8s_openapi::jiff::Timestamp;
 
 pub use crate::runtime::lifecycle::STATE_LABEL as LIFECYCLE_STATE_LABEL;
 pub use crate::runtime::revision::REVISION_LABEL;
 
 pub use crate::runtime::revision::is_at_revision;
 
-/// Running, Ready, and not in the middle of an in-place update.
-pub fn is_ready(pod: &Pod) -> bool {
-    let running = pod.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running");
-    let ready = condition(pod, "Ready").is_some_and(|c| c.status == "True");
-    let in_place_ok = condition(pod, READINESS_GATE).is_none_or(|c| c.status == "True");
-    running && ready && in_place_ok
-}
-
-/// When the pod's Ready condition last changed.
-pub fn ready_since(pod: &Pod) -> Option<Timestamp> {
-    condition(pod, "Ready")
-        .and_then(|c| c.last_transition_time.as_ref())
-        .map(|t| t.0)
-}
-
-/// Ready for at least `min_ready_seconds`, with lifecycle state unset or Normal: the one
-/// definition of "available", used by the status counters and the pod orders alike.
-pub fn is_available(pod: &Pod, min_ready_seconds: i64, now: Timestamp) -> bool {
-    let normal = lifecycle::allows_available(pod);
-    let since = ready_since(pod);
-    let long_enough =
-        since.is_none_or(|s| now.duration_since(s) >= SignedDuration::from_secs(min_ready_seconds));
-    normal && is_ready(pod) && long_enough
-}
+pub use crate::workloads::common::availability::{is_available, is_ready, ready_since};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Counters {

@@ -1,3 +1,4 @@
+use crate::runtime::inplace::state::READINESS_GATE;
 use serde_json::{Value, json};
 
 use super::*;

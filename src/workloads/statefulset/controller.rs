@@ -29,7 +29,7 @@ use crate::runtime::controller::{
     Context, Error, Serve, key, owned_by, publish_outcome, requeue, write_status,
 };
 use crate::runtime::executor;
-use crate::runtime::expectations::TIMEOUT;
+use crate::runtime::expectations::RECHECK;
 use crate::runtime::history;
 use crate::runtime::revision::REVISION_LABEL;
 
@@ -52,7 +52,7 @@ async fn reconcile(set: Arc<StatefulSet>, ctx: Arc<Context>) -> Result<Requeue, 
             pending,
             "waiting for the cache to show earlier writes"
         );
-        return Ok(Requeue::requeue(TIMEOUT));
+        return Ok(Requeue::requeue(RECHECK));
     }
     let owned_pods = owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, set, CONTROLLER);
     let history = match history::sync(ctx, set).await? {
@@ -63,10 +63,12 @@ async fn reconcile(set: Arc<StatefulSet>, ctx: Arc<Context>) -> Result<Requeue, 
     // those whose labels match (a set re-created after `--cascade=orphan`). Hash lookups
     // by name, one per replica, never a scan of every cached pod.
     let orphans: Vec<Arc<k8s_openapi::api::core::v1::Pod>> = orphan_candidates(ctx, set, &namespace);
+    let claims = existing_claims(ctx, set, &namespace);
     let snapshot = Snapshot {
         set,
         pods: owned_pods.iter().map(AsRef::as_ref).collect(),
         orphans: orphans.iter().map(AsRef::as_ref).collect(),
+        claims: &claims,
         update: Revision {
             name: &history.update,
             template: &history.templates[&history.update],
@@ -109,6 +111,59 @@ async fn reconcile(set: Arc<StatefulSet>, ctx: Arc<Context>) -> Result<Requeue, 
     }
     history::truncate(ctx, set, &history, &pod_revisions).await?;
     requeue(outcome, plan.requeue_after)
+}
+
+/// Which objects a pod or claim event wakes, besides the set that controls it.
+impl crate::runtime::controller::Interest for StatefulSet {
+    /// An orphan at one of the set's ordinal names whose labels match: the planner adopts it.
+    fn wants_orphan(&self, pod: &k8s_openapi::api::core::v1::Pod) -> bool {
+        use kube::core::{Selector, SelectorExt};
+        super::ordinals::parse_ordinal(&self.name_any(), &pod.name_any()).is_some()
+            && Selector::try_from(self.spec.selector.clone()).is_ok_and(|s| s.matches(pod.labels()))
+    }
+
+    /// A claim named `<template>-<set>-<ordinal>`: under the Retain policy it has no owner
+    /// reference, yet a Pending pod of the set may be waiting for it to be made again.
+    fn wants_claim(&self, claim: &k8s_openapi::api::core::v1::PersistentVolumeClaim) -> bool {
+        let (set, name) = (self.name_any(), claim.name_any());
+        self.spec.volume_claim_templates.iter().flatten().any(|t| {
+            name.strip_prefix(&t.name_any())
+                .and_then(|rest| rest.strip_prefix('-'))
+                .is_some_and(|rest| super::ordinals::parse_ordinal(&set, rest).is_some())
+        })
+    }
+}
+
+/// The names of the claims of the set's valid ordinals that the cache holds.
+fn existing_claims(ctx: &Context, set: &StatefulSet, namespace: &str) -> BTreeSet<String> {
+    use super::{identity, ordinals};
+    let templates = set.spec.volume_claim_templates.as_deref().unwrap_or_default();
+    if templates.is_empty() {
+        return BTreeSet::new();
+    }
+    let replicas = set
+        .spec
+        .replicas
+        .unwrap_or(1)
+        .clamp(0, crate::workloads::MAX_REPLICAS);
+    let reserved =
+        ordinals::ReservedOrdinals::lenient(set.spec.reserve_ordinals.as_deref().unwrap_or_default());
+    let set_name = set.name_any();
+    ordinals::valid_ordinals(ordinals::start_ordinal(set), replicas, &reserved)
+        .into_iter()
+        .flat_map(|o| {
+            let set_name = &set_name;
+            templates
+                .iter()
+                .map(move |t| identity::claim_name(&t.name_any(), set_name, o))
+        })
+        .filter(|name| {
+            ctx.watches
+                .claims
+                .get(&kube::runtime::reflector::ObjectRef::new(name).within(namespace))
+                .is_some()
+        })
+        .collect()
 }
 
 /// The cached pods named like the set's valid ordinals that have no controller.

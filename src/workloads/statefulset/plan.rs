@@ -15,8 +15,10 @@
 //! `<set>-<valid ordinal>` for a created pod and no ordinal is created twice; OrderedReady
 //! creates at most one pod per round and never while a lower ordinal is unhealthy; a
 //! created pod's revision follows the partition; PVCs are deleted only with a condemned pod
-//! and only when `whenScaled: Delete` asks for it.
-use std::collections::BTreeMap;
+//! and only when `whenScaled: Delete` asks for it; OrderedReady deletes a condemned pod only
+//! when every replica is healthy and the pod is healthy or the lowest unhealthy one; a
+//! replica's missing claim is recreated while its pod is Pending.
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
@@ -49,6 +51,8 @@ pub struct Snapshot<'a> {
     pub pods: Vec<&'a Pod>,
     /// Pods of the namespace with no controller at all (adoption candidates).
     pub orphans: Vec<&'a Pod>,
+    /// Names of the claims of the set's replicas that exist (terminating ones included).
+    pub claims: &'a BTreeSet<String>,
     pub update: Revision<'a>,
     pub current: Revision<'a>,
     /// Every known revision's template by name.
@@ -157,6 +161,11 @@ pub(super) fn lifecycle_of(set: &StatefulSet) -> Lifecycle {
 /// Running and Ready for minReadySeconds, lifecycle Normal: what OrderedReady waits for.
 pub(super) fn healthy(pod: &Pod, n: &Numbers, now: Timestamp) -> bool {
     pod.metadata.deletion_timestamp.is_none() && is_available(pod, n.min_ready_seconds, now)
+}
+
+fn is_pending(pod: &Pod) -> bool {
+    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
+    matches!(phase, None | Some("Pending" | ""))
 }
 
 fn finished(pod: &Pod) -> bool {
@@ -364,6 +373,17 @@ fn plan_replicas(
             }
             continue;
         }
+        // A Pending pod whose claim is gone (a user deleted it) waits forever for it: the
+        // claim is made again, as the built-in StatefulSet does.
+        if is_pending(pod) {
+            for claim in identity::new_claims(set, ordinal) {
+                if !snapshot.claims.contains(&claim.name_any()) {
+                    plan.actions.push(Action::CreateClaim {
+                        claim: Box::new(claim),
+                    });
+                }
+            }
+        }
         if let Some(patch) = identity::identity_drift(set, ordinal, pod) {
             plan.actions.push(Action::PatchPod {
                 name: name.clone(),
@@ -407,6 +427,13 @@ fn plan_condemned(
         .and_then(|p| p.when_scaled)
         == Some(PersistentVolumeClaimRetentionPolicyType::Delete);
     let all_healthy = replicas.values().all(|p| healthy(p, n, snapshot.now));
+    // Upstream's `firstUnhealthyPod`: the lowest unhealthy ordinal (the replicas are all
+    // healthy by the time condemned pods are looked at in OrderedReady).
+    let first_unhealthy = condemned
+        .iter()
+        .rev()
+        .find(|p| !healthy(p, n, snapshot.now))
+        .map(|p| p.name_any());
     for pod in condemned {
         if pod.metadata.deletion_timestamp.is_some() {
             if !n.parallel {
@@ -415,6 +442,13 @@ fn plan_condemned(
             continue;
         }
         if !n.parallel && !all_healthy {
+            return false;
+        }
+        // OrderedReady removes an unhealthy pod only when it is the first unhealthy one:
+        // with web-0..2 all not Ready, scaling to 0 waits (as the built-in StatefulSet does)
+        // instead of deleting them at once.
+        if !n.parallel && !healthy(pod, n, snapshot.now) && first_unhealthy != Some(pod.name_any()) {
+            wake_for_min_ready(pod, n, snapshot.now, plan);
             return false;
         }
         let claims = if delete_claims {

@@ -4,14 +4,15 @@
 //! `current*`/`updated*` count non-terminating pods at that revision; `currentRevision`
 //! moves to the update revision once every replica is updated and ready (RollingUpdate);
 //! conditions are rebuilt every write (only the controller knows a round's write failures);
-//! the status is planned only when it differs from the stored one.
+//! the status is planned only when it differs from the stored one; a ready pod that is not
+//! yet available for minReadySeconds wakes the set when it will be (nothing else would).
 use k8s_openapi::api::core::v1::Pod;
 use kube::core::Selector;
 
 use super::plan::{Numbers, Plan, Snapshot};
 use crate::api::statefulset::v1beta1::StatefulSetStatus;
 use crate::runtime::revision::is_at_revision;
-use crate::workloads::cloneset::status::{is_available, is_ready};
+use crate::workloads::common::availability::{self, is_available, is_ready};
 
 pub fn plan_status(snapshot: &Snapshot<'_>, n: &Numbers, pods: &[Pod], plan: &mut Plan) {
     let set = snapshot.set;
@@ -67,6 +68,10 @@ pub fn plan_status(snapshot: &Snapshot<'_>, n: &Numbers, pods: &[Pod], plan: &mu
     {
         s.current_revision = Some(snapshot.update.name.to_string());
         s.current_replicas = s.updated_replicas;
+    }
+    // availableReplicas grows by time alone: look again when the next pod gets there.
+    if let Some(after) = availability::next_available_in(pods, n.min_ready_seconds, snapshot.now) {
+        plan.wake(after);
     }
     if set.status.as_ref() != Some(&s) {
         plan.status = Some(s);

@@ -3,7 +3,8 @@
 //! 1. (Done before, in the replica pass: the shared refresh; a refresh write skips this
 //!    phase.)
 //! 2. Unavailable: replicas not Running+Ready for minReadySeconds with lifecycle Normal,
-//!    terminating, or mid in-place update.
+//!    terminating, mid in-place update, or missing (no pod yet: deleted by an earlier round
+//!    and not recreated, or created this round).
 //! 3. Specified deletes (`apps.kruise.io/specified-delete`), highest ordinal first, within
 //!    the budget (an unavailable one always goes).
 //! 4. Candidates: ordered, the ordinals from the highest down to position `partition`;
@@ -66,10 +67,19 @@ pub fn plan_update(snapshot: &Snapshot<'_>, n: &Numbers, replicas: &BTreeMap<i32
     let pods: Vec<&Pod> = replicas.values().copied().collect();
 
     let available = |p: &Pod| healthy(p, n, snapshot.now) && in_place_done(p);
+    // A replica with no pod (deleted and not yet recreated, or being created this round)
+    // is as unavailable as a terminating one: its ordinal's name stands for it.
+    let set_name = snapshot.set.name_any();
+    let missing = n
+        .valid
+        .iter()
+        .filter(|o| !replicas.contains_key(o))
+        .map(|o| super::identity::pod_name(&set_name, *o));
     let mut unavailable: BTreeSet<String> = pods
         .iter()
         .filter(|p| !available(p))
         .map(|p| p.name_any())
+        .chain(missing)
         .collect();
 
     // Specified deletes, highest ordinal first, not limited by the partition.
