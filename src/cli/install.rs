@@ -172,7 +172,7 @@ pub async fn install(args: InstallArgs, connection: &ConnectionArgs) -> anyhow::
         applied.push(after);
     }
     if !params.dry_run {
-        wait_established(&api, &crds, args.timeout).await?;
+        wait_established(&client, &api, &crds, args.timeout).await?;
     }
     if let Some(output) = args.output {
         print!("{}", render(&applied, output)?);
@@ -180,7 +180,11 @@ pub async fn install(args: InstallArgs, connection: &ConnectionArgs) -> anyhow::
     Ok(())
 }
 
+/// Waits until every CRD is Established and then until each served version answers a
+/// list: the API server sets Established a moment before its handler serves the resource,
+/// and a `kubectl apply` right after `install` would otherwise meet "404 page not found".
 async fn wait_established(
+    client: &Client,
     api: &Api<CustomResourceDefinition>,
     crds: &[CustomResourceDefinition],
     timeout: Duration,
@@ -202,6 +206,27 @@ async fn wait_established(
                 );
             }
             tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        for version in crd.spec.versions.iter().filter(|v| v.served) {
+            let gvk = GroupVersionKind::gvk(&crd.spec.group, &version.name, &crd.spec.names.kind);
+            let resource = ApiResource::from_gvk_with_plural(&gvk, &crd.spec.names.plural);
+            let objects: Api<DynamicObject> = Api::all_with(client.clone(), &resource);
+            loop {
+                match objects.list_metadata(&ListParams::default().limit(1)).await {
+                    Ok(_) => break,
+                    Err(kube::Error::Api(s)) if s.code == 404 && start.elapsed() <= timeout => {
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                    }
+                    Err(error) => {
+                        anyhow::bail!(
+                            "{} {}/{} is not served: {error}",
+                            name,
+                            crd.spec.group,
+                            version.name
+                        )
+                    }
+                }
+            }
         }
     }
     Ok(())

@@ -224,6 +224,18 @@ struct Record {
     max_pods: usize,
     max_unavailable: usize,
     checks: usize,
+    /// How many pods the workload should have: a missing one counts as unavailable.
+    expected: Option<usize>,
+}
+
+impl Record {
+    /// Not Ready (or terminating), plus the pods missing from `expected`.
+    fn unavailable(&self) -> usize {
+        let not_ready = self.pods.values().filter(|p| !p.ready).count();
+        let ready = self.pods.len() - not_ready;
+        let missing = self.expected.map_or(0, |e| e.saturating_sub(ready));
+        not_ready.max(missing)
+    }
 }
 
 /// Records every pod change in a namespace; unavailable = not Ready (or terminating).
@@ -234,8 +246,21 @@ pub struct PodWatcher {
 
 impl PodWatcher {
     pub fn start(ns: &TestNamespace) -> Self {
+        Self::watch(ns, None)
+    }
+
+    /// Like [`PodWatcher::start`] for a workload of `replicas` pods: a pod that is deleted
+    /// and not yet recreated counts as unavailable too.
+    pub fn start_expecting(ns: &TestNamespace, replicas: usize) -> Self {
+        Self::watch(ns, Some(replicas))
+    }
+
+    fn watch(ns: &TestNamespace, expected: Option<usize>) -> Self {
         let api: Api<Pod> = ns.api();
-        let record = Arc::new(Mutex::new(Record::default()));
+        let record = Arc::new(Mutex::new(Record {
+            expected,
+            ..Record::default()
+        }));
         let shared = record.clone();
         let start = Instant::now();
         let task = tokio::spawn(async move {
@@ -262,7 +287,7 @@ impl PodWatcher {
                     r.timeline.push((at, name, Some(view)));
                 }
                 let total = r.pods.len();
-                let unavailable = r.pods.values().filter(|p| !p.ready).count();
+                let unavailable = r.unavailable();
                 r.max_pods = r.max_pods.max(total);
                 r.max_unavailable = r.max_unavailable.max(unavailable);
                 r.checks += 1;
@@ -282,7 +307,7 @@ impl PodWatcher {
     pub fn reset_maxima(&self) {
         let mut r = self.record.lock().expect("record");
         r.max_pods = r.pods.len();
-        r.max_unavailable = r.pods.values().filter(|p| !p.ready).count();
+        r.max_unavailable = r.unavailable();
     }
 
     /// Every view of one pod, in order.

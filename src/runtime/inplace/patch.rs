@@ -133,6 +133,18 @@ fn image_ids(pod: &Pod, containers: impl Iterator<Item = String>) -> BTreeMap<St
         .collect()
 }
 
+/// Records an applied batch in `state` (reference §1.6): the imageIDs the containers run
+/// now, and `{timestamp, containers}` appended to `containerBatchesRecord`.
+fn applied(state: &mut InPlaceUpdateState, pod: &Pod, images: &BTreeMap<String, String>, now: &str) {
+    state.last_container_statuses = Some(image_ids(pod, images.keys().cloned()));
+    if !images.is_empty() {
+        let containers: Vec<&String> = images.keys().collect();
+        state
+            .container_batches_record
+            .push(json!({ "timestamp": now, "containers": containers }));
+    }
+}
+
 fn containers_patch(images: &BTreeMap<String, String>) -> Value {
     Value::Array(
         images
@@ -169,13 +181,18 @@ pub fn update_pod(pod: &Pod, update: &InPlaceUpdate<'_>, now: &str) -> Value {
     for (k, v) in &update.extra_annotations {
         set_map(&mut annotations, k, v.clone());
     }
-    let state = InPlaceUpdateState {
+    let graced = update.grace_seconds > 0 && !update.images.is_empty();
+    let mut state = InPlaceUpdateState {
         revision: update.target_revision.into(),
         update_timestamp: now.into(),
-        last_container_statuses: Some(image_ids(pod, update.images.keys().cloned())),
         update_images: !update.images.is_empty(),
         ..InPlaceUpdateState::default()
     };
+    if !graced {
+        // The spec is applied now: record what runs and this batch (upstream records both
+        // when it applies, so a pod in a grace period shows `lastContainerStatuses: null`).
+        applied(&mut state, pod, update.images, now);
+    }
     set_map(&mut annotations, STATE_ANNOTATION, Some(state.to_annotation()));
     let has_legacy = pod
         .metadata
@@ -191,7 +208,7 @@ pub fn update_pod(pod: &Pod, update: &InPlaceUpdate<'_>, now: &str) -> Value {
             "labels": labels,
         }
     });
-    if update.grace_seconds > 0 && !update.images.is_empty() {
+    if graced {
         let grace = GraceSpec {
             revision: update.target_revision.into(),
             container_images: update.images.clone(),
@@ -225,7 +242,7 @@ pub enum GraceStep {
 
 /// The grace step for `pod`, if it is in a grace period. `elapsed` is the seconds since the
 /// state's `updateTimestamp`.
-pub fn grace_step(pod: &Pod, revision_label: Option<&str>, elapsed: i64) -> Option<GraceStep> {
+pub fn grace_step(pod: &Pod, revision_label: Option<&str>, elapsed: i64, now: &str) -> Option<GraceStep> {
     let grace = GraceSpec::of(pod)?;
     let rv = json!(pod.metadata.resource_version);
     let drop_annotations = json!({ GRACE_ANNOTATION: null, LEGACY_GRACE_ANNOTATION: null });
@@ -238,8 +255,19 @@ pub fn grace_step(pod: &Pod, revision_label: Option<&str>, elapsed: i64) -> Opti
     if left > 0 {
         return Some(GraceStep::Wait(left.unsigned_abs()));
     }
+    let mut state = InPlaceUpdateState::of(pod)
+        .and_then(Result::ok)
+        .unwrap_or_else(|| InPlaceUpdateState {
+            revision: grace.revision.clone(),
+            update_timestamp: now.into(),
+            update_images: true,
+            ..InPlaceUpdateState::default()
+        });
+    applied(&mut state, pod, &grace.container_images, now);
+    let mut annotations = drop_annotations;
+    annotations[STATE_ANNOTATION] = Value::String(state.to_annotation());
     Some(GraceStep::Apply(json!({
-        "metadata": { "resourceVersion": rv, "annotations": drop_annotations },
+        "metadata": { "resourceVersion": rv, "annotations": annotations },
         "spec": { "containers": containers_patch(&grace.container_images) },
     })))
 }

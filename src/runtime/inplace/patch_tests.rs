@@ -77,6 +77,11 @@ fn write_2_sets_revision_state_and_images_under_the_cached_resource_version() {
         state.last_container_statuses.expect("recorded")["app"].image_id,
         "id-1"
     );
+    assert_eq!(
+        state.container_batches_record,
+        [json!({ "timestamp": "2026-01-01T00:00:00Z", "containers": ["app"] })],
+        "the applied batch is recorded, as upstream does"
+    );
     assert_eq!(patch["metadata"]["annotations"][GRACE_ANNOTATION], Value::Null);
 }
 
@@ -102,6 +107,16 @@ fn with_a_grace_period_write_2_defers_the_images() {
     .expect("grace json");
     assert_eq!(grace.grace_seconds, 30);
     assert_eq!(grace.container_images, images);
+    let state = patch["metadata"]["annotations"][STATE_ANNOTATION]
+        .as_str()
+        .expect("state");
+    let raw: Value = serde_json::from_str(state).expect("state json");
+    assert_eq!(
+        raw["lastContainerStatuses"],
+        Value::Null,
+        "nothing is recorded before the images are applied: {raw}"
+    );
+    assert!(raw.get("containerBatchesRecord").is_none(), "{raw}");
 }
 
 #[test]
@@ -112,16 +127,31 @@ fn a_grace_period_waits_then_applies_or_is_dropped_when_the_revision_moved() {
         GRACE_ANNOTATION.to_string(),
         grace.to_string(),
     )]));
-    assert_eq!(grace_step(&p, Some("web-2"), 10), Some(GraceStep::Wait(20)));
-    let Some(GraceStep::Apply(apply)) = grace_step(&p, Some("web-2"), 30) else {
+    let now = "2026-01-01T00:00:30Z";
+    assert_eq!(grace_step(&p, Some("web-2"), 10, now), Some(GraceStep::Wait(20)));
+    let Some(GraceStep::Apply(apply)) = grace_step(&p, Some("web-2"), 30, now) else {
         panic!("expected apply")
     };
     assert_eq!(apply["spec"]["containers"][0]["image"], "nginx:2");
+    let state: InPlaceUpdateState = serde_json::from_str(
+        apply["metadata"]["annotations"][STATE_ANNOTATION]
+            .as_str()
+            .expect("state rewritten when the images are applied"),
+    )
+    .expect("state json");
+    assert_eq!(
+        state.last_container_statuses.expect("recorded")["app"].image_id,
+        "id-1"
+    );
+    assert_eq!(
+        state.container_batches_record,
+        [json!({ "timestamp": now, "containers": ["app"] })]
+    );
     assert!(matches!(
-        grace_step(&p, Some("web-3"), 0),
+        grace_step(&p, Some("web-3"), 0, now),
         Some(GraceStep::Drop(_))
     ));
-    assert_eq!(grace_step(&running_pod(), Some("web-2"), 0), None);
+    assert_eq!(grace_step(&running_pod(), Some("web-2"), 0, now), None);
 }
 
 #[test]

@@ -116,7 +116,12 @@ pub fn refresh(ctx: &StepContext<'_>, pods: &[&Pod]) -> Steps {
             let elapsed = inplace_state
                 .as_ref()
                 .map_or(i64::MAX, |s| seconds_since(&s.update_timestamp, ctx.now));
-            match patch::grace_step(pod, pod.labels().get(REVISION_LABEL).map(String::as_str), elapsed) {
+            match patch::grace_step(
+                pod,
+                pod.labels().get(REVISION_LABEL).map(String::as_str),
+                elapsed,
+                &now,
+            ) {
                 Some(GraceStep::Wait(seconds)) => steps.wake(Duration::from_secs(seconds)),
                 Some(GraceStep::Drop(p) | GraceStep::Apply(p)) => steps.actions.push(Action::PatchPod {
                     name,

@@ -80,9 +80,14 @@ pub fn claim_name(template: &str, set: &str, id: &str) -> String {
     format!("{template}-{set}-{id}")
 }
 
+/// The controller reference upstream writes (`metav1.NewControllerRef`): controller and
+/// blockOwnerDeletion, so a foreground deletion of the set waits for its pods and claims.
 fn controller_ref(set: &CloneSet) -> OwnerReference {
     // The CloneSet always has a uid here: it was read from the API server.
-    set.controller_owner_ref(&()).unwrap_or_default()
+    OwnerReference {
+        block_owner_deletion: Some(true),
+        ..set.controller_owner_ref(&()).unwrap_or_default()
+    }
 }
 
 /// The pod for instance `id`, from the template of `revision`.
@@ -214,7 +219,12 @@ mod tests {
                 .flatten()
                 .any(|g| g.condition_type == READINESS_GATE)
         );
-        assert_eq!(pod.owner_references()[0].kind, "CloneSet");
+        let owner = &pod.owner_references()[0];
+        assert_eq!(owner.kind, "CloneSet");
+        assert_eq!(
+            (owner.controller, owner.block_owner_deletion),
+            (Some(true), Some(true))
+        );
         let volume = spec
             .volumes
             .iter()
