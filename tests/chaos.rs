@@ -118,6 +118,10 @@ fn cloneset(name: &str, replicas: usize, max_unavailable: usize, policy: &str) -
 }
 
 fn advanced_statefulset(name: &str, replicas: usize, max_unavailable: usize) -> Value {
+    advanced_statefulset_with(name, replicas, max_unavailable, "InPlaceIfPossible")
+}
+
+fn advanced_statefulset_with(name: &str, replicas: usize, max_unavailable: usize, policy: &str) -> Value {
     json!({
         "apiVersion": "apps.kruise.io/v1beta1", "kind": "StatefulSet",
         "metadata": { "name": name },
@@ -136,7 +140,7 @@ fn advanced_statefulset(name: &str, replicas: usize, max_unavailable: usize) -> 
                 },
             },
             "updateStrategy": { "type": "RollingUpdate", "rollingUpdate": {
-                "maxUnavailable": max_unavailable, "podUpdatePolicy": "InPlaceIfPossible" } },
+                "maxUnavailable": max_unavailable, "podUpdatePolicy": policy } },
             "volumeClaimTemplates": [ { "metadata": { "name": "data" }, "spec": {
                 "accessModes": ["ReadWriteOnce"], "resources": { "requests": { "storage": "1Gi" } } } } ],
         },
@@ -336,6 +340,26 @@ async fn chaos_advanced_statefulset_in_place_survives_sigkill_loops_and_an_apise
         bounds,
         10,
         Pods::Kept,
+    )
+    .await;
+}
+
+/// A recreating Advanced StatefulSet rollout deletes pods and makes them again under the
+/// same names: a pod deleted and not yet recreated counts against maxUnavailable (the
+/// watcher counts available pods against the replicas), and every claim stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chaos_advanced_statefulset_recreate_survives_sigkill_loops_and_an_apiserver_restart() {
+    let bounds = Bounds {
+        replicas: 40,
+        max_unavailable: 4,
+        max_surge: 0,
+    };
+    survive_kills(
+        "chaos-asts-recreate",
+        advanced_statefulset_with("db", 40, 4, "ReCreate"),
+        bounds,
+        8,
+        Pods::Replaced,
     )
     .await;
 }

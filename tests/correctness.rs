@@ -506,3 +506,313 @@ async fn a_cloneset_without_claim_reuse_recreates_its_pods_on_fresh_claims_that_
     })
     .await;
 }
+
+/// Unavailable means unavailable, while scaling: with `scaleStrategy.maxUnavailable: 2`
+/// a Parallel Advanced StatefulSet growing from 1 to 8 never has more than two pods not yet
+/// Ready, by the independent watcher's count (pods start 700 ms after creation).
+#[tokio::test]
+async fn parallel_asts_scale_up_keeps_within_scale_strategy_max_unavailable() {
+    let ns = TestNamespace::create("fix-scale-asts").await;
+    let controller = RunningController::start(&ns);
+    let mut set = asts(
+        "sb",
+        1,
+        false,
+        json!({ "podManagementPolicy": "Parallel", "scaleStrategy": { "maxUnavailable": 2 } }),
+    );
+    set.spec.template.metadata.get_or_insert_default().annotations = Some(slow_start());
+    let api: Api<StatefulSet> = ns.api();
+    api.create(&PostParams::default(), &set).await.expect("create");
+    wait_ready(&ns, "sb", &["sb-0"], Duration::from_secs(60), &controller).await;
+    let watcher = PodWatcher::start(&ns);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    watcher.reset_maxima();
+    scale(&api, "sb", 8).await;
+    let names: Vec<String> = (0..8).map(|i| format!("sb-{i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    wait_ready(&ns, "sb", &names, Duration::from_secs(90), &controller).await;
+    assert!(
+        watcher.max_unavailable() <= 2,
+        "at most 2 pods not Ready while scaling; saw {}\n{}",
+        watcher.max_unavailable(),
+        watcher.timeline()
+    );
+}
+
+fn slow_start() -> std::collections::BTreeMap<String, String> {
+    [(
+        "sim.kubectl-kruise.io/start-delay".to_string(),
+        "700ms".to_string(),
+    )]
+    .into()
+}
+
+/// The same for a CloneSet growing from 1 to 8.
+#[tokio::test]
+async fn cloneset_scale_up_keeps_within_scale_strategy_max_unavailable() {
+    use support::clonesets;
+    let ns = TestNamespace::create("fix-scale-cs").await;
+    let controller = RunningController::start(&ns);
+    let mut cs = clonesets::cloneset(
+        "cb",
+        1,
+        json!({ "type": "ReCreate" }),
+        json!({ "scaleStrategy": { "maxUnavailable": 2 } }),
+    );
+    cs.spec.template.metadata.get_or_insert_default().annotations = Some(slow_start());
+    clonesets::create(&ns, &cs).await;
+    clonesets::wait_settled(&ns, "cb", 1, 1, &controller).await;
+    let watcher = PodWatcher::start(&ns);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    watcher.reset_maxima();
+    clonesets::merge_patch(&ns, "cb", json!({ "spec": { "replicas": 8 } })).await;
+    clonesets::wait_settled(&ns, "cb", 8, 8, &controller).await;
+    assert!(
+        watcher.max_unavailable() <= 2,
+        "at most 2 pods not Ready while scaling; saw {}\n{}",
+        watcher.max_unavailable(),
+        watcher.timeline()
+    );
+}
+
+/// Defect 10, decided: a change of `volumeClaimTemplates` together with an image is done in
+/// place, as upstream does with its default gates (RecreatePodWhenChangeVCTInCloneSetGate
+/// off). The pods and their claims stay (nothing a user owns is lost: recreating would
+/// delete the claims and their data); pods created afterwards get claims of the new shape.
+#[tokio::test]
+async fn a_cloneset_claim_template_change_with_an_image_goes_in_place_and_keeps_the_claims() {
+    use support::clonesets;
+    let ns = TestNamespace::create("fix-cs-vct").await;
+    let controller = RunningController::start(&ns);
+    let claim = |size: &str| {
+        json!([{ "metadata": { "name": "data" },
+            "spec": { "accessModes": ["ReadWriteOnce"], "resources": { "requests": { "storage": size } } } }])
+    };
+    let mut set = clonesets::cloneset(
+        "vc",
+        2,
+        json!({ "type": "InPlaceIfPossible" }),
+        json!({ "volumeClaimTemplates": claim("1Gi") }),
+    );
+    if let Some(spec) = set.spec.template.spec.as_mut() {
+        spec.containers[0].volume_mounts = Some(vec![support::object(
+            json!({ "name": "data", "mountPath": "/data" }),
+        )]);
+    }
+    clonesets::create(&ns, &set).await;
+    clonesets::wait_settled(&ns, "vc", 2, 2, &controller).await;
+    let claims_api: Api<PersistentVolumeClaim> = ns.api();
+    let uids = |list: &[Pod]| list.iter().map(|p| (p.name_any(), p.uid())).collect::<Vec<_>>();
+    let claim_uids = || async {
+        let mut all: Vec<(String, Option<String>, String)> = claims_api
+            .list(&ListParams::default())
+            .await
+            .expect("claims")
+            .items
+            .iter()
+            .map(|c| {
+                let size = c
+                    .spec
+                    .as_ref()
+                    .and_then(|s| s.resources.as_ref())
+                    .and_then(|r| r.requests.as_ref())
+                    .and_then(|r| r.get("storage"))
+                    .map(|q| q.0.clone())
+                    .unwrap_or_default();
+                (c.name_any(), c.uid(), size)
+            })
+            .collect();
+        all.sort();
+        all
+    };
+    let pods_before = uids(&clonesets::pods(&ns, "vc").await);
+    let claims_before = claim_uids().await;
+    let containers =
+        serde_json::to_value(&set.spec.template.spec.as_ref().expect("spec").containers).expect("json");
+    let mut containers = containers;
+    containers[0]["image"] = json!("nginx:1.26");
+    clonesets::merge_patch(
+        &ns,
+        "vc",
+        json!({ "spec": { "volumeClaimTemplates": claim("2Gi"),
+            "template": { "spec": { "containers": containers } } } }),
+    )
+    .await;
+    clonesets::wait_settled(&ns, "vc", 2, 2, &controller).await;
+    assert_eq!(
+        uids(&clonesets::pods(&ns, "vc").await),
+        pods_before,
+        "updated in place"
+    );
+    assert_eq!(
+        claim_uids().await,
+        claims_before,
+        "the claims are kept as they were"
+    );
+    clonesets::merge_patch(&ns, "vc", json!({ "spec": { "replicas": 3 } })).await;
+    clonesets::wait_settled(&ns, "vc", 3, 3, &controller).await;
+    let sizes: Vec<String> = claim_uids().await.into_iter().map(|(_, _, s)| s).collect();
+    assert_eq!(
+        sizes.iter().filter(|s| *s == "2Gi").count(),
+        1,
+        "the new pod's claim has the new size: {sizes:?}"
+    );
+}
+
+/// Defect 8: taking the `apps.kruise.io/specified-delete` label off a pod that waits in
+/// PreparingDelete (its preDelete hook holds it) cancels the delete: the pod goes back to
+/// Normal (through PreparingNormal, as upstream's `managePreparingDelete` does) and the set
+/// keeps its replica count, no pod too many.
+#[tokio::test]
+async fn removing_the_specified_delete_label_from_a_held_pod_returns_it_to_normal() {
+    use support::clonesets;
+    let ns = TestNamespace::create("fix-cancel-delete").await;
+    let controller = RunningController::start(&ns);
+    let mut set = clonesets::cloneset(
+        "cd",
+        3,
+        json!({ "type": "ReCreate", "maxUnavailable": 1 }),
+        json!({ "lifecycle": { "preDelete": { "labelsHandler": { "example.com/hold": "true" } } } }),
+    );
+    set.spec
+        .template
+        .metadata
+        .get_or_insert_default()
+        .labels
+        .get_or_insert_default()
+        .insert("example.com/hold".into(), "true".into());
+    clonesets::create(&ns, &set).await;
+    clonesets::wait_settled(&ns, "cd", 3, 3, &controller).await;
+    let pod_api: Api<Pod> = ns.api();
+    let victim = clonesets::pods(&ns, "cd").await[0].name_any();
+    let label =
+        |value: Value| json!({ "metadata": { "labels": { "apps.kruise.io/specified-delete": value } } });
+    pod_api
+        .patch(
+            &victim,
+            &PatchParams::default(),
+            &Patch::Merge(&label(json!("true"))),
+        )
+        .await
+        .expect("mark");
+    let state = |p: &Pod| {
+        p.labels()
+            .get("lifecycle.apps.kruise.io/state")
+            .cloned()
+            .unwrap_or_default()
+    };
+    wait_for(
+        &format!("{victim} PreparingDelete"),
+        Duration::from_secs(30),
+        || async {
+            let pod = pod_api.get(&victim).await.map_err(|e| e.to_string())?;
+            if state(&pod) == "PreparingDelete" {
+                Ok(())
+            } else {
+                Err(format!("{}\n{}", state(&pod), controller.log_tail()))
+            }
+        },
+    )
+    .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    pod_api
+        .patch(
+            &victim,
+            &PatchParams::default(),
+            &Patch::Merge(&label(Value::Null)),
+        )
+        .await
+        .expect("unmark");
+    wait_for(
+        &format!("{victim} Normal again, 3 pods"),
+        Duration::from_secs(30),
+        || async {
+            let pod = pod_api.get(&victim).await.map_err(|e| e.to_string())?;
+            let list = clonesets::pods(&ns, "cd").await;
+            if state(&pod) == "Normal" && list.len() == 3 {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{victim}: {}, {} pods\n{}",
+                    state(&pod),
+                    list.len(),
+                    controller.log_tail()
+                ))
+            }
+        },
+    )
+    .await;
+    clonesets::wait_settled(&ns, "cd", 3, 3, &controller).await;
+}
+
+/// Defect 8 for an Advanced StatefulSet: the held pod goes back to Normal (upstream leaves
+/// it in PreparingDelete for good, unavailable, and an OrderedReady set stuck behind it).
+#[tokio::test]
+async fn removing_the_specified_delete_label_from_a_held_asts_pod_returns_it_to_normal() {
+    let ns = TestNamespace::create("fix-cancel-asts").await;
+    let controller = RunningController::start(&ns);
+    let api: Api<StatefulSet> = ns.api();
+    let mut set = asts(
+        "ch",
+        2,
+        false,
+        json!({ "lifecycle": { "preDelete": { "labelsHandler": { "example.com/hold": "true" } } } }),
+    );
+    set.spec
+        .template
+        .metadata
+        .get_or_insert_default()
+        .labels
+        .get_or_insert_default()
+        .insert("example.com/hold".into(), "true".into());
+    api.create(&PostParams::default(), &set).await.expect("create");
+    wait_ready(&ns, "ch", &["ch-0", "ch-1"], Duration::from_secs(60), &controller).await;
+    let pod_api: Api<Pod> = ns.api();
+    let uid = pod_api.get("ch-1").await.expect("pod").uid();
+    let label =
+        |value: Value| json!({ "metadata": { "labels": { "apps.kruise.io/specified-delete": value } } });
+    pod_api
+        .patch(
+            "ch-1",
+            &PatchParams::default(),
+            &Patch::Merge(&label(json!("true"))),
+        )
+        .await
+        .expect("mark");
+    let state = |p: &Pod| {
+        p.labels()
+            .get("lifecycle.apps.kruise.io/state")
+            .cloned()
+            .unwrap_or_default()
+    };
+    wait_for("ch-1 PreparingDelete", Duration::from_secs(30), || async {
+        let pod = pod_api.get("ch-1").await.map_err(|e| e.to_string())?;
+        if state(&pod) == "PreparingDelete" {
+            Ok(())
+        } else {
+            Err(format!("{}\n{}", state(&pod), controller.log_tail()))
+        }
+    })
+    .await;
+    pod_api
+        .patch(
+            "ch-1",
+            &PatchParams::default(),
+            &Patch::Merge(&label(Value::Null)),
+        )
+        .await
+        .expect("unmark");
+    wait_for(
+        "ch-1 Normal again, the same pod",
+        Duration::from_secs(30),
+        || async {
+            let pod = pod_api.get("ch-1").await.map_err(|e| e.to_string())?;
+            if state(&pod) == "Normal" && pod.uid() == uid {
+                Ok(())
+            } else {
+                Err(format!("{}\n{}", state(&pod), controller.log_tail()))
+            }
+        },
+    )
+    .await;
+}

@@ -598,3 +598,46 @@ fn an_in_place_update_hook_goes_preparing_update_then_updating_then_normal() {
     world.run(5, |_, _| {});
     assert_eq!(lifecycle::state(&world.pods[0]), lifecycle::NORMAL);
 }
+
+proptest! {
+    /// No stall: whatever else a round does, a pod Ready but not yet available for
+    /// minReadySeconds makes the plan name the moment it will be (nothing else wakes the set).
+    #[test]
+    fn a_round_with_a_pod_waiting_on_min_ready_seconds_asks_to_be_woken(
+        ready_ago in proptest::collection::vec(proptest::option::of(0i64..10), 1..6),
+        min_ready in 1i32..8,
+        policy in prop_oneof![Just(CloneSetUpdateStrategyType::ReCreate), Just(CloneSetUpdateStrategyType::InPlaceIfPossible)],
+    ) {
+        let mut world = World::new(ready_ago.len() as i32, strategy(policy, 0, 1, 0));
+        world.run(20, |_, _| {});
+        prop_assume!(world.pods.iter().all(status::is_ready));
+        world.set.spec.min_ready_seconds = Some(min_ready);
+        let now: k8s_openapi::jiff::Timestamp = NOW.parse().expect("time");
+        for (pod, ago) in world.pods.iter_mut().zip(&ready_ago) {
+            let Some(ago) = ago else { continue };
+            let since = now - k8s_openapi::jiff::SignedDuration::from_secs(*ago);
+            if let Some(c) = pod
+                .status
+                .as_mut()
+                .and_then(|s| s.conditions.as_mut())
+                .and_then(|c| c.iter_mut().find(|c| c.type_ == "Ready"))
+            {
+                c.last_transition_time = Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(since));
+            }
+        }
+        let plan = world.plan();
+        let waiting = ready_ago
+            .iter()
+            .flatten()
+            .filter(|ago| **ago < i64::from(min_ready))
+            .map(|ago| i64::from(min_ready) - ago)
+            .min();
+        if let Some(left) = waiting {
+            let after = plan.requeue_after;
+            prop_assert!(
+                after.is_some_and(|a| a <= std::time::Duration::from_secs(left.unsigned_abs() + 1)),
+                "a pod is available in {left} s; the plan wakes after {after:?}"
+            );
+        }
+    }
+}

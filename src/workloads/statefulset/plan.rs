@@ -217,7 +217,8 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
             message: message.clone(),
         });
     }
-    if went_on && !refreshed && gate_missing.is_none() && n.rolling && !n.paused {
+    let cancelled = cancel_deletes(snapshot, &n, &replicas, &mut plan);
+    if went_on && !refreshed && !cancelled && gate_missing.is_none() && n.rolling && !n.paused {
         super::plan_update::plan_update(snapshot, &n, &replicas, &mut plan);
     }
     super::plan_status::plan_status(snapshot, &n, &owned, &mut plan);
@@ -491,6 +492,51 @@ pub(super) fn delete_pod(snapshot: &Snapshot<'_>, pod: &Pod, claims: Vec<String>
         claims,
         why: None,
     });
+}
+
+/// A replica waiting in PreparingDelete that nothing wants gone any more (its
+/// `apps.kruise.io/specified-delete` label was taken off, and the rolling update would not
+/// recreate it) goes back to PreparingNormal, and from there to Normal as a new pod does:
+/// the delete is cancelled. Upstream leaves such a pod in PreparingDelete for good,
+/// unavailable. True when it planned a write.
+fn cancel_deletes(
+    snapshot: &Snapshot<'_>,
+    n: &Numbers,
+    replicas: &BTreeMap<i32, &Pod>,
+    plan: &mut Plan,
+) -> bool {
+    use crate::workloads::cloneset::pods::SPECIFIED_DELETE_LABEL;
+    let updating = n.rolling && !n.paused;
+    let to_update: BTreeSet<String> = if updating {
+        super::plan_update::candidates(snapshot, n, replicas)
+            .into_iter()
+            .filter(|p| !is_at_revision(p, snapshot.update.name))
+            .map(|p| p.name_any())
+            .collect()
+    } else {
+        BTreeSet::new()
+    };
+    let now = rfc3339(snapshot.now);
+    let before = plan.actions.len();
+    for pod in replicas.values() {
+        let wanted_gone =
+            pod.labels().contains_key(SPECIFIED_DELETE_LABEL) || to_update.contains(&pod.name_any());
+        if lifecycle::state(pod) == lifecycle::PREPARING_DELETE
+            && pod.metadata.deletion_timestamp.is_none()
+            && !wanted_gone
+        {
+            plan.actions.push(Action::PatchPod {
+                name: pod.name_any(),
+                patch: label_patch(
+                    pod,
+                    &[(lifecycle::STATE_LABEL, Some(lifecycle::PREPARING_NORMAL))],
+                    &[(lifecycle::TIMESTAMP_ANNOTATION, Some(&now))],
+                ),
+                why: Why::Lifecycle,
+            });
+        }
+    }
+    plan.actions.len() > before
 }
 
 /// The claims of the pod's ordinal (`<claim>-<set>-<ordinal>`).

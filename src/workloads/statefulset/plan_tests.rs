@@ -764,3 +764,56 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_held_pod_whose_specified_delete_label_was_taken_off_goes_back_to_normal() {
+    let s = set(
+        3,
+        json!({ "lifecycle": { "preDelete": { "labelsHandler": { "example.com/hold": "true" } } } }),
+    );
+    let held = |labels: Value| {
+        let mut p = pod(1, NEW, true);
+        let mut l = p.metadata.labels.clone().unwrap_or_default();
+        l.insert("lifecycle.apps.kruise.io/state".into(), "PreparingDelete".into());
+        l.insert("example.com/hold".into(), "true".into());
+        for (k, v) in labels.as_object().into_iter().flatten() {
+            l.insert(k.clone(), v.as_str().unwrap_or_default().into());
+        }
+        p.metadata.labels = Some(l);
+        p
+    };
+    let state_patches = |plan: &Plan| -> Vec<(String, Value)> {
+        plan.actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::PatchPod { name, patch, .. } => Some((
+                    name.clone(),
+                    patch["metadata"]["labels"]["lifecycle.apps.kruise.io/state"].clone(),
+                )),
+                _ => None,
+            })
+            .collect()
+    };
+    let marked = vec![
+        pod(0, NEW, true),
+        held(json!({ "apps.kruise.io/specified-delete": "true" })),
+        pod(2, NEW, true),
+    ];
+    assert!(
+        state_patches(&run(&s, &marked)).is_empty(),
+        "still marked: it waits for the hook"
+    );
+    let unmarked = vec![pod(0, NEW, true), held(json!({})), pod(2, NEW, true)];
+    assert_eq!(
+        state_patches(&run(&s, &unmarked)),
+        [("web-1".to_string(), json!("PreparingNormal"))],
+        "the delete is cancelled"
+    );
+    // An old pod held while the rolling update recreates it stays held.
+    let mut old = held(json!({}));
+    if let Some(l) = old.metadata.labels.as_mut() {
+        l.insert("controller-revision-hash".into(), OLD.into());
+    }
+    let updating = vec![pod(0, NEW, true), old, pod(2, NEW, true)];
+    assert!(state_patches(&run(&s, &updating)).is_empty());
+}
