@@ -505,6 +505,34 @@ async fn a_cloneset_without_claim_reuse_recreates_its_pods_on_fresh_claims_that_
         }
     })
     .await;
+    // A pod deleted by hand leaves its claim behind: the cleanup deletes that claim, and
+    // the replacement must not take its id (it would wait on a claim being deleted).
+    let gone = after[0].name_any();
+    let pod_api: Api<Pod> = ns.api();
+    pod_api
+        .delete(&gone, &DeleteParams::default())
+        .await
+        .expect("delete pod");
+    wait_for(
+        "a replacement with a claim of its own",
+        Duration::from_secs(45),
+        || async {
+            let claims = claim_names(&ns).await;
+            let list = clonesets::pods(&ns, "nr").await;
+            let names: Vec<String> = list.iter().map(|p| p.name_any()).collect();
+            let ready = list.len() == 3 && list.iter().all(is_ready) && !names.contains(&gone);
+            if ready && claims.len() == 3 {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} {claims:?}\n{}",
+                    describe(&list),
+                    controller.log_tail()
+                ))
+            }
+        },
+    )
+    .await;
 }
 
 /// Unavailable means unavailable, while scaling: with `scaleStrategy.maxUnavailable: 2`

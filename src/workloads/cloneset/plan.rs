@@ -197,17 +197,19 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     plan
 }
 
-/// With PVC reuse disabled, PVCs whose instance has no active pod are deleted (upstream moves
-/// the owner to a terminating pod of that id instead; here they wait until that pod is gone).
-fn claims_cleanup(snapshot: &Snapshot<'_>, active: &[&Pod], plan: &mut Plan) {
-    let reuse_disabled = snapshot
-        .set
-        .spec
+/// `scaleStrategy.disablePVCReuse`.
+pub(super) fn reuse_disabled(set: &CloneSet) -> bool {
+    set.spec
         .scale_strategy
         .as_ref()
         .and_then(|s| s.disable_pvc_reuse)
-        .unwrap_or(false);
-    if !reuse_disabled {
+        .unwrap_or(false)
+}
+
+/// With PVC reuse disabled, PVCs whose instance has no active pod are deleted (upstream moves
+/// the owner to a terminating pod of that id instead; here they wait until that pod is gone).
+fn claims_cleanup(snapshot: &Snapshot<'_>, active: &[&Pod], plan: &mut Plan) {
+    if !reuse_disabled(snapshot.set) {
         return;
     }
     let set_name = snapshot.set.name_any();

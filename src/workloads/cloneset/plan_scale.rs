@@ -288,9 +288,14 @@ fn create_pods(snapshot: &Snapshot<'_>, d: &Diffs, plan: &mut Plan) {
         .filter(|p| p.metadata.deletion_timestamp.is_some())
         .map(|p| pods::id_of(p, &set_name).to_string())
         .collect();
+    // Without reuse, an orphaned claim is being deleted (by the cleanup of this very round):
+    // a pod given its id would wait on that claim forever ("is being deleted", then "not
+    // found"), so every new pod gets a fresh id and fresh claims.
+    let reuse = !super::plan::reuse_disabled(set);
     let orphaned: BTreeSet<String> = snapshot
         .claims
         .iter()
+        .filter(|_| reuse)
         .filter_map(|c| c.labels().get(INSTANCE_ID_LABEL).cloned())
         .filter(|id| !active_ids.contains(id))
         .collect();

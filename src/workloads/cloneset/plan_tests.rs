@@ -641,3 +641,73 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn without_claim_reuse_a_vanished_pods_claims_are_deleted_and_its_replacement_gets_fresh_ones() {
+    let mut world = World::new(2, strategy(CloneSetUpdateStrategyType::ReCreate, 0, 1, 0));
+    world.run(20, |_, _| {});
+    let mut set = world.set.clone();
+    set.spec.scale_strategy =
+        Some(serde_json::from_value(json!({ "disablePVCReuse": true })).expect("strategy"));
+    set.spec.volume_claim_templates = Some(vec![
+        serde_json::from_value(json!({ "metadata": { "name": "data" },
+            "spec": { "accessModes": ["ReadWriteOnce"] } }))
+        .expect("claim template"),
+    ]);
+    let set_name = set.name_any();
+    let ids: Vec<String> = world
+        .pods
+        .iter()
+        .map(|p| pods::id_of(p, &set_name).to_string())
+        .collect();
+    let claims: Vec<PersistentVolumeClaim> = ids.iter().flat_map(|id| pods::new_claims(&set, id)).collect();
+    // The first pod vanished (deleted by hand); its claim is still there.
+    let left: Vec<&Pod> = world.pods.iter().skip(1).collect();
+    let snapshot = Snapshot {
+        set: &set,
+        pods: left,
+        claims: claims.iter().collect(),
+        update: Revision {
+            name: &world.update,
+            template: &world.templates[&world.update],
+        },
+        current: Revision {
+            name: &world.current,
+            template: &world.templates[&world.current],
+        },
+        templates: &world.templates,
+        collision_count: 0,
+        node_labels: &BTreeMap::new(),
+        now: NOW.parse().expect("time"),
+    };
+    let plan = plan(&snapshot);
+    let orphan_claim = format!("data-{set_name}-{}", ids[0]);
+    assert!(
+        plan.actions
+            .iter()
+            .any(|a| matches!(a, Action::DeleteClaim { name } if *name == orphan_claim)),
+        "{:?}",
+        plan.actions
+    );
+    let created: Vec<(String, Vec<String>)> = plan
+        .actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::CreatePod { pod, claims } => {
+                Some((pod.name_any(), claims.iter().map(|c| c.name_any()).collect()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(created.len(), 1, "{created:?}");
+    let (name, new_claims) = &created[0];
+    assert!(
+        !name.ends_with(&ids[0]),
+        "the vanished pod's id is not reused: {name}"
+    );
+    assert_eq!(
+        new_claims.len(),
+        1,
+        "the replacement brings its own claim: {created:?}"
+    );
+}
