@@ -844,3 +844,64 @@ async fn removing_the_specified_delete_label_from_a_held_asts_pod_returns_it_to_
     )
     .await;
 }
+
+/// Defect 9: the wire format of an in-place update matches upstream's: during a grace
+/// period the state annotation has `lastContainerStatuses: null` (nothing applied yet);
+/// once applied it records the imageIDs and a `containerBatchesRecord` entry; pods carry a
+/// controller reference with `blockOwnerDeletion: true`.
+#[tokio::test]
+async fn in_place_state_and_owner_references_are_written_as_upstream_writes_them() {
+    use support::clonesets;
+    let ns = TestNamespace::create("fix-wire").await;
+    let controller = RunningController::start(&ns);
+    let set = clonesets::cloneset(
+        "wf",
+        1,
+        json!({ "type": "InPlaceIfPossible", "inPlaceUpdateStrategy": { "gracePeriodSeconds": 3 } }),
+        json!({}),
+    );
+    clonesets::create(&ns, &set).await;
+    clonesets::wait_settled(&ns, "wf", 1, 1, &controller).await;
+    let pod_api: Api<Pod> = ns.api();
+    let name = clonesets::pods(&ns, "wf").await[0].name_any();
+    let owner = pod_api.get(&name).await.expect("pod").owner_references()[0].clone();
+    assert_eq!(
+        (owner.kind.as_str(), owner.controller, owner.block_owner_deletion),
+        ("CloneSet", Some(true), Some(true))
+    );
+    clonesets::set_image(&ns, "wf", "nginx:1.26").await;
+    let state = |p: &Pod| -> Option<Value> {
+        p.annotations()
+            .get("apps.kruise.io/inplace-update-state")
+            .and_then(|s| serde_json::from_str(s).ok())
+    };
+    let graced = wait_for("the grace period started", Duration::from_secs(30), || async {
+        let pod = pod_api.get(&name).await.map_err(|e| e.to_string())?;
+        let in_grace = pod
+            .annotations()
+            .contains_key("apps.kruise.io/inplace-update-grace");
+        match state(&pod) {
+            Some(s) if in_grace => Ok(s),
+            other => Err(format!("{other:?}\n{}", controller.log_tail())),
+        }
+    })
+    .await;
+    assert_eq!(graced["lastContainerStatuses"], Value::Null, "{graced}");
+    assert!(graced.get("containerBatchesRecord").is_none(), "{graced}");
+    clonesets::wait_settled(&ns, "wf", 1, 1, &controller).await;
+    let pod = pod_api.get(&name).await.expect("pod");
+    let done = state(&pod).expect("state");
+    assert!(
+        done["lastContainerStatuses"]["app"]["imageID"].is_string(),
+        "{done}"
+    );
+    assert_eq!(
+        done["containerBatchesRecord"][0]["containers"],
+        json!(["app"]),
+        "{done}"
+    );
+    assert_eq!(
+        done["updateTimestamp"], graced["updateTimestamp"],
+        "kept from the start"
+    );
+}

@@ -711,3 +711,63 @@ fn without_claim_reuse_a_vanished_pods_claims_are_deleted_and_its_replacement_ge
         "the replacement brings its own claim: {created:?}"
     );
 }
+
+proptest! {
+    /// Nothing left Pending by us: whatever pods vanished and whichever claims are left, a
+    /// round never deletes a claim of a pod it keeps or creates, with or without reuse.
+    #[test]
+    fn no_round_deletes_a_claim_a_kept_or_new_pod_needs(
+        present in proptest::collection::vec(any::<bool>(), 1..6),
+        extra_replicas in 0i32..3,
+        reuse in any::<bool>(),
+    ) {
+        let mut world = World::new(present.len() as i32, strategy(CloneSetUpdateStrategyType::ReCreate, 0, 1, 0));
+        world.run(20, |_, _| {});
+        let mut set = world.set.clone();
+        set.spec.replicas = Some(present.len() as i32 + extra_replicas);
+        set.spec.scale_strategy =
+            Some(serde_json::from_value(json!({ "disablePVCReuse": !reuse })).expect("strategy"));
+        set.spec.volume_claim_templates = Some(vec![serde_json::from_value(
+            json!({ "metadata": { "name": "data" }, "spec": { "accessModes": ["ReadWriteOnce"] } }),
+        )
+        .expect("claim template")]);
+        let set_name = set.name_any();
+        let claims: Vec<PersistentVolumeClaim> = world
+            .pods
+            .iter()
+            .flat_map(|p| pods::new_claims(&set, pods::id_of(p, &set_name)))
+            .collect();
+        let kept: Vec<&Pod> = world.pods.iter().zip(&present).filter(|(_, k)| **k).map(|(p, _)| p).collect();
+        let snapshot = Snapshot {
+            set: &set,
+            pods: kept.clone(),
+            claims: claims.iter().collect(),
+            update: Revision { name: &world.update, template: &world.templates[&world.update] },
+            current: Revision { name: &world.current, template: &world.templates[&world.current] },
+            templates: &world.templates,
+            collision_count: 0,
+            node_labels: &BTreeMap::new(),
+            now: NOW.parse().expect("time"),
+        };
+        let plan = plan(&snapshot);
+        let deleted: Vec<&String> = plan
+            .actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::DeleteClaim { name } => Some(name),
+                _ => None,
+            })
+            .collect();
+        let needed: Vec<String> = kept
+            .iter()
+            .map(|p| format!("data-{set_name}-{}", pods::id_of(p, &set_name)))
+            .chain(plan.actions.iter().filter_map(|a| match a {
+                Action::CreatePod { pod, .. } => Some(format!("data-{set_name}-{}", pods::id_of(pod, &set_name))),
+                _ => None,
+            }))
+            .collect();
+        for name in deleted {
+            prop_assert!(!needed.contains(name), "{name} is deleted but needed: {needed:?}");
+        }
+    }
+}
