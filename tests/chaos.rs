@@ -14,6 +14,7 @@
 mod support;
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::coordination::v1::Lease;
@@ -33,7 +34,8 @@ const CONVERGE: Duration = Duration::from_secs(180);
 struct Workload {
     api: Api<DynamicObject>,
     name: String,
-    replicas: usize,
+    /// The replica count the workload is asked for now.
+    replicas: AtomicUsize,
     slot: Slot,
 }
 
@@ -44,7 +46,7 @@ impl Workload {
         Workload {
             api: support::dynamic_api(ns, api_version, kind, &format!("{}s", kind.to_lowercase())),
             name: doc["metadata"]["name"].as_str().expect("name").into(),
-            replicas: doc["spec"]["replicas"].as_u64().expect("replicas") as usize,
+            replicas: AtomicUsize::new(doc["spec"]["replicas"].as_u64().expect("replicas") as usize),
             slot: if kind == "CloneSet" {
                 Slot::InstanceId
             } else {
@@ -64,12 +66,28 @@ impl Workload {
             .expect("image patch");
     }
 
+    async fn scale(&self, replicas: usize) {
+        self.replicas.store(replicas, Ordering::SeqCst);
+        self.api
+            .patch(
+                &self.name,
+                &PatchParams::default(),
+                &Patch::Merge(&json!({ "spec": { "replicas": replicas } })),
+            )
+            .await
+            .expect("scale");
+    }
+
+    fn replicas(&self) -> usize {
+        self.replicas.load(Ordering::SeqCst)
+    }
+
     /// `Ok(pod name -> uid)` when the status and the pods agree the rollout to `image` is done.
     async fn converged(&self, ns: &TestNamespace, image: &str) -> Result<BTreeMap<String, String>, String> {
         let set = self.api.get(&self.name).await.map_err(|e| e.to_string())?;
         let status = &set.data["status"];
         let observed = status["observedGeneration"].as_i64() == set.metadata.generation;
-        let updated = status["updatedReplicas"].as_u64() == Some(self.replicas as u64);
+        let updated = status["updatedReplicas"].as_u64() == Some(self.replicas() as u64);
         let pods: Api<Pod> = ns.api();
         let list = pods
             .list(&ListParams::default().labels(&format!("app={}", self.name)))
@@ -80,7 +98,7 @@ impl Workload {
             let v = support::controller::PodView::of(p);
             v.ready && v.image == image && p.metadata.deletion_timestamp.is_none()
         });
-        if observed && updated && done && list.len() == self.replicas {
+        if observed && updated && done && list.len() == self.replicas() {
             Ok(list
                 .iter()
                 .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
@@ -308,6 +326,7 @@ async fn chaos_cloneset_in_place_survives_sigkill_loops_and_an_apiserver_restart
         replicas: 60,
         max_unavailable: 6,
         max_surge: 0,
+        max_not_ready: None,
     };
     let doc = cloneset("web", 60, 6, "InPlaceIfPossible");
     survive_kills("chaos-cs", doc, bounds, 10, Pods::Kept).await;
@@ -322,6 +341,7 @@ async fn chaos_cloneset_recreate_survives_sigkill_loops_and_an_apiserver_restart
         replicas: 50,
         max_unavailable: 5,
         max_surge: 0,
+        max_not_ready: None,
     };
     let doc = cloneset("web", 50, 5, "ReCreate");
     survive_kills("chaos-cs-recreate", doc, bounds, 8, Pods::Replaced).await;
@@ -333,6 +353,7 @@ async fn chaos_advanced_statefulset_in_place_survives_sigkill_loops_and_an_apise
         replicas: 50,
         max_unavailable: 5,
         max_surge: 0,
+        max_not_ready: None,
     };
     survive_kills(
         "chaos-asts",
@@ -353,6 +374,7 @@ async fn chaos_advanced_statefulset_recreate_survives_sigkill_loops_and_an_apise
         replicas: 40,
         max_unavailable: 4,
         max_surge: 0,
+        max_not_ready: None,
     };
     survive_kills(
         "chaos-asts-recreate",
@@ -362,6 +384,62 @@ async fn chaos_advanced_statefulset_recreate_survives_sigkill_loops_and_an_apise
         Pods::Replaced,
     )
     .await;
+}
+
+/// Parallel scaling with `scaleStrategy.maxUnavailable`: the set moves between 8 and 30
+/// replicas while the controller is SIGKILLed at random points; a restarted controller has
+/// no expectations and must count the pods already starting. Never more than 3 live pods
+/// not Ready at once, and the set converges on the last count.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chaos_parallel_asts_scaling_keeps_within_scale_max_unavailable_under_sigkill_loops() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let started = Instant::now();
+    let mut dice = Dice::new();
+    let seed = dice.seed();
+    let (_plane, ns) = private("chaos-asts-scale").await;
+    let mut doc = advanced_statefulset("sc", 8, 1);
+    doc["spec"]["scaleStrategy"] = json!({ "maxUnavailable": 3 });
+    doc["spec"]["template"]["metadata"]["annotations"] = json!({ "sim.kubectl-kruise.io/start-delay": "300ms", "sim.kubectl-kruise.io/image-pull-delay": "1s" });
+    let workload = Workload::new(&ns, &doc);
+    let bounds = Bounds {
+        replicas: 0,
+        max_unavailable: 0,
+        max_surge: 30,
+        max_not_ready: Some(3),
+    };
+    let watcher = InvariantWatcher::start(&ns, bounds, workload.slot);
+    let controller = RunningController::start_with(&ns, &["--leader-elect=false"]);
+    workload
+        .api
+        .create(&PostParams::default(), &support::object(doc))
+        .await
+        .expect("create the workload");
+    workload.wait_converged(&ns, "nginx:1", "").await;
+    drop(controller);
+    watcher.arm();
+    let (mut kills, mut moves) = (0, 0);
+    let once = ["--leader-elect=false"];
+    while kills < 8 {
+        if workload.converged(&ns, "nginx:1").await.is_ok() {
+            let next = if workload.replicas() == 8 { 30 } else { 8 };
+            workload.scale(next).await;
+            moves += 1;
+        }
+        let controller = RunningController::start_with(&ns, &once);
+        tokio::time::sleep(dice.millis(300, 3000)).await;
+        controller.kill();
+        kills += 1;
+    }
+    let last = RunningController::start_with(&ns, &once);
+    let log = format!(" (seed {seed}); controller log:\n{}", last.log_tail());
+    workload.wait_converged(&ns, "nginx:1", &log).await;
+    assert_no_violations(&watcher, seed);
+    summarize(&format!(
+        "chaos chaos-asts-scale: 8 <-> 30 pods, seed {seed}: {moves} scalings, kills survived {kills}, \
+invariant checks {}, violations 0, {:.0}s",
+        watcher.checks(),
+        started.elapsed().as_secs_f64()
+    ));
 }
 
 /// The pid in a lease holder identity `host/pid-nanos`.
@@ -383,6 +461,7 @@ async fn chaos_two_runs_at_once_have_one_writer_at_any_time() {
         replicas: 50,
         max_unavailable: 5,
         max_surge: 0,
+        max_not_ready: None,
     };
     let watcher = InvariantWatcher::start(&ns, bounds, workload.slot);
     let lease_flags = ["--leader-elect-lease-duration", "3s"];

@@ -687,6 +687,66 @@ async fn a_cloneset_claim_template_change_with_an_image_goes_in_place_and_keeps_
     );
 }
 
+/// The preDelete hook of the defect-8 tests: a label the pods carry from their template.
+fn held_by_a_pre_delete_hook(template: &mut k8s_openapi::api::core::v1::PodTemplateSpec) -> Value {
+    template
+        .metadata
+        .get_or_insert_default()
+        .labels
+        .get_or_insert_default()
+        .insert("example.com/hold".into(), "true".into());
+    json!({ "preDelete": { "labelsHandler": { "example.com/hold": "true" } } })
+}
+
+fn lifecycle_state(pod: &Pod) -> String {
+    pod.labels()
+        .get("lifecycle.apps.kruise.io/state")
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Labels `victim` `apps.kruise.io/specified-delete`, waits until its hook holds it in
+/// PreparingDelete, takes the label off again, and waits until it is Normal again; returns
+/// the pod's UID before and after.
+async fn mark_hold_and_cancel(
+    ns: &TestNamespace,
+    victim: &str,
+    c: &RunningController,
+) -> (Option<String>, Option<String>) {
+    let pod_api: Api<Pod> = ns.api();
+    let before = pod_api.get(victim).await.expect("pod").uid();
+    let label =
+        |value: Value| json!({ "metadata": { "labels": { "apps.kruise.io/specified-delete": value } } });
+    let params = PatchParams::default();
+    pod_api
+        .patch(victim, &params, &Patch::Merge(&label(json!("true"))))
+        .await
+        .expect("mark");
+    let reach = |want: &'static str| {
+        let pod_api = pod_api.clone();
+        async move {
+            wait_for(&format!("{victim} {want}"), Duration::from_secs(30), || async {
+                let pod = pod_api.get(victim).await.map_err(|e| e.to_string())?;
+                let state = lifecycle_state(&pod);
+                if state == want {
+                    Ok(pod)
+                } else {
+                    Err(format!("{state}\n{}", c.log_tail()))
+                }
+            })
+            .await
+        }
+    };
+    reach("PreparingDelete").await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    pod_api
+        .patch(victim, &params, &Patch::Merge(&label(Value::Null)))
+        .await
+        .expect("unmark");
+    let after = reach("Normal").await.uid();
+    (before, after)
+}
+
 /// Defect 8: taking the `apps.kruise.io/specified-delete` label off a pod that waits in
 /// PreparingDelete (its preDelete hook holds it) cancels the delete: the pod goes back to
 /// Normal (through PreparingNormal, as upstream's `managePreparingDelete` does) and the set
@@ -700,76 +760,14 @@ async fn removing_the_specified_delete_label_from_a_held_pod_returns_it_to_norma
         "cd",
         3,
         json!({ "type": "ReCreate", "maxUnavailable": 1 }),
-        json!({ "lifecycle": { "preDelete": { "labelsHandler": { "example.com/hold": "true" } } } }),
+        json!({}),
     );
-    set.spec
-        .template
-        .metadata
-        .get_or_insert_default()
-        .labels
-        .get_or_insert_default()
-        .insert("example.com/hold".into(), "true".into());
+    set.spec.lifecycle = Some(support::object(held_by_a_pre_delete_hook(&mut set.spec.template)));
     clonesets::create(&ns, &set).await;
     clonesets::wait_settled(&ns, "cd", 3, 3, &controller).await;
-    let pod_api: Api<Pod> = ns.api();
     let victim = clonesets::pods(&ns, "cd").await[0].name_any();
-    let label =
-        |value: Value| json!({ "metadata": { "labels": { "apps.kruise.io/specified-delete": value } } });
-    pod_api
-        .patch(
-            &victim,
-            &PatchParams::default(),
-            &Patch::Merge(&label(json!("true"))),
-        )
-        .await
-        .expect("mark");
-    let state = |p: &Pod| {
-        p.labels()
-            .get("lifecycle.apps.kruise.io/state")
-            .cloned()
-            .unwrap_or_default()
-    };
-    wait_for(
-        &format!("{victim} PreparingDelete"),
-        Duration::from_secs(30),
-        || async {
-            let pod = pod_api.get(&victim).await.map_err(|e| e.to_string())?;
-            if state(&pod) == "PreparingDelete" {
-                Ok(())
-            } else {
-                Err(format!("{}\n{}", state(&pod), controller.log_tail()))
-            }
-        },
-    )
-    .await;
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    pod_api
-        .patch(
-            &victim,
-            &PatchParams::default(),
-            &Patch::Merge(&label(Value::Null)),
-        )
-        .await
-        .expect("unmark");
-    wait_for(
-        &format!("{victim} Normal again, 3 pods"),
-        Duration::from_secs(30),
-        || async {
-            let pod = pod_api.get(&victim).await.map_err(|e| e.to_string())?;
-            let list = clonesets::pods(&ns, "cd").await;
-            if state(&pod) == "Normal" && list.len() == 3 {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{victim}: {}, {} pods\n{}",
-                    state(&pod),
-                    list.len(),
-                    controller.log_tail()
-                ))
-            }
-        },
-    )
-    .await;
+    let (before, after) = mark_hold_and_cancel(&ns, &victim, &controller).await;
+    assert_eq!(before, after, "the same pod");
     clonesets::wait_settled(&ns, "cd", 3, 3, &controller).await;
 }
 
@@ -780,69 +778,13 @@ async fn removing_the_specified_delete_label_from_a_held_asts_pod_returns_it_to_
     let ns = TestNamespace::create("fix-cancel-asts").await;
     let controller = RunningController::start(&ns);
     let api: Api<StatefulSet> = ns.api();
-    let mut set = asts(
-        "ch",
-        2,
-        false,
-        json!({ "lifecycle": { "preDelete": { "labelsHandler": { "example.com/hold": "true" } } } }),
-    );
-    set.spec
-        .template
-        .metadata
-        .get_or_insert_default()
-        .labels
-        .get_or_insert_default()
-        .insert("example.com/hold".into(), "true".into());
+    let mut set = asts("ch", 2, false, json!({}));
+    set.spec.lifecycle = Some(support::object(held_by_a_pre_delete_hook(&mut set.spec.template)));
     api.create(&PostParams::default(), &set).await.expect("create");
     wait_ready(&ns, "ch", &["ch-0", "ch-1"], Duration::from_secs(60), &controller).await;
-    let pod_api: Api<Pod> = ns.api();
-    let uid = pod_api.get("ch-1").await.expect("pod").uid();
-    let label =
-        |value: Value| json!({ "metadata": { "labels": { "apps.kruise.io/specified-delete": value } } });
-    pod_api
-        .patch(
-            "ch-1",
-            &PatchParams::default(),
-            &Patch::Merge(&label(json!("true"))),
-        )
-        .await
-        .expect("mark");
-    let state = |p: &Pod| {
-        p.labels()
-            .get("lifecycle.apps.kruise.io/state")
-            .cloned()
-            .unwrap_or_default()
-    };
-    wait_for("ch-1 PreparingDelete", Duration::from_secs(30), || async {
-        let pod = pod_api.get("ch-1").await.map_err(|e| e.to_string())?;
-        if state(&pod) == "PreparingDelete" {
-            Ok(())
-        } else {
-            Err(format!("{}\n{}", state(&pod), controller.log_tail()))
-        }
-    })
-    .await;
-    pod_api
-        .patch(
-            "ch-1",
-            &PatchParams::default(),
-            &Patch::Merge(&label(Value::Null)),
-        )
-        .await
-        .expect("unmark");
-    wait_for(
-        "ch-1 Normal again, the same pod",
-        Duration::from_secs(30),
-        || async {
-            let pod = pod_api.get("ch-1").await.map_err(|e| e.to_string())?;
-            if state(&pod) == "Normal" && pod.uid() == uid {
-                Ok(())
-            } else {
-                Err(format!("{}\n{}", state(&pod), controller.log_tail()))
-            }
-        },
-    )
-    .await;
+    let (before, after) = mark_hold_and_cancel(&ns, "ch-1", &controller).await;
+    assert_eq!(before, after, "the same pod");
+    wait_ready(&ns, "ch", &["ch-0", "ch-1"], Duration::from_secs(30), &controller).await;
 }
 
 /// Defect 9: the wire format of an in-place update matches upstream's: during a grace

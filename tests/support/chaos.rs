@@ -27,6 +27,9 @@ pub struct Bounds {
     pub replicas: usize,
     pub max_unavailable: usize,
     pub max_surge: usize,
+    /// At most this many live pods not Ready at once (`scaleStrategy.maxUnavailable` while
+    /// the replica count moves).
+    pub max_not_ready: Option<usize>,
 }
 
 /// What identifies a pod's slot: the ordinal of an Advanced StatefulSet pod, the instance
@@ -74,6 +77,14 @@ fn check(seen: &mut Seen, bounds: Bounds, at: f64) {
             bounds.replicas - available,
             bounds.replicas,
             bounds.max_unavailable
+        ));
+    }
+    let not_ready = live.len() - available;
+    if let Some(max) = bounds.max_not_ready
+        && not_ready > max
+    {
+        problems.push(format!(
+            "{not_ready} live pods not Ready (scaleStrategy.maxUnavailable {max})"
         ));
     }
     if live.len() > bounds.replicas + bounds.max_surge {

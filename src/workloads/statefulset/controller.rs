@@ -134,13 +134,10 @@ impl crate::runtime::controller::Interest for StatefulSet {
     }
 }
 
-/// The names of the claims of the set's valid ordinals that the cache holds.
-fn existing_claims(ctx: &Context, set: &StatefulSet, namespace: &str) -> BTreeSet<String> {
-    use super::{identity, ordinals};
-    let templates = set.spec.volume_claim_templates.as_deref().unwrap_or_default();
-    if templates.is_empty() {
-        return BTreeSet::new();
-    }
+/// The set's valid ordinals, read leniently (a bad reserveOrdinals list is ignored, as the
+/// planner does; a huge replicas is capped) for the cache lookups by name.
+fn valid_ordinals(set: &StatefulSet) -> Vec<i32> {
+    use super::ordinals;
     let replicas = set
         .spec
         .replicas
@@ -148,8 +145,18 @@ fn existing_claims(ctx: &Context, set: &StatefulSet, namespace: &str) -> BTreeSe
         .clamp(0, crate::workloads::MAX_REPLICAS);
     let reserved =
         ordinals::ReservedOrdinals::lenient(set.spec.reserve_ordinals.as_deref().unwrap_or_default());
-    let set_name = set.name_any();
     ordinals::valid_ordinals(ordinals::start_ordinal(set), replicas, &reserved)
+}
+
+/// The names of the claims of the set's valid ordinals that the cache holds.
+fn existing_claims(ctx: &Context, set: &StatefulSet, namespace: &str) -> BTreeSet<String> {
+    use super::identity;
+    let templates = set.spec.volume_claim_templates.as_deref().unwrap_or_default();
+    if templates.is_empty() {
+        return BTreeSet::new();
+    }
+    let set_name = set.name_any();
+    valid_ordinals(set)
         .into_iter()
         .flat_map(|o| {
             let set_name = &set_name;
@@ -172,15 +179,8 @@ fn orphan_candidates(
     set: &StatefulSet,
     namespace: &str,
 ) -> Vec<Arc<k8s_openapi::api::core::v1::Pod>> {
-    use super::{identity, ordinals};
-    let replicas = set
-        .spec
-        .replicas
-        .unwrap_or(1)
-        .clamp(0, crate::workloads::MAX_REPLICAS);
-    let reserved =
-        ordinals::ReservedOrdinals::lenient(set.spec.reserve_ordinals.as_deref().unwrap_or_default());
-    ordinals::valid_ordinals(ordinals::start_ordinal(set), replicas, &reserved)
+    use super::identity;
+    valid_ordinals(set)
         .into_iter()
         .filter_map(|o| {
             let name = identity::pod_name(&set.name_any(), o);
