@@ -210,3 +210,39 @@ async fn step_refuses_kinds_without_a_partition_and_bad_batches() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("NotFound"), "{err}");
 }
+
+/// `set partition` of a kind whose partition field is an integer: a percentage is resolved
+/// to the count it stands for and sent as a number (the API server refuses a string there),
+/// and refused where no replica count resolves it.
+#[tokio::test]
+async fn set_partition_resolves_a_percentage_for_an_advanced_statefulset_and_refuses_it_for_a_daemonset() {
+    let ns = TestNamespace::create("partition-int").await;
+    let (code, _, err) = support::kruise(kubeconfig(), &["install"]);
+    assert_eq!(code, 0, "install: {err}");
+    let api = support::dynamic_api(&ns, "apps.kruise.io/v1beta1", "StatefulSet", "statefulsets");
+    let doc = json!({ "apiVersion": "apps.kruise.io/v1beta1", "kind": "StatefulSet",
+        "metadata": { "name": "p5" },
+        "spec": { "replicas": 5, "serviceName": "p5", "selector": { "matchLabels": { "app": "p5" } },
+            "template": { "metadata": { "labels": { "app": "p5" } },
+                "spec": { "containers": [{ "name": "app", "image": "nginx:1.25" }] } } } });
+    api.create(&Default::default(), &support::object(doc))
+        .await
+        .expect("create");
+    let (code, _, err) = support::kruise(
+        kubeconfig(),
+        &["set", "partition", "asts/p5", "40%", "--yes", "-n", &ns.name],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("partition 2 (40% resolved"), "{err}");
+    let stored = api.get("p5").await.expect("get");
+    assert_eq!(
+        stored.data["spec"]["updateStrategy"]["rollingUpdate"]["partition"],
+        json!(2)
+    );
+    let (code, _, err) = support::kruise(
+        kubeconfig(),
+        &["set", "partition", "ads/none", "40%", "-n", &ns.name],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("rollingUpdate.partition is an integer"), "{err}");
+}

@@ -37,7 +37,8 @@ pub struct PartitionArgs {
     /// TYPE/NAME
     #[arg(value_name = "TYPE/NAME")]
     pub target: String,
-    /// Pods to keep at the old revision: a number or a percentage (`40%`)
+    /// Pods to keep at the old revision: a number or a percentage (`40%`; an Advanced
+    /// StatefulSet's is sent as the number of pods it resolves to)
     #[arg(value_name = "N|P%")]
     pub partition: String,
     /// Skip the confirmation
@@ -68,10 +69,18 @@ fn parse_value(text: &str, kind: Kind) -> Result<IntOrString, UsageError> {
         ))
     };
     if let Some(p) = text.strip_suffix('%') {
-        if kind == Kind::StatefulSet {
-            return Err(UsageError(
-                "the built-in StatefulSet takes a number of pods, not a percentage".into(),
-            ));
+        match kind {
+            Kind::StatefulSet => {
+                return Err(UsageError(
+                    "the built-in StatefulSet takes a number of pods, not a percentage".into(),
+                ));
+            }
+            Kind::AdvancedDaemonSet => {
+                return Err(UsageError(
+                    "an Advanced DaemonSet's partition is a number of pods (spec.updateStrategy.rollingUpdate.partition is an integer), not a percentage".into(),
+                ));
+            }
+            _ => {}
         }
         p.parse::<u32>().ok().filter(|p| *p <= 100).ok_or_else(bad)?;
         return Ok(IntOrString::String(text.to_string()));
@@ -81,6 +90,17 @@ fn parse_value(text: &str, kind: Kind) -> Result<IntOrString, UsageError> {
         .filter(|n| *n >= 0)
         .map(IntOrString::Int)
         .ok_or_else(bad)
+}
+
+/// What goes into the field: a CloneSet keeps an int-or-percent partition; the other kinds'
+/// field is an integer, so a percentage is sent as the count it resolves to (40% of 5
+/// replicas: 2), never as a string the API server would refuse.
+fn stored(kind: Kind, value: IntOrString, absolute: i64) -> IntOrString {
+    match (kind, value) {
+        (Kind::CloneSet, value) => value,
+        (_, IntOrString::String(_)) => IntOrString::Int(i32::try_from(absolute).unwrap_or(i32::MAX)),
+        (_, value) => value,
+    }
 }
 
 pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
@@ -105,9 +125,13 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
     let replicas = i64::from(raw["spec"]["replicas"].as_i64().unwrap_or(1) as i32);
     let absolute = numbers::partition(Some(&value), replicas).map_err(|e| UsageError(e.to_string()))?;
     let shown = match &value {
+        IntOrString::String(p) if t.kind != Kind::CloneSet => {
+            format!("partition {absolute} ({p} resolved: the field is a number of pods)")
+        }
         IntOrString::String(p) => format!("partition {absolute} ({p})"),
         IntOrString::Int(_) => format!("partition {absolute}"),
     };
+    let value = stored(t.kind, value, absolute);
     eprintln!("{id}: {shown} of {replicas} replicas");
 
     if t.kind == Kind::CloneSet {
@@ -263,5 +287,26 @@ mod tests {
             assert!(parse_value(bad, Kind::CloneSet).is_err(), "{bad}");
         }
         assert!(parse_value("40%", Kind::StatefulSet).is_err());
+        let ads = parse_value("40%", Kind::AdvancedDaemonSet).expect_err("refused");
+        assert!(
+            ads.0.contains("rollingUpdate.partition is an integer"),
+            "{}",
+            ads.0
+        );
+    }
+
+    #[test]
+    fn a_percentage_is_sent_as_its_count_where_the_field_is_an_integer() {
+        let forty = || IntOrString::String("40%".into());
+        assert_eq!(stored(Kind::AdvancedStatefulSet, forty(), 2), IntOrString::Int(2));
+        assert_eq!(
+            stored(Kind::CloneSet, forty(), 2),
+            forty(),
+            "CloneSet keeps the percentage"
+        );
+        assert_eq!(
+            stored(Kind::AdvancedStatefulSet, IntOrString::Int(3), 3),
+            IntOrString::Int(3)
+        );
     }
 }
