@@ -133,15 +133,16 @@ fn params() -> PatchParams {
 /// name collided; `status.collisionCount` was bumped and the caller should come back.
 pub async fn sync<W: Workload>(ctx: &Context, set: &W) -> Result<Option<History>, Error> {
     let namespace = set.namespace().unwrap_or_default();
-    let owned: Vec<KnownRevision> = ctx
-        .watches
-        .revisions
-        .state()
-        .iter()
-        .filter(|r| r.namespace().as_deref() == Some(namespace.as_str()))
-        .filter(|r| owned_by(&r.metadata, set))
-        .map(|r| known(r))
-        .collect();
+    // By owner uid in the index, not a scan of every cached revision.
+    let owned: Vec<KnownRevision> = crate::runtime::controller::owned_by(
+        &ctx.watches.revisions,
+        &ctx.watches.revision_owners,
+        set,
+        W::KIND,
+    )
+    .iter()
+    .map(|r| known(r))
+    .collect();
     let collision_count = set.collision_count();
     let api: Api<ControllerRevision> = Api::namespaced(ctx.client.clone(), &namespace);
     let mut all = owned.clone();

@@ -47,9 +47,10 @@ pub struct Watches {
     pub revisions: Store<ControllerRevision>,
     /// Node metadata only (labels, for topology-spread ranks).
     pub nodes: Store<PartialObjectMeta<Node>>,
-    /// Pods and PVCs by controller owner uid.
+    /// Pods, PVCs and ControllerRevisions by controller owner uid.
     pub pod_owners: Arc<OwnerIndex>,
     pub claim_owners: Arc<OwnerIndex>,
+    pub revision_owners: Arc<OwnerIndex>,
     pod_fanout: Fanout<Pod>,
     claim_fanout: Fanout<PersistentVolumeClaim>,
     /// Resolves once pods, claims and revisions have their first list (see `ready`).
@@ -230,7 +231,8 @@ pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<
         scoped::<PersistentVolumeClaim>(client, namespace),
         "persistentvolumeclaims",
     );
-    let (revisions, revisions_drive) = plain(
+    // Fanned out only for its owner index: no controller subscribes to revisions.
+    let (revisions, revision_owners, _, revisions_drive) = fanned_out(
         scoped::<ControllerRevision>(client, namespace),
         "controllerrevisions",
     );
@@ -257,6 +259,7 @@ pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<
         nodes: nodes_store,
         pod_owners,
         claim_owners,
+        revision_owners,
         pod_fanout,
         claim_fanout,
     };
