@@ -14,6 +14,7 @@ use crate::api::cloneset::{CloneSet, CloneSetUpdateStrategyType};
 use crate::api::common::PodUpdatePolicy;
 use crate::api::statefulset::v1beta1::StatefulSet;
 use crate::workloads::cloneset::numbers;
+use crate::workloads::cloneset::plan::checked_numbers as cloneset_numbers;
 use crate::workloads::statefulset::ordinals::ReservedOrdinals;
 use crate::workloads::statefulset::plan::checked_numbers as sts_numbers;
 
@@ -49,12 +50,15 @@ impl Facts {
             Kind::CloneSet => {
                 let set: CloneSet = super::target::read_as(value, id)?;
                 let strategy = set.spec.update_strategy.clone().unwrap_or_default();
-                let replicas = i64::from(set.spec.replicas.unwrap_or(1));
-                let partition = numbers::partition(strategy.partition.as_ref(), replicas)
-                    .map_err(|e| anyhow::anyhow!("{id}: {e}"))?;
-                let surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, false).unwrap_or(0);
-                let budget =
-                    numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, surge).unwrap_or(1);
+                // The planner's own checks (bad int-or-percent, too many replicas), named.
+                let n = cloneset_numbers(&set).map_err(anyhow::Error::msg)?;
+                let (replicas, partition) = (n.replicas, n.partition);
+                // The planner zeroes the surge while paused; the budget a step releases is
+                // the one with the surge.
+                let invalid = |e: numbers::InvalidIntOrPercent| anyhow::anyhow!("{id}: spec.{e}");
+                let surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, false).map_err(invalid)?;
+                let budget = numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, surge)
+                    .map_err(invalid)?;
                 let status = set.status.clone().unwrap_or_default();
                 Ok(Facts {
                     kind,
