@@ -1,6 +1,6 @@
 //! kubectl-kruise: OpenKruise-compatible advanced workloads in one kubectl plugin.
 //!
-//! Layout (see `../shared/reference/style.md`):
+//! Layout (see also the README's Layout section):
 //! - [`api`]: CRD types of `apps.kruise.io`, one file per kind.
 //! - [`cli`]: clap definitions and command dispatch; the binary only calls [`cli::main`].
 //! - [`runtime`]: shared controller machinery, starting with the in-place update engine.

@@ -159,7 +159,7 @@ async fn uninstall_force_asks_on_a_terminal_and_only_yes_deletes() {
     let plane = support::PrivateControlPlane::start("confirm");
     let (code, _, err) = kruise(&plane.kubeconfig, &["install", "--only", "CloneSet"]);
     assert_eq!(code, 0, "{err}");
-    let fixture = Path::new(support::REPO).join("../shared/fixtures/handbook/cloneset-guestbook.yaml");
+    let fixture = Path::new(support::REPO).join("tests/fixtures/cloneset-guestbook.yaml");
     let doc = documents(&fixture)
         .into_iter()
         .find(|d| d["kind"] == "CloneSet")

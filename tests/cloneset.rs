@@ -24,7 +24,7 @@ async fn the_handbook_guestbook_goes_v1_to_v2_in_place_keeping_every_pod() {
     let ns = TestNamespace::create("cs-guestbook").await;
     let docs = support::manifests::documents(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/fixtures/handbook/cloneset-guestbook.yaml"
+        "/tests/fixtures/cloneset-guestbook.yaml"
     )));
     let mut doc = docs
         .into_iter()
@@ -489,7 +489,7 @@ async fn the_handbook_redis_manifest_runs() {
     let controller = RunningController::start(&ns);
     let docs = support::manifests::documents(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/fixtures/handbook/cloneset-redis.yaml"
+        "/tests/fixtures/cloneset-redis.yaml"
     )));
     let mut sets = Vec::new();
     for doc in &docs {

@@ -19,7 +19,7 @@ use serde_json::Value;
 use support::manifests::{apply, assert_contains, create_strict, resource_of, strict_apply};
 use support::{PrivateControlPlane, TestNamespace, kruise};
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/handbook");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 async fn install(kubeconfig: &Path) {
     let (code, out, err) = kruise(kubeconfig, &["install"]);

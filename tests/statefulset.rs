@@ -78,7 +78,7 @@ async fn the_handbook_sample_runs_and_updates_in_place_two_at_a_time() {
     let ns = TestNamespace::create("asts-handbook").await;
     let docs = support::manifests::documents(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/fixtures/handbook/advanced-statefulset-sample.yaml"
+        "/tests/fixtures/advanced-statefulset-sample.yaml"
     )));
     let doc = docs.into_iter().next().expect("one document");
     let controller = RunningController::start(&ns);

@@ -8,8 +8,8 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::Value;
 
-/// Directory of the handbook fixtures users already have.
-pub(crate) const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/handbook/");
+/// Directory of the handbook fixtures (`tests/fixtures/`).
+pub(crate) const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/");
 
 /// All documents of `file` (multi-document YAML) whose group is `apps.kruise.io` and whose kind
 /// is `kind`, as JSON values.

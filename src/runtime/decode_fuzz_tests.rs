@@ -12,7 +12,7 @@ use crate::api::{
     workloadspread::WorkloadSpread,
 };
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/handbook/");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/");
 
 fn fixture(file: &str, kind: &str) -> Value {
     let path = format!("{FIXTURES}{file}");
