@@ -56,7 +56,8 @@ impl Facts {
                 // The planner zeroes the surge while paused; the budget a step releases is
                 // the one with the surge.
                 let invalid = |e: numbers::InvalidIntOrPercent| anyhow::anyhow!("{id}: spec.{e}");
-                let surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, false).map_err(invalid)?;
+                let surge =
+                    numbers::max_surge(strategy.max_surge.as_ref(), replicas, false).map_err(invalid)?;
                 let budget = numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, surge)
                     .map_err(invalid)?;
                 let status = set.status.clone().unwrap_or_default();
