@@ -20,8 +20,8 @@ use super::install::{DryRun, Output, confirm};
 use super::target::{self, Kind};
 use crate::api::cloneset::CloneSet;
 use crate::workloads::cloneset::numbers;
-use crate::workloads::cloneset::order::{PodFacts, sort_for_update};
 use crate::workloads::cloneset::status::is_at_revision;
+use crate::workloads::common::order::{PodFacts, sort_for_update};
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, statefulset (sts; a number only). Deployments have no

@@ -19,7 +19,7 @@
 //! timer only when it waits on time (grace period, minReadySeconds, progress deadline).
 pub mod diffs;
 pub mod numbers;
-pub mod order;
+pub use crate::workloads::common::order;
 pub mod plan;
 pub mod plan_scale;
 pub mod plan_status;

@@ -28,7 +28,7 @@ use crate::runtime::lifecycle;
 
 pub const INSTANCE_ID_LABEL: &str = "apps.kruise.io/cloneset-instance-id";
 pub const POD_TEMPLATE_HASH_LABEL: &str = "pod-template-hash";
-pub const SPECIFIED_DELETE_LABEL: &str = "apps.kruise.io/specified-delete";
+pub use crate::workloads::common::SPECIFIED_DELETE_LABEL;
 
 const ID_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 

@@ -1,3 +1,10 @@
 //! What several workload kinds share: when a pod counts as ready and available
-//! ([`availability`]), and when a planner waiting on time must look again.
+//! ([`availability`]), int-or-percent fields ([`int_or_percent`]), the orders pods are
+//! deleted and updated in ([`order`]), and the labels a user sets on pods.
 pub mod availability;
+pub mod int_or_percent;
+pub mod order;
+
+/// Any value: the workload should delete (and replace) this pod (CloneSet, Advanced
+/// StatefulSet and Advanced DaemonSet alike).
+pub const SPECIFIED_DELETE_LABEL: &str = "apps.kruise.io/specified-delete";

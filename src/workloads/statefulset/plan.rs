@@ -38,8 +38,8 @@ use crate::runtime::inplace::state::READINESS_GATE;
 use crate::runtime::inplace::step::{label_patch, rfc3339};
 use crate::runtime::lifecycle;
 use crate::runtime::revision::is_at_revision;
-use crate::workloads::cloneset::numbers::{self, Amount, InvalidIntOrPercent};
-use crate::workloads::cloneset::status::{is_available, is_ready, ready_since};
+use crate::workloads::common::availability::{is_available, is_ready, ready_since};
+use crate::workloads::common::int_or_percent::{self as numbers, Amount, InvalidIntOrPercent};
 
 pub use crate::runtime::history::Revision;
 
@@ -505,7 +505,7 @@ fn cancel_deletes(
     replicas: &BTreeMap<i32, &Pod>,
     plan: &mut Plan,
 ) -> bool {
-    use crate::workloads::cloneset::pods::SPECIFIED_DELETE_LABEL;
+    use crate::workloads::common::SPECIFIED_DELETE_LABEL;
     let updating = n.rolling && !n.paused;
     let to_update: BTreeSet<String> = if updating {
         super::plan_update::candidates(snapshot, n, replicas)

@@ -26,8 +26,8 @@ use crate::runtime::actions::{Action, Problem};
 use crate::runtime::inplace::state::{self, InPlaceUpdateState};
 use crate::runtime::inplace::step::{self, StepContext, Steps, Update};
 use crate::runtime::revision::is_at_revision;
-use crate::workloads::cloneset::order::{PodFacts, sort_for_update};
-use crate::workloads::cloneset::pods::SPECIFIED_DELETE_LABEL;
+use crate::workloads::common::SPECIFIED_DELETE_LABEL;
+use crate::workloads::common::order::{PodFacts, sort_for_update};
 
 pub(super) fn absorb(steps: Steps, plan: &mut Plan) {
     if let Some(after) = steps.drain_into(&mut plan.actions) {

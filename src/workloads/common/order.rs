@@ -1,5 +1,6 @@
-//! The orders CloneSet picks pods in (reference §3.6 deletion order, §3.7 step 5 update
-//! order with priority). Pure: sorts [`PodFacts`], the distilled fields of a pod.
+//! The orders a workload picks pods in (OpenKruise's CloneSet deletion order and update
+//! order with priority, which Advanced StatefulSet's unordered update shares). Pure: sorts
+//! [`PodFacts`], the distilled fields of a pod.
 //!
 //! Deletion order, most deletable first: unscheduled; Pending < Unknown < Running;
 //! unavailable; not Ready; lower `controller.kubernetes.io/pod-deletion-cost`; Ready more
@@ -19,7 +20,7 @@ use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::jiff::Timestamp;
 use kube::core::{Selector, SelectorExt};
 
-use super::status;
+use super::availability as status;
 use crate::api::UpdatePriorityStrategy;
 
 pub const DELETION_COST_ANNOTATION: &str = "controller.kubernetes.io/pod-deletion-cost";
