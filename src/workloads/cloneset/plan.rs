@@ -182,10 +182,12 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     }
     claims_cleanup(snapshot, &active, &mut plan);
 
-    let scaled = super::plan_scale::plan_scale(snapshot, &numbers, &active, &mut plan);
+    // One set of diffs for both phases: they read the same snapshot.
+    let diffs = super::plan_scale::diffs_of(snapshot, &numbers, &active);
+    let scaled = super::plan_scale::plan_scale(snapshot, &numbers, &diffs, &active, &mut plan);
     if !scaled {
         plan.update_ran = true;
-        super::plan_update::plan_update(snapshot, &numbers, &active, &mut plan);
+        super::plan_update::plan_update(snapshot, &numbers, &diffs, &active, &mut plan);
     }
 
     let names: BTreeSet<String> = active.iter().map(|p| p.name_any()).collect();

@@ -71,8 +71,13 @@ pub fn diffs_of(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod]) -> 
 }
 
 /// Plans the scale phase; true when it planned a write (the update phase then waits).
-pub fn plan_scale(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], plan: &mut Plan) -> bool {
-    let d = diffs_of(snapshot, numbers, active);
+pub fn plan_scale(
+    snapshot: &Snapshot<'_>,
+    numbers: &Numbers,
+    d: &Diffs,
+    active: &[&Pod],
+    plan: &mut Plan,
+) -> bool {
     let set = snapshot.set;
     let hooks = lifecycle_of(set);
     let now = rfc3339(snapshot.now);

@@ -17,12 +17,12 @@
 use k8s_openapi::api::core::v1::Pod;
 use kube::ResourceExt;
 
+use super::diffs::Diffs;
 use super::order::{PodFacts, sort_for_update};
 use super::plan::{
     Action, Numbers, Plan, Problem, Snapshot, Why, at_update_revision, label_patch, lifecycle_of,
     pods_to_delete, update_policy,
 };
-use super::plan_scale::diffs_of;
 use super::pods::{self, POD_TEMPLATE_HASH_LABEL, SPECIFIED_DELETE_LABEL};
 use super::status;
 use super::update_limit::{SetCounts, update_batch};
@@ -32,14 +32,13 @@ use crate::runtime::inplace::state;
 use crate::runtime::inplace::step::{self, StepContext, Steps, Update};
 use crate::runtime::lifecycle;
 
-pub fn plan_update(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], plan: &mut Plan) {
+pub fn plan_update(snapshot: &Snapshot<'_>, numbers: &Numbers, d: &Diffs, active: &[&Pod], plan: &mut Plan) {
     if refresh(snapshot, active, plan) {
         return;
     }
     if numbers.paused {
         return;
     }
-    let d = diffs_of(snapshot, numbers, active);
     if d.update_num == 0 {
         return;
     }
