@@ -121,7 +121,7 @@ pub fn plan_scale(
                 ),
             });
         }
-        create_pods(snapshot, &d, plan);
+        create_pods(snapshot, d, plan);
         return true;
     }
 
