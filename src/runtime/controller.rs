@@ -1,150 +1,24 @@
-//! What every workload controller shares at run time: the [`Context`] of its reconciles
-//! (client, watches, expectations, events, metrics), the [`Error`] of a reconcile (each
-//! names the object and the write that failed) and who owns what ([`controller_of`]).
+//! Serving a workload controller: the watches that trigger a reconcile ([`serve`], with
+//! [`Interest`] for objects a kind does not control), the retry backoff, the events of a
+//! reconcile's writes ([`publish_outcome`]) and how a reconcile ends ([`requeue`]). What a
+//! reconcile shares lives in [`crate::runtime::context`] and is re-exported here.
 //!
-//! Invariant: every error names the object it was writing, so an event or a log line
-//! says which pod, claim, revision or workload failed.
-use std::collections::HashSet;
+//! Invariant: a pod or claim event wakes every object that may be waiting for it (its
+//! controller, owners expecting it, kinds interested in an uncontrolled object).
 use std::sync::{Arc, Mutex};
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kube::runtime::reflector::{ObjectRef, Store};
 use kube::{Client, Resource};
 
+pub use crate::runtime::context::{
+    Context, Error, FIELD_MANAGER, controller_of, fresh_problems, key, owned_by, write_status,
+};
 use crate::runtime::decoded::{self, Decoded};
 use crate::runtime::events::Events;
-use crate::runtime::expectations::{Expectations, ObjectKind, resource_version};
+use crate::runtime::expectations::{Expectations, ObjectKind};
 use crate::runtime::metrics::Metrics;
-use crate::runtime::owner_index::OwnerIndex;
 use crate::runtime::watches::Watches;
-
-pub const FIELD_MANAGER: &str = "kubectl-kruise";
-
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    #[error("creating pod {name}: {source}")]
-    CreatePod { name: String, source: kube::Error },
-    #[error("creating PVC {name}: {source}")]
-    CreateClaim { name: String, source: kube::Error },
-    #[error("deleting pod {name}: {source}")]
-    DeletePod { name: String, source: kube::Error },
-    #[error("deleting PVC {name}: {source}")]
-    DeleteClaim { name: String, source: kube::Error },
-    #[error("patching pod {name}: {source}")]
-    PatchPod { name: String, source: kube::Error },
-    #[error("patching the status of pod {name}: {source}")]
-    PatchPodStatus { name: String, source: kube::Error },
-    #[error("writing revision {name}: {source}")]
-    WriteRevision { name: String, source: kube::Error },
-    #[error("writing the status of {kind} {name}: {source}")]
-    PatchStatus {
-        kind: &'static str,
-        name: String,
-        source: kube::Error,
-    },
-    #[error("pruning spec.scaleStrategy.podsToDelete of CloneSet {name}: {source}")]
-    PrunePodsToDelete { name: String, source: kube::Error },
-    #[error("{0}")]
-    Internal(String),
-}
-
-impl Error {
-    /// A short stable reason, for events and metrics.
-    pub fn reason(&self) -> &'static str {
-        match self {
-            Error::CreatePod { .. } => "CreatePod",
-            Error::CreateClaim { .. } => "CreateClaim",
-            Error::DeletePod { .. } => "DeletePod",
-            Error::DeleteClaim { .. } => "DeleteClaim",
-            Error::PatchPod { .. } => "PatchPod",
-            Error::PatchPodStatus { .. } => "PatchPodStatus",
-            Error::WriteRevision { .. } => "WriteRevision",
-            Error::PatchStatus { .. } => "PatchStatus",
-            Error::PrunePodsToDelete { .. } => "PrunePodsToDelete",
-            Error::Internal(_) => "Internal",
-        }
-    }
-}
-
-/// What every reconcile shares.
-pub struct Context {
-    pub client: Client,
-    pub watches: Watches,
-    pub expectations: Expectations,
-    pub events: Events,
-    pub metrics: Arc<Metrics>,
-    /// Failures in a row per object (`namespace/name`), for the retry backoff.
-    pub failures: Mutex<std::collections::HashMap<String, u32>>,
-    /// The problem messages last announced per object, so a problem that persists is one
-    /// event, not one per reconcile (events are API writes too).
-    pub announced: Mutex<std::collections::HashMap<String, std::collections::BTreeSet<String>>>,
-    /// Objects triggered and not yet reconciled (the queue depth metric).
-    pub queued: Mutex<HashSet<String>>,
-}
-
-/// `(name, uid)` of the object's controller when it is a `kind` of apps.kruise.io (any
-/// served version).
-pub fn controller_of(meta: &ObjectMeta, kind: &str) -> Option<(String, String)> {
-    meta.owner_references.iter().flatten().find_map(|o| {
-        (o.controller == Some(true) && o.kind == kind && o.api_version.starts_with("apps.kruise.io/"))
-            .then(|| (o.name.clone(), o.uid.clone()))
-    })
-}
-
-impl Context {
-    /// How many of `owner`'s earlier writes the caches in `namespace` do not show yet
-    /// (hash lookups in the stores, not scans: a big rollout has hundreds of expectations).
-    pub fn pending_writes(&self, owner: &str, namespace: &str) -> usize {
-        let meta = |m: &ObjectMeta| {
-            (
-                m.uid.clone().unwrap_or_default(),
-                resource_version(m.resource_version.as_deref()),
-            )
-        };
-        let lookup_in = |kind: ObjectKind, name: &str| -> Option<(String, u64)> {
-            match kind {
-                ObjectKind::Pod => self
-                    .watches
-                    .pods
-                    .get(&ObjectRef::new(name).within(namespace))
-                    .map(|p| meta(&p.metadata)),
-                ObjectKind::Claim => self
-                    .watches
-                    .claims
-                    .get(&ObjectRef::new(name).within(namespace))
-                    .map(|c| meta(&c.metadata)),
-            }
-        };
-        self.expectations.pending(owner, &lookup_in)
-    }
-}
-
-/// The cached objects whose controller is `owner`, a `kind` of apps.kruise.io (looked up
-/// by owner uid in `index`, not scanned).
-pub fn owned_by<K, O>(store: &Store<K>, index: &OwnerIndex, owner: &O, kind: &str) -> Vec<Arc<K>>
-where
-    K: Resource<DynamicType = ()> + Clone,
-    O: Resource,
-{
-    let Some(uid) = owner.meta().uid.clone() else {
-        return Vec::new();
-    };
-    index
-        .owned(&uid)
-        .into_iter()
-        .filter_map(|(ns, name)| store.get(&ObjectRef::new(&name).within(&ns)))
-        .filter(|o| controller_of(o.meta(), kind).is_some_and(|(_, u)| u == uid))
-        .collect()
-}
-
-/// `namespace/name` of an object: the key of its expectations and queue entry.
-pub fn key<K: Resource>(object: &K) -> String {
-    format!(
-        "{}/{}",
-        object.meta().namespace.clone().unwrap_or_default(),
-        object.meta().name.clone().unwrap_or_default()
-    )
-}
 
 /// The retry delay after the `failures`-th failure in a row of one object: 500 ms doubled
 /// per failure, at most 60 s, scaled by `jitter` in [0.5, 1.5) so that many objects
@@ -167,29 +41,6 @@ fn jitter(owner: &str, failures: u32) -> f64 {
         .unwrap_or(0)
         .hash(&mut h);
     0.5 + (h.finish() % 1000) as f64 / 1000.0
-}
-
-impl Context {
-    /// Which of `messages` are new for `owner` since the last call; the remembered set
-    /// becomes `messages`, so a problem that goes away and comes back is announced again.
-    pub fn new_problems<'m>(&self, owner: &str, messages: &'m [String]) -> Vec<&'m String> {
-        let mut all = self.announced.lock().unwrap_or_else(|e| e.into_inner());
-        fresh_problems(&mut all, owner, messages)
-    }
-}
-
-/// The bookkeeping of [`Context::new_problems`] (pure).
-pub fn fresh_problems<'m>(
-    announced: &mut std::collections::HashMap<String, std::collections::BTreeSet<String>>,
-    owner: &str,
-    messages: &'m [String],
-) -> Vec<&'m String> {
-    let before = announced.remove(owner).unwrap_or_default();
-    let fresh = messages.iter().filter(|m| !before.contains(*m)).collect();
-    if !messages.is_empty() {
-        announced.insert(owner.to_string(), messages.iter().cloned().collect());
-    }
-    fresh
 }
 
 /// One event per kind of write a reconcile made, naming the pods (not one per pod: events
@@ -466,34 +317,6 @@ where
     }
 }
 
-/// Merge-patches `status` into the status subresource of `object` (a `kind`).
-pub async fn write_status<K, S>(
-    ctx: &Context,
-    object: &K,
-    kind: &'static str,
-    status: &S,
-) -> Result<(), Error>
-where
-    K: Resource<DynamicType = (), Scope = k8s_openapi::NamespaceResourceScope>
-        + Clone
-        + serde::de::DeserializeOwned
-        + std::fmt::Debug,
-    S: serde::Serialize,
-{
-    let name = object.meta().name.clone().unwrap_or_default();
-    let namespace = object.meta().namespace.clone().unwrap_or_default();
-    let api: kube::Api<K> = kube::Api::namespaced(ctx.client.clone(), &namespace);
-    let params = kube::api::PatchParams {
-        field_manager: Some(FIELD_MANAGER.into()),
-        ..kube::api::PatchParams::default()
-    };
-    let patch = serde_json::json!({ "status": status });
-    api.patch_status(&name, &params, &kube::api::Patch::Merge(&patch))
-        .await
-        .map_err(|source| Error::PatchStatus { kind, name, source })?;
-    Ok(())
-}
-
 /// How a reconcile ends after its writes: the first write error, a quick retry when the
 /// cache was stale, the planner's wake-up, or waiting for the next change.
 pub fn requeue(
@@ -532,32 +355,5 @@ mod tests {
             let j = jitter("ns/web", n);
             assert!((0.5..1.5).contains(&j), "{j}");
         }
-    }
-}
-
-#[cfg(test)]
-mod announce_tests {
-    use super::fresh_problems;
-
-    #[test]
-    fn a_problem_is_announced_once_while_it_lasts_and_again_when_it_comes_back() {
-        let mut announced = std::collections::HashMap::new();
-        let gate = vec!["missing gate".to_string()];
-        assert_eq!(fresh_problems(&mut announced, "ns/web", &gate).len(), 1);
-        assert!(
-            fresh_problems(&mut announced, "ns/web", &gate).is_empty(),
-            "same problem: no new event"
-        );
-        assert_eq!(
-            fresh_problems(&mut announced, "ns/other", &gate).len(),
-            1,
-            "per object"
-        );
-        assert!(fresh_problems(&mut announced, "ns/web", &[]).is_empty());
-        assert_eq!(
-            fresh_problems(&mut announced, "ns/web", &gate).len(),
-            1,
-            "it came back"
-        );
     }
 }

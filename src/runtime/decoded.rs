@@ -20,7 +20,7 @@ use kube::Resource;
 use kube::core::object::HasStatus;
 use kube::runtime::controller::Action;
 
-use crate::runtime::controller::{Context, Error, key, write_status};
+use crate::runtime::context::{Context, Error, key, write_status};
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Value, json};

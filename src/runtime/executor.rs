@@ -20,7 +20,7 @@ use kube::runtime::reflector::ObjectRef;
 use kube::{Resource, ResourceExt};
 
 use crate::runtime::actions::{Action, Why};
-use crate::runtime::controller::{Context, Error, FIELD_MANAGER};
+use crate::runtime::context::{Context, Error, FIELD_MANAGER};
 use crate::runtime::expectations::{Expect, ObjectKind, resource_version};
 
 pub const PARALLEL_PODS: usize = 16;

@@ -16,7 +16,7 @@ use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
 use kube::{Resource, ResourceExt};
 use serde_json::{Value, json};
 
-use crate::runtime::controller::{Context, Error, FIELD_MANAGER, controller_of};
+use crate::runtime::context::{Context, Error, FIELD_MANAGER, controller_of};
 use crate::runtime::revision::{
     KnownRevision, RevisionStep, plan_update_revision, revisions_to_truncate, same_template,
 };
@@ -134,15 +134,11 @@ fn params() -> PatchParams {
 pub async fn sync<W: Workload>(ctx: &Context, set: &W) -> Result<Option<History>, Error> {
     let namespace = set.namespace().unwrap_or_default();
     // By owner uid in the index, not a scan of every cached revision.
-    let owned: Vec<KnownRevision> = crate::runtime::controller::owned_by(
-        &ctx.watches.revisions,
-        &ctx.watches.revision_owners,
-        set,
-        W::KIND,
-    )
-    .iter()
-    .map(|r| known(r))
-    .collect();
+    let owned: Vec<KnownRevision> =
+        crate::runtime::context::owned_by(&ctx.watches.revisions, &ctx.watches.revision_owners, set, W::KIND)
+            .iter()
+            .map(|r| known(r))
+            .collect();
     let collision_count = set.collision_count();
     let api: Api<ControllerRevision> = Api::namespaced(ctx.client.clone(), &namespace);
     let mut all = owned.clone();
