@@ -1,6 +1,7 @@
 //! Runtime shared by every controller: the writes planners ask for ([`actions`]) and the
 //! one place that sends them ([`executor`]), the reconcile context and errors
-//! ([`context`]), serving a controller ([`controller`]), the one rate-limited client with write counters
+//! ([`context`]), serving a controller ([`controller`]) and the one reconcile of every
+//! kind ([`driver`]), the one rate-limited client with write counters
 //! ([`client`]), leader election ([`leader`]), metrics ([`metrics`]), shared watches and stores ([`watches`]),
 //! expectations ([`expectations`]), events ([`events`]), the in-place update engine
 //! ([`inplace`]), lifecycle hooks ([`lifecycle`]) and revision history ([`revision`]).
@@ -9,6 +10,7 @@ pub mod client;
 pub mod context;
 pub mod controller;
 pub mod decoded;
+pub mod driver;
 pub mod events;
 pub mod executor;
 pub mod expectations;

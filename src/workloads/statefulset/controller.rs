@@ -1,116 +1,97 @@
-//! The Advanced StatefulSet controller: wires the pure planner to the shared runtime.
+//! The Advanced StatefulSet on the shared reconcile driver ([`crate::runtime::driver`]):
+//! what its snapshot holds and how a failed write shows in its status. It has no reconcile,
+//! event or status-write code of its own.
 //!
 //! ```text
 //! StatefulSet event ─┐
-//! owned Pod event    ├─> reconcile: expectations met? ─> history ─> plan (pure) ─> executor
-//! owned PVC event    ┘                                                └─> status, truncation
+//! owned Pod event    ├─> driver: expectations ─> history ─> plan (this snapshot, pure planner)
+//! its PVC event      ┘           ─> executor ─> events ─> status ─> truncation
 //! ```
 //!
 //! The set is read through `v1beta1`, the superset of both served versions (the stored
 //! objects are the same; see `crate::api::statefulset`). Pods and PVCs belong to a set by
 //! their controller owner reference (kind `StatefulSet` of apps.kruise.io, so the built-in
-//! kind's pods are never touched).
-//!
-//! Invariants: a reconcile plans only when every expectation of the set is met (or timed
-//! out); the status is written only when it changed; nothing is written for a set being
-//! deleted (the garbage collector removes its pods, and its PVCs only when the retention
-//! policy made the set their owner).
+//! kind's pods are never touched); orphans at its ordinal names and claims named for its
+//! ordinals wake it too ([`crate::runtime::controller::Interest`]).
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::time::Duration;
 
 use k8s_openapi::jiff::Timestamp;
-use kube::runtime::controller::Action as Requeue;
-use kube::{Resource, ResourceExt};
+use kube::ResourceExt;
 
 use super::plan::{self, Revision, Snapshot};
-use crate::api::statefulset::v1beta1::StatefulSet;
-use crate::runtime::controller::{
-    Context, Error, Serve, key, owned_by, publish_outcome, requeue, write_status,
-};
-use crate::runtime::executor;
-use crate::runtime::expectations::RECHECK;
-use crate::runtime::history;
+use crate::api::statefulset::v1beta1::{StatefulSet, StatefulSetStatus};
+use crate::runtime::controller::{Context, Error, Serve, owned_by};
 use crate::runtime::revision::REVISION_LABEL;
 
 pub const CONTROLLER: &str = "StatefulSet";
 
 crate::impl_workload!(StatefulSet, CONTROLLER);
 
-async fn reconcile(set: Arc<StatefulSet>, ctx: Arc<Context>) -> Result<Requeue, Error> {
-    let (set, ctx) = (set.as_ref(), ctx.as_ref());
-    let owner = key(set);
-    if set.meta().deletion_timestamp.is_some() {
-        ctx.expectations.forget_owner(&owner);
-        return Ok(Requeue::await_change());
-    }
-    let namespace = set.namespace().unwrap_or_default();
-    let pending = ctx.pending_writes(&owner, &namespace);
-    if pending > 0 {
-        tracing::debug!(
-            statefulset = owner,
-            pending,
-            "waiting for the cache to show earlier writes"
-        );
-        return Ok(Requeue::requeue(RECHECK));
-    }
-    let owned_pods = owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, set, CONTROLLER);
-    let history = match history::sync(ctx, set).await? {
-        Some(history) => history,
-        None => return Ok(Requeue::requeue(Duration::from_millis(200))),
-    };
-    // Orphans (no controller at all) at this set's own ordinal names: the planner adopts
-    // those whose labels match (a set re-created after `--cascade=orphan`). Hash lookups
-    // by name, one per replica, never a scan of every cached pod.
-    let orphans: Vec<Arc<k8s_openapi::api::core::v1::Pod>> = orphan_candidates(ctx, set, &namespace);
-    let claims = existing_claims(ctx, set, &namespace);
-    let snapshot = Snapshot {
-        set,
-        pods: owned_pods.iter().map(AsRef::as_ref).collect(),
-        orphans: orphans.iter().map(AsRef::as_ref).collect(),
-        claims: &claims,
-        update: Revision {
-            name: &history.update,
-            template: &history.templates[&history.update],
-        },
-        current: Revision {
-            name: &history.current,
-            template: &history.templates[&history.current],
-        },
-        templates: &history.templates,
-        collision_count: history.collision_count,
-        now: Timestamp::now(),
-    };
-    let plan = plan::plan(&snapshot);
-    let pod_revisions: BTreeSet<String> = snapshot
-        .pods
-        .iter()
-        .filter_map(|p| p.labels().get(REVISION_LABEL).cloned())
-        .collect();
-    drop(snapshot);
+/// The Advanced StatefulSet as the shared reconcile driver runs it: its snapshot (owned
+/// pods, orphans at its ordinal names, the claims of its ordinals) and its planner; a
+/// failed write shows as the round's `FailedCreatePod` / `FailedUpdatePod` condition.
+impl crate::runtime::driver::Reconciled for StatefulSet {
+    const CONTROLLER: &'static str = CONTROLLER;
+    type Status = StatefulSetStatus;
 
-    let reference = set.object_ref(&());
-    let outcome = executor::execute(ctx, &namespace, &owner, plan.actions.clone()).await;
-    record_events(ctx, &reference, &history.update, &outcome, &plan.problems).await;
-    let mut status = plan.status.clone().or_else(|| set.status.clone());
-    if let Some(condition) = outcome.first_error.as_ref().and_then(failure_condition)
-        && let Some(s) = status.as_mut()
-    {
-        s.conditions = Some(vec![condition]);
-    } else if plan.status.is_none() {
-        // Nothing new to say (a set without a status yet gets its first one from the planner).
-        status = None;
-    }
-    if let Some(status) = &status {
-        let mut value = serde_json::to_value(status).unwrap_or_default();
-        if status.conditions.is_none() {
-            // A merge patch keeps what it does not mention: clear last round's failure.
-            value["conditions"] = serde_json::Value::Null;
+    fn plan(
+        &self,
+        ctx: &Context,
+        history: &crate::runtime::history::History,
+        now: Timestamp,
+    ) -> crate::runtime::driver::Planned<StatefulSetStatus> {
+        let set = self;
+        let namespace = set.namespace().unwrap_or_default();
+        let owned_pods = owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, set, CONTROLLER);
+        // Orphans (no controller at all) at this set's own ordinal names: the planner adopts
+        // those whose labels match (a set re-created after `--cascade=orphan`). Hash lookups
+        // by name, one per replica, never a scan of every cached pod.
+        let orphans = orphan_candidates(ctx, set, &namespace);
+        let claims = existing_claims(ctx, set, &namespace);
+        let snapshot = Snapshot {
+            set,
+            pods: owned_pods.iter().map(AsRef::as_ref).collect(),
+            orphans: orphans.iter().map(AsRef::as_ref).collect(),
+            claims: &claims,
+            update: Revision {
+                name: &history.update,
+                template: &history.templates[&history.update],
+            },
+            current: Revision {
+                name: &history.current,
+                template: &history.templates[&history.current],
+            },
+            templates: &history.templates,
+            collision_count: history.collision_count,
+            now,
+        };
+        let plan = plan::plan(&snapshot);
+        let pod_revisions: BTreeSet<String> = snapshot
+            .pods
+            .iter()
+            .filter_map(|p| p.labels().get(REVISION_LABEL).cloned())
+            .collect();
+        crate::runtime::driver::Planned {
+            actions: plan.actions,
+            problems: plan.problems,
+            status: plan.status,
+            requeue_after: plan.requeue_after,
+            pod_revisions,
+            spec_patch: None,
         }
-        write_status(ctx, set, CONTROLLER, &value).await?;
     }
-    history::truncate(ctx, set, &history, &pod_revisions).await?;
-    requeue(outcome, plan.requeue_after)
+
+    /// The round's failure condition replaces the conditions (they are rebuilt by every
+    /// status write, reference §4.7).
+    fn with_failure(&self, planned: Option<StatefulSetStatus>, error: &Error) -> Option<StatefulSetStatus> {
+        let Some(condition) = failure_condition(error) else {
+            return planned;
+        };
+        let mut status = planned.or_else(|| self.status.clone())?;
+        status.conditions = Some(vec![condition]);
+        Some(status)
+    }
 }
 
 /// Which objects a pod or claim event wakes, besides the set that controls it.
@@ -211,41 +192,12 @@ fn failure_condition(error: &Error) -> Option<crate::api::common::Condition> {
     })
 }
 
-/// One event per kind of write per reconcile, naming the pods.
-async fn record_events(
-    ctx: &Context,
-    reference: &k8s_openapi::api::core::v1::ObjectReference,
-    update_revision: &str,
-    outcome: &executor::Outcome,
-    problems: &[crate::runtime::actions::Problem],
-) {
-    publish_outcome(ctx, reference, update_revision, outcome).await;
-    let owner = format!(
-        "{}/{}",
-        reference.namespace.clone().unwrap_or_default(),
-        reference.name.clone().unwrap_or_default()
-    );
-    let messages: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
-    let fresh = ctx.new_problems(&owner, &messages);
-    for problem in problems.iter().filter(|p| fresh.contains(&&p.message)) {
-        ctx.events
-            .publish(reference, true, problem.reason, problem.message.clone())
-            .await;
-    }
-}
-
 /// Runs the Advanced StatefulSet controller until `shutdown` resolves.
 pub async fn run<F>(serve: Serve<F>)
 where
     F: std::future::Future<Output = ()> + Send + Sync + 'static,
 {
-    crate::runtime::controller::serve::<StatefulSet, _, _, _>(
-        CONTROLLER,
-        "statefulsets.apps.kruise.io",
-        serve,
-        reconcile,
-    )
-    .await;
+    crate::runtime::driver::run::<StatefulSet, _>("statefulsets.apps.kruise.io", serve).await;
 }
 
 #[cfg(test)]

@@ -1,0 +1,187 @@
+//! The one reconcile of every workload kind with a pod template and a revision history,
+//! read top to bottom the way Kubernetes' `syncDeployment` reads:
+//!
+//! ```text
+//! deleting? ──yes──> forget its expectations, wait
+//! expectations met? ──no──> look again in 5 s (or on the event that meets them)
+//! revision history (find or write the update revision) ── collision? ──> come back
+//! the kind's plan (its snapshot from the cache, then its pure planner)
+//! execute the actions (the executor: expectations, slow start, first error)
+//! events (one per kind of write; each problem once while it lasts)
+//! the kind's own spec write, if any (CloneSet: podsToDelete pruning)
+//! status, only when it changed or a write failed (the kind names the failure condition)
+//! history truncation ─> requeue (first error, stale cache, the plan's wake-up, or a change)
+//! ```
+//!
+//! A kind is a [`Reconciled`] description: how to gather its snapshot and plan, and how a
+//! failed write shows in its status. It has no reconcile, event or status-write code of
+//! its own.
+//!
+//! Invariants: nothing is planned while an expectation of the object is unmet; nothing
+//! is written for an object being deleted; the status is written only when the plan says it
+//! changed or this round's write failed; a problem is announced once while it lasts.
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use k8s_openapi::jiff::Timestamp;
+use kube::ResourceExt;
+use kube::api::{Api, Patch, PatchParams};
+use kube::runtime::controller::Action as Requeue;
+use serde_json::Value;
+
+use crate::runtime::actions::{Action, Problem};
+use crate::runtime::context::{Context, Error, FIELD_MANAGER, key, write_status};
+use crate::runtime::controller::{publish_outcome, requeue};
+use crate::runtime::executor::{self, Outcome};
+use crate::runtime::expectations::RECHECK;
+use crate::runtime::history::{self, History, Workload};
+
+/// What a kind's plan hands the driver.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Planned<S> {
+    pub actions: Vec<Action>,
+    pub problems: Vec<Problem>,
+    /// The status to write, when it differs from the stored one.
+    pub status: Option<S>,
+    /// Wake up after this long even without a change (minReadySeconds, grace periods).
+    pub requeue_after: Option<Duration>,
+    /// The revisions the live pods run (history truncation keeps them).
+    pub pod_revisions: BTreeSet<String>,
+    /// A merge patch of the object's own spec, sent before the status with the cached
+    /// resourceVersion (a conflict leaves it to the next round).
+    pub spec_patch: Option<Value>,
+}
+
+/// A workload kind as the driver runs it.
+pub trait Reconciled: Workload + Send + Sync + 'static {
+    /// The controller's name (`run --controllers`), as events and metrics name it.
+    const CONTROLLER: &'static str;
+    type Status: serde::Serialize + Clone + std::fmt::Debug + Send + Sync;
+
+    /// Gathers the object's snapshot from the caches in `ctx` and plans (the planning
+    /// itself is the kind's pure function).
+    fn plan(&self, ctx: &Context, history: &History, now: Timestamp) -> Planned<Self::Status>;
+
+    /// The status to write after a failed write of this round (`planned`: the plan's, if
+    /// any). Default: the plan's, unchanged.
+    fn with_failure(&self, planned: Option<Self::Status>, _error: &Error) -> Option<Self::Status> {
+        planned
+    }
+
+    /// The error of a failed spec patch.
+    fn spec_patch_error(&self, source: kube::Error) -> Error {
+        Error::Internal(format!(
+            "patching {} {}: {source}",
+            Self::CONTROLLER,
+            self.name_any()
+        ))
+    }
+}
+
+/// Reconciles one object of kind `K` (see the module documentation).
+pub async fn reconcile<K: Reconciled>(object: Arc<K>, ctx: Arc<Context>) -> Result<Requeue, Error> {
+    let (object, ctx) = (object.as_ref(), ctx.as_ref());
+    let owner = key(object);
+    if object.meta().deletion_timestamp.is_some() {
+        ctx.expectations.forget_owner(&owner);
+        return Ok(Requeue::await_change());
+    }
+    let namespace = object.namespace().unwrap_or_default();
+    let pending = ctx.pending_writes(&owner, &namespace);
+    if pending > 0 {
+        tracing::debug!(
+            kind = K::CONTROLLER,
+            object = owner,
+            pending,
+            "waiting for the cache to show earlier writes"
+        );
+        return Ok(Requeue::requeue(RECHECK));
+    }
+    let Some(history) = history::sync(ctx, object).await? else {
+        // A collision or a fresh revision: the next round sees it in the cache.
+        return Ok(Requeue::requeue(Duration::from_millis(200)));
+    };
+    let planned = object.plan(ctx, &history, Timestamp::now());
+
+    let reference = object.object_ref(&());
+    let outcome = executor::execute(ctx, &namespace, &owner, planned.actions.clone()).await;
+    announce(
+        ctx,
+        &owner,
+        &reference,
+        &history.update,
+        &outcome,
+        &planned.problems,
+    )
+    .await;
+    if let Some(patch) = &planned.spec_patch {
+        patch_spec(ctx, object, patch).await?;
+    }
+    let status = match &outcome.first_error {
+        Some(error) => object.with_failure(planned.status.clone(), error),
+        None => planned.status.clone(),
+    };
+    if let Some(status) = &status {
+        let mut value = serde_json::to_value(status).unwrap_or_default();
+        if value.get("conditions").is_none()
+            && let Some(map) = value.as_object_mut()
+        {
+            // A merge patch keeps what it does not mention: an emptied list is cleared.
+            map.insert("conditions".into(), Value::Null);
+        }
+        write_status(ctx, object, K::CONTROLLER, &value).await?;
+    }
+    history::truncate(ctx, object, &history, &planned.pod_revisions).await?;
+    requeue(outcome, planned.requeue_after)
+}
+
+/// One event per kind of write (naming the pods), one for the first failed write, and
+/// each problem once while it lasts (events are API writes too).
+async fn announce(
+    ctx: &Context,
+    owner: &str,
+    reference: &k8s_openapi::api::core::v1::ObjectReference,
+    update_revision: &str,
+    outcome: &Outcome,
+    problems: &[Problem],
+) {
+    publish_outcome(ctx, reference, update_revision, outcome).await;
+    let messages: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
+    let fresh = ctx.new_problems(owner, &messages);
+    for problem in problems.iter().filter(|p| fresh.contains(&&p.message)) {
+        ctx.events
+            .publish(reference, true, problem.reason, problem.message.clone())
+            .await;
+    }
+}
+
+/// Sends the kind's own spec patch under the cached resourceVersion; a conflict means the
+/// object changed meanwhile, and the next round plans again.
+async fn patch_spec<K: Reconciled>(ctx: &Context, object: &K, patch: &Value) -> Result<(), Error> {
+    let api: Api<K> = Api::namespaced(ctx.client.clone(), &object.namespace().unwrap_or_default());
+    let params = PatchParams {
+        field_manager: Some(FIELD_MANAGER.into()),
+        ..PatchParams::default()
+    };
+    let mut patch = patch.clone();
+    patch["metadata"]["resourceVersion"] = serde_json::json!(object.resource_version());
+    match api
+        .patch(&object.name_any(), &params, &Patch::Merge(&patch))
+        .await
+    {
+        Ok(_) => Ok(()),
+        Err(kube::Error::Api(s)) if s.is_conflict() => Ok(()),
+        Err(source) => Err(object.spec_patch_error(source)),
+    }
+}
+
+/// Runs the controller of kind `K` until the shutdown in `serve` resolves.
+pub async fn run<K, F>(resource: &'static str, serve: crate::runtime::controller::Serve<F>)
+where
+    K: Reconciled + crate::runtime::controller::Interest + kube::core::object::HasStatus + std::fmt::Debug,
+    <K as kube::core::object::HasStatus>::Status: Default + serde::Serialize,
+    F: std::future::Future<Output = ()> + Send + Sync + 'static,
+{
+    crate::runtime::controller::serve::<K, _, _, _>(K::CONTROLLER, resource, serve, reconcile::<K>).await;
+}
