@@ -111,7 +111,7 @@ pub enum Command {
     #[command(after_help = scale::SCALEDOWN_HELP)]
     Scaledown(scale::ScaledownArgs),
     /// Run the controllers in the foreground against the current kubeconfig
-    #[command(after_help = run::AFTER_HELP)]
+    #[command(after_help = run::after_help())]
     Run(run::RunArgs),
     /// Local control plane for demos and tests (etcd, kube-apiserver, controller-manager,
     /// scheduler built from Go modules, with simulated nodes).

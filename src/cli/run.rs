@@ -25,22 +25,32 @@ use super::connection::ConnectionArgs;
 use crate::api::cloneset::CloneSet;
 use crate::runtime::controller::Serve;
 use crate::runtime::{client, leader, metrics, watches};
-use crate::workloads::{cloneset, statefulset};
+use crate::workloads::registry::{self, Described, Shutdown};
 
-/// Controller names as OpenKruise's enable list spells them, and whether they exist yet.
-const CONTROLLERS: &[(&str, bool)] = &[
-    ("CloneSet", true),
-    ("StatefulSet", true),
-    ("DaemonSet", false),
-    ("BroadcastJob", false),
-    ("AdvancedCronJob", false),
-    ("SidecarSet", false),
-    ("WorkloadSpread", false),
-    ("UnitedDeployment", false),
-];
+/// `run --help`'s text after the options; the controller list comes from the registry.
+pub fn after_help() -> String {
+    let available: Vec<String> = registry::available()
+        .map(|c| {
+            if c.drives == c.name {
+                c.name.to_string()
+            } else {
+                format!("{} ({})", c.name, c.drives)
+            }
+        })
+        .collect();
+    let later: Vec<&str> = registry::CONTROLLERS
+        .iter()
+        .filter(|c| c.start.is_none())
+        .map(|c| c.name)
+        .collect();
+    format!(
+        "Controllers: {}; later: {}.\n{AFTER_HELP_REST}",
+        available.join(", "),
+        later.join(", ")
+    )
+}
 
-pub const AFTER_HELP: &str = "\
-Controllers: CloneSet, StatefulSet (Advanced StatefulSet; the others arrive in later releases).
+const AFTER_HELP_REST: &str = "\
 With -n NAMESPACE only that namespace is watched; without it, all namespaces.
 Leader election (on by default): the run holds the Lease --leader-elect-name in
 --leader-elect-namespace (default: the -n namespace, else `default`); a second run waits as
@@ -93,30 +103,30 @@ pub struct RunArgs {
     pub leader_elect_lease_duration: std::time::Duration,
 }
 
-fn chosen_controllers(args: &RunArgs) -> Result<Vec<&'static str>, UsageError> {
-    let available: Vec<&'static str> = CONTROLLERS.iter().filter(|(_, a)| *a).map(|(n, _)| *n).collect();
+fn chosen_controllers(args: &RunArgs) -> Result<Vec<&'static Described>, UsageError> {
+    let names = |list: &mut dyn Iterator<Item = &'static Described>| {
+        list.map(|c| c.name).collect::<Vec<_>>().join(", ")
+    };
     if args.controllers.is_empty() {
-        return Ok(available);
+        return Ok(registry::available().collect());
     }
-    let mut chosen = Vec::new();
+    let mut chosen: Vec<&'static Described> = Vec::new();
     for asked in &args.controllers {
-        let Some((name, exists)) = CONTROLLERS
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(asked.trim()))
-        else {
+        let Some(found) = registry::find(asked) else {
             return Err(UsageError(format!(
                 "unknown controller {asked:?} in --controllers (known: {})",
-                CONTROLLERS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                names(&mut registry::CONTROLLERS.iter())
             )));
         };
-        if !exists {
+        if found.start.is_none() {
             return Err(UsageError(format!(
-                "controller {name} in --controllers is not available yet (available: {})",
-                available.join(", ")
+                "controller {} in --controllers is not available yet (available: {})",
+                found.name,
+                names(&mut registry::available())
             )));
         }
-        if !chosen.contains(name) {
-            chosen.push(*name);
+        if !chosen.iter().any(|c| c.name == found.name) {
+            chosen.push(found);
         }
     }
     Ok(chosen)
@@ -145,14 +155,10 @@ fn workers_for(args: &RunArgs, controller: &str) -> Result<u16, UsageError> {
 }
 
 /// Refuses when a CRD the controllers need is missing or not established.
-async fn require_crds(client: &kube::Client, controllers: &[&str]) -> anyhow::Result<()> {
+async fn require_crds(client: &kube::Client, controllers: &[&'static Described]) -> anyhow::Result<()> {
     let api: Api<CustomResourceDefinition> = Api::all(client.clone());
     for controller in controllers {
-        let crd = match *controller {
-            "CloneSet" => "clonesets.apps.kruise.io",
-            "StatefulSet" => "statefulsets.apps.kruise.io",
-            other => anyhow::bail!("no CRD known for controller {other}"),
-        };
+        let crd = controller.crd;
         let found = api
             .get_opt(crd)
             .await
@@ -178,8 +184,10 @@ async fn require_crds(client: &kube::Client, controllers: &[&str]) -> anyhow::Re
 
 pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let controllers = chosen_controllers(&args)?;
-    let cloneset_workers = workers_for(&args, "CloneSet")?;
-    let statefulset_workers = workers_for(&args, "StatefulSet")?;
+    let workers: Vec<u16> = controllers
+        .iter()
+        .map(|c| workers_for(&args, c.name))
+        .collect::<Result<_, _>>()?;
     // -n scopes the controllers to one namespace; without it they watch all namespaces.
     let namespace = connection.namespace.clone();
     let config = connection.config().await?;
@@ -262,14 +270,13 @@ the same lease with --leader-elect-namespace so one waits for the other",
         namespace: namespace.clone(),
         workers,
         metrics: metrics.clone(),
-        shutdown: shutdown.clone(),
+        shutdown: Box::pin(shutdown.clone()) as Shutdown,
     };
-    let mut running: Vec<std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>> = Vec::new();
-    if controllers.contains(&"CloneSet") {
-        running.push(Box::pin(cloneset::run(serve(cloneset_workers))));
-    }
-    if controllers.contains(&"StatefulSet") {
-        running.push(Box::pin(statefulset::controller::run(serve(statefulset_workers))));
+    let mut running: Vec<futures::future::BoxFuture<'static, ()>> = Vec::new();
+    for (controller, workers) in controllers.iter().zip(workers) {
+        if let Some(start) = controller.start {
+            running.push(start(serve(workers)));
+        }
     }
     for drive in drives {
         tokio::spawn(drive);
@@ -277,7 +284,7 @@ the same lease with --leader-elect-namespace so one waits for the other",
     let scope = namespace.as_deref().unwrap_or("all namespaces");
     eprintln!(
         "running controllers {} against {server} ({scope}); Ctrl-C stops",
-        controllers.join(", ")
+        controllers.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
     );
     let sets: Api<CloneSet> = watches::scoped(&client, namespace.as_deref());
     let (summary_store, summary_drive) = watches::plain(sets, "clonesets (summary)");

@@ -14,6 +14,7 @@ pub fn too_many_replicas(kind: &str, name: &str, replicas: Option<i32>) -> Optio
 
 pub mod cloneset;
 pub mod common;
+pub mod registry;
 pub mod statefulset;
 
 #[cfg(test)]
