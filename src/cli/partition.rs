@@ -20,8 +20,8 @@ use super::install::{DryRun, Output, confirm};
 use super::target::{self, Kind};
 use crate::api::cloneset::CloneSet;
 use crate::workloads::cloneset::numbers;
+use crate::workloads::cloneset::plan as cs_plan;
 use crate::workloads::cloneset::status::is_at_revision;
-use crate::workloads::common::order::{PodFacts, sort_for_update};
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, statefulset (sts; a number only). Deployments have no
@@ -175,7 +175,9 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
     Ok(())
 }
 
-/// The CloneSet's pods that start updating with `partition`, in the controller's order.
+/// The CloneSet's pods that start updating with `partition`, in the controller's order:
+/// the planner's own candidates and order (scatter, priority, PreparingUpdate first, the
+/// candidate filters), of which the partition lets the first `old - partition` through.
 pub(crate) async fn next_pods(
     client: &kube::Client,
     namespace: &str,
@@ -190,27 +192,51 @@ pub(crate) async fn next_pods(
         .unwrap_or_default();
     let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
     let uid = set.uid().unwrap_or_default();
-    let list = pods.list(&ListParams::default().labels(&selector)).await?.items;
-    let old: Vec<&Pod> = list
-        .iter()
-        .filter(|p| p.metadata.deletion_timestamp.is_none())
+    let list: Vec<Pod> = pods
+        .list(&ListParams::default().labels(&selector))
+        .await?
+        .items
+        .into_iter()
         .filter(|p| p.owner_references().iter().any(|o| o.uid == uid))
-        .filter(|p| !is_at_revision(p, &update))
         .collect();
-    let now = Timestamp::now();
-    let min_ready = i64::from(set.spec.min_ready_seconds.unwrap_or(0));
-    let mut facts: Vec<PodFacts> = old
-        .iter()
-        .map(|p| PodFacts::from_resource(p, min_ready, now))
-        .collect();
-    let priority = set
-        .spec
-        .update_strategy
-        .as_ref()
-        .and_then(|s| s.priority_strategy.as_ref());
-    sort_for_update(&mut facts, priority);
-    let moving = (old.len() as i64 - partition).max(0) as usize;
-    Ok(facts.into_iter().take(moving).map(|f| f.name).collect())
+    let active: Vec<&Pod> = list.iter().filter(|p| cs_plan::is_active(p)).collect();
+    Ok(preview(set, &update, &active, partition, Timestamp::now()))
+}
+
+/// The pure part of [`next_pods`]: the names the planner would update, through `partition`.
+pub(crate) fn preview(
+    set: &CloneSet,
+    update: &str,
+    active: &[&Pod],
+    partition: i64,
+    now: Timestamp,
+) -> Vec<String> {
+    let Ok(numbers) = cs_plan::checked_numbers(set) else {
+        return Vec::new();
+    };
+    let templates = std::collections::BTreeMap::new();
+    let revision = cs_plan::Revision {
+        name: update,
+        template: &set.spec.template,
+    };
+    let snapshot = cs_plan::Snapshot {
+        set,
+        pods: active.to_vec(),
+        claims: Vec::new(),
+        update: revision,
+        current: revision,
+        templates: &templates,
+        collision_count: 0,
+        node_labels: &std::collections::BTreeMap::new(),
+        now,
+    };
+    let old = active.iter().filter(|p| !is_at_revision(p, update)).count() as i64;
+    let moving = usize::try_from((old - partition).max(0)).unwrap_or(0);
+    crate::workloads::cloneset::plan_update::candidates_in_order(&snapshot, &numbers, active, true)
+        .into_iter()
+        .take(moving)
+        .map(|p| p.name_any())
+        .collect()
 }
 
 /// The pods of an Advanced StatefulSet that update once the partition is `partition`, in

@@ -771,3 +771,66 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// `set partition` previews exactly what the planner does: for random sets (scatter,
+    /// weight or order priority, partition, pods marked for deletion, pods not ready), the
+    /// pods the planner's update round touches are the first ones of the preview, in the
+    /// preview's order, and with a budget as large as the set they are all of them.
+    #[test]
+    fn the_set_partition_preview_is_the_planners_update_order(
+        zones in proptest::collection::vec(0usize..3, 2..8),
+        marked in proptest::collection::vec(proptest::bool::weighted(0.15), 8),
+        partition_seed in 0i32..8,
+        priority in 0usize..3,
+        scatter in any::<bool>(),
+    ) {
+        let n = zones.len() as i32;
+        let mut strategy = strategy(CloneSetUpdateStrategyType::InPlaceIfPossible, 0, n, 0);
+        strategy.priority_strategy = match priority {
+            1 => Some(serde_json::from_value(json!({ "weightPriority": [
+                { "weight": 50, "matchSelector": { "matchLabels": { "zone": "z1" } } } ] })).expect("weight")),
+            2 => Some(serde_json::from_value(json!({ "orderPriority": [{ "orderedKey": "rank" }] })).expect("order")),
+            _ => None,
+        };
+        if scatter {
+            strategy.scatter_strategy = Some(serde_json::from_value(json!([{ "key": "zone", "value": "z0" }])).expect("scatter"));
+        }
+        let mut world = World::new(n, strategy);
+        world.run(20, |_, _| {});
+        for (i, pod) in world.pods.iter_mut().enumerate() {
+            let labels = pod.metadata.labels.get_or_insert_default();
+            labels.insert("zone".into(), format!("z{}", zones[i]));
+            labels.insert("rank".into(), format!("r{}", (i * 7) % 5));
+            if marked[i] {
+                labels.insert(pods::SPECIFIED_DELETE_LABEL.into(), "true".into());
+            }
+        }
+        let partition = partition_seed.min(n);
+        world.set.spec.update_strategy.get_or_insert_default().partition = Some(IntOrString::Int(partition));
+        world.change_template(template("nginx:2", None));
+        let plan = world.plan();
+        let mut touched: Vec<String> = Vec::new();
+        for action in &plan.actions {
+            let name = match action {
+                Action::PatchPod { name, .. } | Action::PatchPodStatus { name, .. } | Action::DeletePod { name, .. } => name,
+                _ => continue,
+            };
+            if !touched.contains(name) {
+                touched.push(name.clone());
+            }
+        }
+        let active: Vec<&Pod> = world.pods.iter().filter(|p| is_active(p)).collect();
+        let preview = crate::cli::partition::preview(
+            &world.set, &world.update, &active, i64::from(partition), NOW.parse().expect("time"));
+        // Marked pods are deleted by the scale phase first; then the update waits a round.
+        prop_assume!(!plan.actions.iter().any(|a| matches!(a, Action::DeletePod { .. })));
+        prop_assert!(
+            preview.starts_with(&touched),
+            "planner {touched:?} is not the front of the preview {preview:?}"
+        );
+        if plan.update_ran {
+            prop_assert_eq!(&touched, &preview, "a budget of the whole set takes the whole preview");
+        }
+    }
+}

@@ -48,16 +48,7 @@ pub fn plan_update(snapshot: &Snapshot<'_>, numbers: &Numbers, d: &Diffs, active
     } else {
         snapshot.current
     };
-    let listed = pods_to_delete(snapshot.set);
-    let candidates: Vec<&Pod> = active
-        .iter()
-        .copied()
-        .filter(|p| at_update_revision(snapshot, p) != forward)
-        .filter(|p| lifecycle::state(p) != lifecycle::PREPARING_DELETE)
-        .filter(|p| !state::in_grace_period(p) || lifecycle::state(p) == lifecycle::UPDATED)
-        .filter(|p| !pods::is_specified_delete(p, &listed))
-        .collect();
-    let ordered = update_order(snapshot, numbers, active, &candidates);
+    let ordered = candidates_in_order(snapshot, numbers, active, forward);
     let at_target = |p: &Pod| status::is_at_revision(p, target.name);
     let unavailable: Vec<&&Pod> = active
         .iter()
@@ -75,6 +66,28 @@ pub fn plan_update(snapshot: &Snapshot<'_>, numbers: &Numbers, d: &Diffs, active
     for pod in ordered.into_iter().take(batch) {
         update_pod(snapshot, numbers, pod, target, plan);
     }
+}
+
+/// The pods an update towards the update revision (`forward`) or back to the current one
+/// would take, in the order it takes them: not at the target, not PreparingDelete, not in a
+/// grace period (unless Updated), not marked for deletion, then the §3.7 order. The planner
+/// takes a batch from the front; `set partition` previews the same list.
+pub fn candidates_in_order<'p>(
+    snapshot: &Snapshot<'_>,
+    numbers: &Numbers,
+    active: &[&'p Pod],
+    forward: bool,
+) -> Vec<&'p Pod> {
+    let listed = pods_to_delete(snapshot.set);
+    let candidates: Vec<&Pod> = active
+        .iter()
+        .copied()
+        .filter(|p| at_update_revision(snapshot, p) != forward)
+        .filter(|p| lifecycle::state(p) != lifecycle::PREPARING_DELETE)
+        .filter(|p| !state::in_grace_period(p) || lifecycle::state(p) == lifecycle::UPDATED)
+        .filter(|p| !pods::is_specified_delete(p, &listed))
+        .collect();
+    update_order(snapshot, numbers, active, &candidates)
 }
 
 /// Candidates in update order (reference §3.7 step 5).
