@@ -106,20 +106,7 @@ pub fn render_table(table: &Value, wide: bool, no_headers: bool, namespace_colum
         }
         rows.push(line);
     }
-    let widths: Vec<usize> = (0..rows.first().map_or(0, Vec::len))
-        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for row in rows {
-        let cells: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(c, cell)| format!("{cell:<width$}", width = widths[c]))
-            .collect();
-        out.push_str(cells.join("   ").trim_end());
-        out.push('\n');
-    }
-    out
+    super::table::render_rows(&rows)
 }
 
 /// `get KIND/NAME --tree` or `get KIND NAME --tree`: exactly one object.
@@ -276,11 +263,11 @@ mod tests {
         });
         assert_eq!(
             render_table(&table, false, false, false),
-            "NAME         UPDATED_READY\nweb          3\napi-server   10\n"
+            "NAME        UPDATED_READY\nweb         3\napi-server  10\n"
         );
         assert_eq!(
             render_table(&table, true, true, true),
-            "a   web          3    nginx:1\nb   api-server   10   <none>\n"
+            "a  web         3   nginx:1\nb  api-server  10  <none>\n"
         );
     }
 }

@@ -127,19 +127,21 @@ pub async fn run(args: HistoryArgs, connection: &ConnectionArgs) -> anyhow::Resu
         return Ok(());
     }
     println!("{id}");
-    let width = list.iter().map(|r| r.name.len()).max().unwrap_or(4).max(4);
-    println!(
-        "{:<8}  {:<width$}  {:<40}  CHANGE-CAUSE",
-        "REVISION", "NAME", "IMAGES"
+    let rows: Vec<Vec<String>> = list
+        .iter()
+        .map(|r| {
+            let cause = if r.cause.is_empty() { "<none>" } else { &r.cause };
+            vec![
+                r.number.to_string(),
+                r.name.clone(),
+                images(&r.template),
+                cause.to_string(),
+            ]
+        })
+        .collect();
+    print!(
+        "{}",
+        super::table::render(&["revision", "name", "images", "change-cause"], &rows)
     );
-    for r in &list {
-        let cause = if r.cause.is_empty() { "<none>" } else { &r.cause };
-        println!(
-            "{:<8}  {:<width$}  {:<40}  {cause}",
-            r.number,
-            r.name,
-            images(&r.template)
-        );
-    }
     Ok(())
 }

@@ -18,6 +18,7 @@ pub mod scale;
 pub mod status;
 pub mod step;
 pub mod step_kinds;
+pub mod table;
 pub mod target;
 mod testenv;
 pub mod tree;
