@@ -880,3 +880,46 @@ async fn rollout_status_waits_for_completion_and_exits_by_outcome() {
     let (code, _, err) = kube(s(&["rollout", "status", "cloneset/gone"])).await;
     assert_eq!(code, 1, "{err}");
 }
+
+/// A pod create the API server refuses (a container name the pod API does not allow, which
+/// the CloneSet's schemaless template lets through) shows as the round's `FailedScale`
+/// condition naming the pod and the field, as upstream records it; once the template is
+/// fixed and the pods are made, the condition goes.
+#[tokio::test]
+async fn a_refused_create_is_the_failed_scale_condition_until_a_round_succeeds() {
+    let ns = TestNamespace::create("cs-failed-scale").await;
+    let controller = RunningController::start(&ns);
+    let mut set = cloneset("fs", 2, json!({ "type": "ReCreate" }), json!({}));
+    if let Some(spec) = set.spec.template.spec.as_mut() {
+        spec.containers[0].name = "Not_A_DNS_Label".into();
+    }
+    create(&ns, &set).await;
+    let api = ns.api::<CloneSet>();
+    let condition = |set: &CloneSet| {
+        set.status
+            .iter()
+            .flat_map(|s| s.conditions.iter().flatten())
+            .find(|c| c.type_ == "FailedScale")
+            .cloned()
+    };
+    let failed = wait_for("the FailedScale condition", Duration::from_secs(60), || async {
+        let set = api.get("fs").await.map_err(|e| e.to_string())?;
+        condition(&set).ok_or_else(|| format!("{:?}\n{}", set.status, controller.log_tail()))
+    })
+    .await;
+    let message = failed.message.unwrap_or_default();
+    assert!(
+        message.contains("creating pod fs-") && message.contains("spec.containers[0].name"),
+        "{message}"
+    );
+    edit_container(&ns, "fs", |c| c["name"] = json!("app")).await;
+    wait_settled(&ns, "fs", 2, 2, &controller).await;
+    wait_for("the condition gone", Duration::from_secs(30), || async {
+        let set = api.get("fs").await.map_err(|e| e.to_string())?;
+        match condition(&set) {
+            None => Ok(()),
+            Some(c) => Err(format!("{c:?}")),
+        }
+    })
+    .await;
+}

@@ -163,6 +163,33 @@ impl crate::runtime::driver::Reconciled for CloneSet {
         }
     }
 
+    /// A failed pod create or delete is the round's `FailedScale` condition, a failed pod
+    /// write its `FailedUpdate` (as upstream's syncCloneSet records them), with the error
+    /// naming the pod.
+    fn with_failure(&self, planned: Option<Self::Status>, error: &Error) -> Option<Self::Status> {
+        let kind = match error {
+            Error::CreatePod { .. }
+            | Error::CreateClaim { .. }
+            | Error::DeletePod { .. }
+            | Error::DeleteClaim { .. } => plan_status::FAILED_SCALE,
+            Error::PatchPod { .. } | Error::PatchPodStatus { .. } => plan_status::FAILED_UPDATE,
+            _ => return planned,
+        };
+        let mut status = planned.or_else(|| self.status.clone())?;
+        let now = k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(Timestamp::now());
+        let conditions = status.conditions.get_or_insert_default();
+        conditions.retain(|c| c.type_ != kind);
+        conditions.push(crate::api::cloneset::CloneSetCondition {
+            type_: kind.to_string(),
+            status: "True".into(),
+            last_update_time: Some(now.clone()),
+            last_transition_time: Some(now),
+            reason: Some(error.reason().to_string()),
+            message: Some(error.to_string()),
+        });
+        Some(status)
+    }
+
     fn spec_patch_error(&self, source: kube::Error) -> Error {
         Error::PrunePodsToDelete {
             name: self.name_any(),

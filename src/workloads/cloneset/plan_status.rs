@@ -16,6 +16,9 @@ use crate::runtime::decoded::{INVALID_SPEC, UNREADABLE};
 use crate::workloads::common::availability;
 
 pub const FAILED_UPDATE: &str = "FailedUpdate";
+/// The condition of a round whose pod create or delete failed (set by the driver through
+/// `with_failure`; each round's plan starts without it, so it goes once a round succeeds).
+pub const FAILED_SCALE: &str = "FailedScale";
 
 pub fn plan_status(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], plan: &mut Plan) {
     let set = snapshot.set;
@@ -46,6 +49,7 @@ pub fn plan_status(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], 
     conditions.extend(progress);
     // A set the planner reads is readable: an `InvalidSpec` left from an unreadable spec goes.
     conditions.retain(|c| !(c.type_ == INVALID_SPEC && c.reason.as_deref() == Some(UNREADABLE)));
+    conditions.retain(|c| c.type_ != FAILED_SCALE);
     if let Some(after) = deadline {
         plan.wake(after);
     }
