@@ -197,13 +197,7 @@ async fn a_recreating_asts_rollout_never_has_more_than_max_unavailable_pods_miss
     let watcher = PodWatcher::start_expecting(&ns, 6);
     tokio::time::sleep(Duration::from_millis(500)).await;
     watcher.reset_maxima();
-    let patch: json_patch::Patch = serde_json::from_value(json!([
-        { "op": "replace", "path": "/spec/template/spec/containers/0/image", "value": "nginx:1.26" }
-    ]))
-    .expect("patch");
-    api.patch("rb", &PatchParams::default(), &Patch::<()>::Json(patch))
-        .await
-        .expect("image");
+    support::set_first_image(&api, "rb", "nginx:1.26").await;
     wait_for(
         "every rb pod recreated on nginx:1.26",
         Duration::from_secs(120),

@@ -98,19 +98,6 @@ where
         .expect("patch");
 }
 
-async fn set_image<K>(api: &Api<K>, name: &str, image: &str)
-where
-    K: kube::Resource + Clone + serde::de::DeserializeOwned + std::fmt::Debug,
-{
-    let patch: json_patch::Patch = serde_json::from_value(json!([
-        { "op": "replace", "path": "/spec/template/spec/containers/0/image", "value": image }
-    ]))
-    .expect("patch");
-    api.patch(name, &PatchParams::default(), &Patch::<()>::Json(patch))
-        .await
-        .expect("image");
-}
-
 #[tokio::test]
 async fn a_cloneset_with_every_timing_feature_scales_and_rolls_without_a_stall() {
     let ns = TestNamespace::create("stall-cs").await;
@@ -137,7 +124,7 @@ async fn a_cloneset_with_every_timing_feature_scales_and_rolls_without_a_stall()
         "scale to 6",
         settle(&api, "tc", 6, "scale to 6", &controller).await,
     ));
-    set_image(&api, "tc", "nginx:1.26").await;
+    support::set_first_image(&api, "tc", "nginx:1.26").await;
     took.push((
         "roll in place",
         settle(&api, "tc", 6, "roll in place", &controller).await,
@@ -175,7 +162,7 @@ async fn roll_an_asts(ns: &TestNamespace, name: &str, extra: Value) {
         "scale to 5",
         settle(&api, name, 5, "scale to 5", &controller).await,
     ));
-    set_image(&api, name, "nginx:1.26").await;
+    support::set_first_image(&api, name, "nginx:1.26").await;
     took.push((
         "roll in place",
         settle(&api, name, 5, "roll in place", &controller).await,

@@ -58,21 +58,6 @@ async fn wait_pods(
     .await
 }
 
-/// Sets the first container's image with a JSON patch (a merge patch of a custom resource
-/// would replace the whole container list, volume mounts and all).
-async fn set_image<K>(api: &Api<K>, name: &str, image: &str)
-where
-    K: kube::Resource + Clone + serde::de::DeserializeOwned + std::fmt::Debug,
-{
-    let patch: json_patch::Patch = serde_json::from_value(json!([
-        { "op": "replace", "path": "/spec/template/spec/containers/0/image", "value": image }
-    ]))
-    .expect("patch");
-    api.patch(name, &PatchParams::default(), &Patch::<()>::Json(patch))
-        .await
-        .expect("image patch");
-}
-
 #[tokio::test]
 async fn the_handbook_sample_runs_and_updates_in_place_two_at_a_time() {
     let ns = TestNamespace::create("asts-handbook").await;
@@ -99,7 +84,7 @@ async fn the_handbook_sample_runs_and_updates_in_place_two_at_a_time() {
     tokio::time::sleep(Duration::from_millis(500)).await;
     watcher.reset_maxima();
     let api: Api<StatefulSet> = ns.api();
-    set_image(&api, "sample", "nginx:1.27-alpine").await;
+    support::set_first_image(&api, "sample", "nginx:1.27-alpine").await;
     wait_pods(
         &ns,
         "sample",
@@ -218,8 +203,8 @@ async fn in_place_keeps_uid_node_and_claims_while_the_builtin_statefulset_recrea
     );
     assert_eq!(adv_claims.len(), 2, "{adv_claims:?}");
 
-    set_image(&ours, "adv", "nginx:1.26").await;
-    set_image(&builtin, "nat", "nginx:1.26").await;
+    support::set_first_image(&ours, "adv", "nginx:1.26").await;
+    support::set_first_image(&builtin, "nat", "nginx:1.26").await;
     wait_pods(&ns, "adv", &["adv-0", "adv-1"], "nginx:1.26", Some(&controller)).await;
     wait_pods(&ns, "nat", &["nat-0", "nat-1"], "nginx:1.26", None).await;
     let (adv_after, nat_after) = (views(&pods(&ns, "adv").await), views(&pods(&ns, "nat").await));
@@ -265,7 +250,7 @@ async fn partition_reserve_ordinals_and_retention_on_scale_down() {
     )
     .await;
 
-    set_image(&api, "ord", "nginx:1.26").await;
+    support::set_first_image(&api, "ord", "nginx:1.26").await;
     wait_for("only the highest ordinal updated (partition 2)", WAIT, || async {
         let v = views(&pods(&ns, "ord").await);
         let images: Vec<(&str, &str)> = v.iter().map(|(n, p)| (n.as_str(), p.image.as_str())).collect();
@@ -335,7 +320,7 @@ async fn a_controller_killed_mid_rollout_is_restarted_and_the_rollout_converges(
     let watcher = PodWatcher::start(&ns);
     tokio::time::sleep(Duration::from_millis(500)).await;
     watcher.reset_maxima();
-    set_image(&api, "crash", "nginx:1.26").await;
+    support::set_first_image(&api, "crash", "nginx:1.26").await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
     first.kill();
     let second = RunningController::start(&ns);
@@ -452,7 +437,7 @@ async fn rollout_status_follows_an_asts_and_a_missing_readiness_gate_is_named() 
         out.contains("asts/cli successfully rolled out (revision 1"),
         "{out}"
     );
-    set_image(&api, "cli", "nginx:1.26").await;
+    support::set_first_image(&api, "cli", "nginx:1.26").await;
     let (code, out, err) = status(&[]).await;
     assert_eq!(code, 0, "{out}{err}");
     assert!(
@@ -528,7 +513,7 @@ async fn weight_priority_decides_which_pods_update_first() {
             .await
             .expect("label canary");
     }
-    set_image(&api, "prio", "nginx:1.26").await;
+    support::set_first_image(&api, "prio", "nginx:1.26").await;
     wait_for(
         "the two canaries, not the highest ordinals, are updated",
         WAIT,
@@ -573,7 +558,7 @@ async fn rollout_step_releases_an_asts_one_batch_at_a_time_from_the_highest_ordi
     let names = ["rel-0", "rel-1", "rel-2"];
     wait_pods(&ns, "rel", &names, "nginx:1.25", Some(&controller)).await;
     let before = views(&pods(&ns, "rel").await);
-    set_image(&api, "rel", "nginx:1.26").await;
+    support::set_first_image(&api, "rel", "nginx:1.26").await;
     let name = ns.name.clone();
     let (code, out, err) = tokio::task::spawn_blocking(move || {
         support::kruise(

@@ -290,3 +290,22 @@ pub fn dynamic_api(
     };
     Api::namespaced_with(ns.client.clone(), &ns.name, &resource)
 }
+
+/// Sets the first container's image of any workload with a JSON patch (a merge patch of a
+/// custom resource would replace the whole container list, volume mounts and all).
+pub async fn set_first_image<K>(api: &kube::Api<K>, name: &str, image: &str)
+where
+    K: Resource + Clone + DeserializeOwned + std::fmt::Debug,
+{
+    let patch: json_patch::Patch = serde_json::from_value(serde_json::json!([
+        { "op": "replace", "path": "/spec/template/spec/containers/0/image", "value": image }
+    ]))
+    .expect("patch");
+    api.patch(
+        name,
+        &kube::api::PatchParams::default(),
+        &kube::api::Patch::<()>::Json(patch),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("setting the image of {name}: {e}"));
+}
