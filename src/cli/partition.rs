@@ -52,16 +52,6 @@ pub struct PartitionArgs {
     pub dry_run: DryRun,
 }
 
-fn path(kind: Kind) -> Option<&'static [&'static str]> {
-    match kind {
-        Kind::CloneSet => Some(&["spec", "updateStrategy", "partition"]),
-        Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet | Kind::StatefulSet => {
-            Some(&["spec", "updateStrategy", "rollingUpdate", "partition"])
-        }
-        Kind::Deployment | Kind::DaemonSet => None,
-    }
-}
-
 fn parse_value(text: &str, kind: Kind) -> Result<IntOrString, UsageError> {
     let bad = || {
         UsageError(format!(
@@ -96,10 +86,11 @@ fn parse_value(text: &str, kind: Kind) -> Result<IntOrString, UsageError> {
 /// field is an integer, so a percentage is sent as the count it resolves to (40% of 5
 /// replicas: 2), never as a string the API server would refuse.
 fn stored(kind: Kind, value: IntOrString, absolute: i64) -> IntOrString {
-    match (kind, value) {
-        (Kind::CloneSet, value) => value,
-        (_, IntOrString::String(_)) => IntOrString::Int(i32::try_from(absolute).unwrap_or(i32::MAX)),
-        (_, value) => value,
+    match value {
+        IntOrString::String(_) if !kind.partition_takes_percent() => {
+            IntOrString::Int(i32::try_from(absolute).unwrap_or(i32::MAX))
+        }
+        value => value,
     }
 }
 
@@ -108,7 +99,7 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
     let [t] = targets.as_slice() else {
         return Err(UsageError("set partition takes one workload (see --help)".into()).into());
     };
-    let Some(path) = path(t.kind) else {
+    let Some(path) = t.kind.partition_path() else {
         return Err(UsageError(format!(
             "{}/{} has no partition; pause it instead (kubectl kruise rollout pause)",
             t.kind.qualified(),
@@ -125,7 +116,7 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
     let replicas = i64::from(raw["spec"]["replicas"].as_i64().unwrap_or(1) as i32);
     let absolute = numbers::partition(Some(&value), replicas).map_err(|e| UsageError(e.to_string()))?;
     let shown = match &value {
-        IntOrString::String(p) if t.kind != Kind::CloneSet => {
+        IntOrString::String(p) if !t.kind.partition_takes_percent() => {
             format!("partition {absolute} ({p} resolved: the field is a number of pods)")
         }
         IntOrString::String(p) => format!("partition {absolute} ({p})"),
@@ -157,10 +148,7 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
         }
     }
 
-    let mut patch = path
-        .iter()
-        .rev()
-        .fold(json!(value), |inner, key| json!({ *key: inner }));
+    let mut patch = target::nested(path, json!(value));
     patch["metadata"] = json!({ "resourceVersion": object.metadata.resource_version });
     if args.dry_run == DryRun::Client {
         println!("{}", serde_json::to_string(&patch)?);

@@ -12,11 +12,11 @@
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use kube::api::{Api, DynamicObject, Patch};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::connection::ConnectionArgs;
 use super::install::{DryRun, Output, confirm};
-use super::target::{self, Kind, Target};
+use super::target::{self, Target};
 
 #[derive(Debug, Subcommand)]
 pub enum RolloutVerb {
@@ -106,22 +106,6 @@ pub struct PauseArgs {
     pub output: Option<Output>,
 }
 
-/// Where each kind keeps its pause switch (None: it has none).
-fn paused_path(kind: Kind) -> Option<&'static [&'static str]> {
-    match kind {
-        Kind::CloneSet => Some(&["spec", "updateStrategy", "paused"]),
-        Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet => {
-            Some(&["spec", "updateStrategy", "rollingUpdate", "paused"])
-        }
-        Kind::Deployment => Some(&["spec", "paused"]),
-        Kind::StatefulSet | Kind::DaemonSet => None,
-    }
-}
-
-fn nested(path: &[&str], leaf: Value) -> Value {
-    path.iter().rev().fold(leaf, |inner, key| json!({ *key: inner }))
-}
-
 pub async fn run(verb: RolloutVerb, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let (args, pause) = match verb {
         RolloutVerb::Pause(a) => (a, true),
@@ -136,7 +120,7 @@ pub async fn run(verb: RolloutVerb, connection: &ConnectionArgs) -> anyhow::Resu
     let (client, namespace) = target::connect(connection).await?;
     let targets = selection.resolve(&client, &namespace).await?;
     for t in &targets {
-        if paused_path(t.kind).is_none() {
+        if t.kind.paused_path().is_none() {
             anyhow::bail!(
                 "{}/{} cannot be {}: the built-in kind has no pause; hold it with a partition \
                  (kubectl kruise set partition, or spec.updateStrategy.rollingUpdate.partition)",
@@ -161,7 +145,7 @@ async fn set_paused(
 ) -> anyhow::Result<()> {
     let resource = t.kind.resource();
     let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), namespace, &resource);
-    let path = paused_path(t.kind).unwrap_or_default();
+    let path = t.kind.paused_path().unwrap_or_default();
     let id = t.id();
     let (done, already) = if pause {
         ("paused", "already paused")
@@ -175,7 +159,7 @@ async fn set_paused(
         if current == pause {
             return target::print(&object, &id, already, args.output);
         }
-        let mut patch = nested(path, json!(pause));
+        let mut patch = target::nested(path, json!(pause));
         patch["metadata"] = json!({ "resourceVersion": object.metadata.resource_version });
         if args.dry_run == DryRun::Client {
             println!("{}", serde_json::to_string(&patch)?);
@@ -250,18 +234,19 @@ async fn restart(args: RestartArgs, connection: &ConnectionArgs) -> anyhow::Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::target::Kind;
 
     #[test]
     fn the_patch_nests_the_switch_at_the_kind_s_path() {
-        let path = paused_path(Kind::CloneSet).expect("pausable");
+        let path = Kind::CloneSet.paused_path().expect("pausable");
         assert_eq!(
-            nested(path, json!(true)),
+            target::nested(path, json!(true)),
             json!({ "spec": { "updateStrategy": { "paused": true } } })
         );
         assert_eq!(
-            nested(paused_path(Kind::Deployment).expect("pausable"), json!(false)),
+            target::nested(Kind::Deployment.paused_path().expect("pausable"), json!(false)),
             json!({ "spec": { "paused": false } })
         );
-        assert!(paused_path(Kind::StatefulSet).is_none());
+        assert!(Kind::StatefulSet.paused_path().is_none());
     }
 }

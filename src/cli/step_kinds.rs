@@ -99,12 +99,11 @@ impl Facts {
 
     /// The merge patch that sets the partition to `next`.
     pub fn partition_patch(&self, next: i64) -> Value {
-        match self.kind {
-            Kind::AdvancedStatefulSet => {
-                json!({ "spec": { "updateStrategy": { "rollingUpdate": { "partition": next } } } })
-            }
-            _ => json!({ "spec": { "updateStrategy": { "partition": next } } }),
-        }
+        let path = self
+            .kind
+            .partition_path()
+            .unwrap_or(&["spec", "updateStrategy", "partition"]);
+        super::target::nested(path, json!(next))
     }
 }
 

@@ -38,6 +38,35 @@ impl Kind {
         Kind::DaemonSet,
     ];
 
+    /// Where this kind keeps its partition (None: it has none). One place for every verb
+    /// (`set partition`, `rollout step`, `undo`).
+    pub fn partition_path(self) -> Option<&'static [&'static str]> {
+        match self {
+            Kind::CloneSet => Some(&["spec", "updateStrategy", "partition"]),
+            Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet | Kind::StatefulSet => {
+                Some(&["spec", "updateStrategy", "rollingUpdate", "partition"])
+            }
+            Kind::Deployment | Kind::DaemonSet => None,
+        }
+    }
+
+    /// Whether the partition is an int-or-percent (CloneSet) or a number of pods.
+    pub fn partition_takes_percent(self) -> bool {
+        self == Kind::CloneSet
+    }
+
+    /// Where this kind keeps its pause switch (None: it has none).
+    pub fn paused_path(self) -> Option<&'static [&'static str]> {
+        match self {
+            Kind::CloneSet => Some(&["spec", "updateStrategy", "paused"]),
+            Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet => {
+                Some(&["spec", "updateStrategy", "rollingUpdate", "paused"])
+            }
+            Kind::Deployment => Some(&["spec", "paused"]),
+            Kind::StatefulSet | Kind::DaemonSet => None,
+        }
+    }
+
     /// Tokens that name this kind (lower case).
     fn tokens(self) -> &'static [&'static str] {
         match self {
@@ -282,6 +311,18 @@ impl Selection {
         }
         Ok(names.into_iter().map(|name| Target { kind, name }).collect())
     }
+}
+
+/// `leaf` nested under `path` (`["spec", "paused"]`, true -> `{"spec":{"paused":true}}`).
+pub fn nested(path: &[&str], leaf: serde_json::Value) -> serde_json::Value {
+    path.iter()
+        .rev()
+        .fold(leaf, |inner, key| serde_json::json!({ *key: inner }))
+}
+
+/// The value at `path` in `object` (Null when absent).
+pub fn value_at<'v>(object: &'v serde_json::Value, path: &[&str]) -> &'v serde_json::Value {
+    path.iter().fold(object, |v, key| &v[*key])
 }
 
 #[cfg(test)]

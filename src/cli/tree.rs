@@ -422,11 +422,10 @@ pub async fn load(
             count(&status["readyReplicas"]),
         ),
     };
-    let raw = match kind {
-        Kind::CloneSet => &spec["updateStrategy"]["partition"],
-        Kind::Deployment | Kind::DaemonSet => &Value::Null,
-        _ => &spec["updateStrategy"]["rollingUpdate"]["partition"],
-    };
+    // Where the kind keeps it (paths start at `spec`).
+    let raw = kind
+        .partition_path()
+        .map_or(&Value::Null, |path| super::target::value_at(spec, &path[1..]));
     // An unreadable partition is shown as none rather than failing the whole view.
     let raw: Option<IntOrString> = serde_json::from_value(raw.clone()).ok().flatten();
     Ok(TreeInput {

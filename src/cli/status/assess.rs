@@ -508,11 +508,10 @@ pub fn assess(o: &Observed<'_>) -> Report {
         );
         return report(Phase::Complete, line);
     }
-    let paused = match o.kind {
-        Kind::Deployment => o.object["spec"]["paused"].as_bool() == Some(true),
-        Kind::CloneSet => o.object["spec"]["updateStrategy"]["paused"].as_bool() == Some(true),
-        _ => o.object["spec"]["updateStrategy"]["rollingUpdate"]["paused"].as_bool() == Some(true),
-    };
+    let paused = o
+        .kind
+        .paused_path()
+        .is_some_and(|path| crate::cli::target::value_at(o.object, path).as_bool() == Some(true));
     if paused {
         let line = format!(
             "{id} paused at {}/{} updated; resume with: kubectl kruise rollout resume {id}",
