@@ -100,6 +100,27 @@ pub struct History {
     pub known: Vec<KnownRevision>,
 }
 
+impl History {
+    /// The update revision with its template, as planners take it.
+    pub fn update_revision(&self) -> Revision<'_> {
+        self.revision(&self.update)
+    }
+
+    /// The current revision with its template.
+    pub fn current_revision(&self) -> Revision<'_> {
+        self.revision(&self.current)
+    }
+
+    /// Invariant: `sync` returns a history whose update and current revisions both have a
+    /// template (it refuses to plan otherwise).
+    fn revision<'h>(&'h self, name: &'h str) -> Revision<'h> {
+        Revision {
+            name,
+            template: &self.templates[name],
+        }
+    }
+}
+
 fn template_of(data: &Value) -> Option<PodTemplateSpec> {
     let mut template = data.get("spec")?.get("template")?.clone();
     if let Some(obj) = template.as_object_mut() {

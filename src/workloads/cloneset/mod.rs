@@ -136,14 +136,8 @@ impl crate::runtime::driver::Reconciled for CloneSet {
             set,
             pods,
             claims,
-            update: plan::Revision {
-                name: &history.update,
-                template: &history.templates[&history.update],
-            },
-            current: plan::Revision {
-                name: &history.current,
-                template: &history.templates[&history.current],
-            },
+            update: history.update_revision(),
+            current: history.current_revision(),
             templates: &history.templates,
             collision_count: history.collision_count,
             node_labels: &node_labels,

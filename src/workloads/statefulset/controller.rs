@@ -54,14 +54,8 @@ impl crate::runtime::driver::Reconciled for StatefulSet {
             pods: owned_pods.iter().map(AsRef::as_ref).collect(),
             orphans: orphans.iter().map(AsRef::as_ref).collect(),
             claims: &claims,
-            update: Revision {
-                name: &history.update,
-                template: &history.templates[&history.update],
-            },
-            current: Revision {
-                name: &history.current,
-                template: &history.templates[&history.current],
-            },
+            update: history.update_revision(),
+            current: history.current_revision(),
             templates: &history.templates,
             collision_count: history.collision_count,
             now,
