@@ -19,7 +19,7 @@ use std::sync::Arc;
 use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
 
-use super::plan::{self, Revision, Snapshot};
+use super::plan::{self, Snapshot};
 use crate::api::statefulset::v1beta1::{StatefulSet, StatefulSetStatus};
 use crate::runtime::controller::{Context, Error, Serve, owned_by};
 use crate::runtime::revision::REVISION_LABEL;
