@@ -250,6 +250,20 @@ impl PrivateControlPlane {
 
 impl Drop for PrivateControlPlane {
     fn drop(&mut self) {
+        if std::thread::panicking() {
+            // The test failed: say what the control plane itself last logged (a component
+            // that died takes the whole plane down, which a test sees only as refused
+            // connections), before the run directory goes.
+            for component in ["kube-apiserver", "etcd", "supervisor"] {
+                let log = self.run_dir.join("logs").join(format!("{component}.log"));
+                let Ok(text) = std::fs::read_to_string(&log) else {
+                    continue;
+                };
+                let lines: Vec<&str> = text.lines().collect();
+                let tail = lines[lines.len().saturating_sub(15)..].join("\n");
+                eprintln!("-- {} (last 15 lines) --\n{tail}", log.display());
+            }
+        }
         let _ = Command::new(CLI)
             .args(["testenv", "down", "--run-dir"])
             .arg(&self.run_dir)
