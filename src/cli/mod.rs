@@ -11,6 +11,7 @@ pub mod glyphs;
 pub mod history;
 pub mod image;
 pub mod install;
+pub mod kind_facts;
 pub mod partition;
 pub mod rollout;
 pub mod run;

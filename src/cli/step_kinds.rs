@@ -110,17 +110,7 @@ impl Facts {
 /// Has the controller caught up, and are the pods the partition lets through ready?
 pub fn batch_done(kind: Kind, value: &Value) -> bool {
     let status = &value["status"];
-    let expected = match kind {
-        Kind::AdvancedStatefulSet => {
-            let replicas = value["spec"]["replicas"].as_i64().unwrap_or(1);
-            let partition = value["spec"]["updateStrategy"]["rollingUpdate"]["partition"]
-                .as_i64()
-                .unwrap_or(0)
-                .clamp(0, replicas);
-            (replicas - partition).max(status["updatedReplicas"].as_i64().unwrap_or(0).min(replicas))
-        }
-        _ => status["expectedUpdatedReplicas"].as_i64().unwrap_or(0),
-    };
+    let expected = kind.expected_updated(value);
     status["observedGeneration"].as_i64() >= value["metadata"]["generation"].as_i64()
         && status["updatedReadyReplicas"].as_i64().unwrap_or(0) >= expected
 }

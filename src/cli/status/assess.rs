@@ -330,27 +330,7 @@ fn pod_row(kind: Kind, pod: &Pod, update_hash: Option<&str>, now: Timestamp) -> 
 /// not one: it holds only the update, and a set with nothing to update still completes.
 /// Built-in kinds are validated by the API server.
 fn invalid_spec(o: &Observed<'_>, id: &str) -> Option<String> {
-    use crate::api::{cloneset::CloneSet, daemonset::DaemonSet, statefulset::v1beta1::StatefulSet};
-    use crate::runtime::decoded::read;
-    use crate::workloads::{cloneset, statefulset};
-    // Only what the user wrote: the status is the controller's, counted leniently above.
-    let spec = serde_json::json!({ "metadata": o.object["metadata"], "spec": o.object["spec"] });
-    let unreadable = |e: String| format!("{id} cannot be read: {e}");
-    match o.kind {
-        Kind::CloneSet => match read::<CloneSet>(&spec) {
-            Ok(set) => cloneset::plan::checked_numbers(&set).err(),
-            Err(e) => Some(unreadable(e)),
-        },
-        Kind::AdvancedStatefulSet => match read::<StatefulSet>(&spec) {
-            Ok(set) => {
-                let reserved = statefulset::ordinals::ReservedOrdinals::of(&set).unwrap_or_default();
-                statefulset::plan::checked_numbers(&set, &reserved).err()
-            }
-            Err(e) => Some(unreadable(e)),
-        },
-        Kind::AdvancedDaemonSet => read::<DaemonSet>(&spec).err().map(unreadable),
-        Kind::Deployment | Kind::StatefulSet | Kind::DaemonSet => None,
-    }
+    o.kind.spec_refusal(o.object, id)
 }
 
 /// Why the rollout fails now, if it does.
@@ -398,24 +378,7 @@ fn counts(kind: Kind, object: &Value, pods: &[Pod]) -> Counts {
     let status = &object["status"];
     let replicas = spec["replicas"].as_i64().unwrap_or(1);
     let updated = count(&status["updatedReplicas"]);
-    // A partition holds only pods that are at an older revision: once more pods are
-    // updated than it lets through (a new set, or the partition raised later), those
-    // must be ready too.
-    let expected = match kind {
-        Kind::CloneSet => {
-            let after_partition = status["expectedUpdatedReplicas"].as_i64().unwrap_or(replicas);
-            after_partition.max(updated.min(replicas))
-        }
-        // Its partition is a pod count (v1beta1 semantics, reference §4.2).
-        Kind::AdvancedStatefulSet => {
-            let partition = spec["updateStrategy"]["rollingUpdate"]["partition"]
-                .as_i64()
-                .unwrap_or(0)
-                .clamp(0, replicas);
-            (replicas - partition).max(updated.min(replicas))
-        }
-        _ => replicas,
-    };
+    let expected = kind.expected_updated(object);
     let updated_ready = if matches!(kind, Kind::CloneSet | Kind::AdvancedStatefulSet) {
         count(&status["updatedReadyReplicas"])
     } else {
