@@ -21,157 +21,23 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
+use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
 use kube::core::{Selector, SelectorExt};
 
 use super::identity;
-use super::ordinals::{self, ReservedOrdinals, RevisionChoice, UpdateMode};
-use crate::api::common::{IntOrString, Lifecycle, PodUpdatePolicy};
-use crate::api::statefulset::v1beta1::{
-    PersistentVolumeClaimRetentionPolicyType, StatefulSet, StatefulSetStatus,
-};
-use crate::api::statefulset::{PodManagementPolicy, StatefulSetUpdateStrategyType};
+use super::ordinals::{self, ReservedOrdinals, RevisionChoice};
+pub use super::round::{Numbers, Plan, Revision, Snapshot, checked_numbers};
+use super::round::{delete_pod, finished, healthy, is_pending, lifecycle_of};
+use crate::api::common::PodUpdatePolicy;
+use crate::api::statefulset::v1beta1::{PersistentVolumeClaimRetentionPolicyType, StatefulSet};
 use crate::runtime::actions::{Action, Problem, Why};
 use crate::runtime::inplace::state::READINESS_GATE;
 use crate::runtime::inplace::step::{label_patch, rfc3339};
 use crate::runtime::lifecycle;
 use crate::runtime::revision::is_at_revision;
-use crate::workloads::common::availability::{is_available, is_ready, ready_since};
-use crate::workloads::common::int_or_percent::{self as numbers, Amount, InvalidIntOrPercent};
-
-pub use crate::runtime::history::Revision;
-
-/// Everything the planner looks at.
-#[derive(Debug, Clone)]
-pub struct Snapshot<'a> {
-    pub set: &'a StatefulSet,
-    /// Pods whose controller is the set.
-    pub pods: Vec<&'a Pod>,
-    /// Pods of the namespace with no controller at all (adoption candidates).
-    pub orphans: Vec<&'a Pod>,
-    /// Names of the claims of the set's replicas that exist (terminating ones included).
-    pub claims: &'a BTreeSet<String>,
-    pub update: Revision<'a>,
-    pub current: Revision<'a>,
-    /// Every known revision's template by name.
-    pub templates: &'a BTreeMap<String, PodTemplateSpec>,
-    pub collision_count: i32,
-    pub now: Timestamp,
-}
-
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Plan {
-    pub actions: Vec<Action>,
-    pub problems: Vec<Problem>,
-    /// The status to write, if it differs from the stored one.
-    pub status: Option<StatefulSetStatus>,
-    /// Wake up after this long even without a change (minReadySeconds, grace periods).
-    pub requeue_after: Option<Duration>,
-}
-
-impl Plan {
-    pub(super) fn wake(&mut self, after: Duration) {
-        self.requeue_after = Some(self.requeue_after.map_or(after, |d| d.min(after)));
-    }
-}
-
-/// The set's numbers, resolved once.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Numbers {
-    pub replicas: i32,
-    /// The ordinals the replicas have, ascending.
-    pub valid: Vec<i32>,
-    pub partition: i32,
-    pub max_unavailable: usize,
-    /// `scaleStrategy.maxUnavailable` (Parallel only).
-    pub scale_max_unavailable: Option<usize>,
-    pub parallel: bool,
-    pub mode: UpdateMode,
-    pub rolling: bool,
-    pub paused: bool,
-    pub policy: PodUpdatePolicy,
-    pub min_ready_seconds: i64,
-    pub grace_seconds: i32,
-}
-
-/// An int-or-percent budget: percent of `replicas` rounded down, at least 1 (§4.2).
-fn budget(
-    field: &'static str,
-    value: Option<&IntOrString>,
-    replicas: i32,
-) -> Result<usize, InvalidIntOrPercent> {
-    let Some(value) = value else { return Ok(1) };
-    let n = match numbers::parse(field, value)? {
-        Amount::Int(n) => n,
-        Amount::Percent(p) => i64::from(replicas.max(0)) * p / 100,
-    };
-    Ok(usize::try_from(n.max(1)).unwrap_or(1))
-}
-
-impl Numbers {
-    pub fn of(set: &StatefulSet, reserved: &ReservedOrdinals) -> Result<Self, InvalidIntOrPercent> {
-        let spec = &set.spec;
-        let replicas = spec.replicas.unwrap_or(1).max(0);
-        let strategy = spec.update_strategy.clone().unwrap_or_default();
-        let rolling_update = strategy.rolling_update.clone().unwrap_or_default();
-        let parallel = spec.pod_management_policy == Some(PodManagementPolicy::Parallel);
-        let max_unavailable = budget(
-            "updateStrategy.rollingUpdate.maxUnavailable",
-            rolling_update.max_unavailable.as_ref(),
-            replicas,
-        )?;
-        let scale_max_unavailable = match spec
-            .scale_strategy
-            .as_ref()
-            .and_then(|s| s.max_unavailable.as_ref())
-        {
-            Some(v) if parallel => Some(budget("scaleStrategy.maxUnavailable", Some(v), replicas)?),
-            _ => None,
-        };
-        Ok(Numbers {
-            replicas,
-            valid: ordinals::valid_ordinals(ordinals::start_ordinal(set), replicas, reserved),
-            partition: rolling_update.partition.unwrap_or(0).clamp(0, replicas),
-            // Upstream admission refuses anything but 1 without Parallel.
-            max_unavailable: if parallel { max_unavailable } else { 1 },
-            scale_max_unavailable,
-            parallel,
-            mode: UpdateMode::of(set),
-            rolling: strategy.type_ != Some(StatefulSetUpdateStrategyType::OnDelete),
-            paused: rolling_update.paused.unwrap_or(false),
-            policy: rolling_update
-                .pod_update_policy
-                .unwrap_or(PodUpdatePolicy::ReCreate),
-            min_ready_seconds: i64::from(rolling_update.min_ready_seconds.unwrap_or(0).max(0)),
-            grace_seconds: rolling_update
-                .in_place_update_strategy
-                .as_ref()
-                .and_then(|s| s.grace_period_seconds)
-                .unwrap_or(0),
-        })
-    }
-}
-
-pub(super) fn lifecycle_of(set: &StatefulSet) -> Lifecycle {
-    set.spec.lifecycle.clone().unwrap_or_default()
-}
-
-/// Running and Ready for minReadySeconds, lifecycle Normal: what OrderedReady waits for.
-pub(super) fn healthy(pod: &Pod, n: &Numbers, now: Timestamp) -> bool {
-    pod.metadata.deletion_timestamp.is_none() && is_available(pod, n.min_ready_seconds, now)
-}
-
-fn is_pending(pod: &Pod) -> bool {
-    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
-    matches!(phase, None | Some("Pending" | ""))
-}
-
-fn finished(pod: &Pod) -> bool {
-    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
-    matches!(phase, Some("Succeeded") | Some("Failed"))
-}
+use crate::workloads::common::availability::{is_ready, ready_since};
 
 /// Plans one reconcile of a set that is not being deleted.
 pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
@@ -223,17 +89,6 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     }
     super::plan_status::plan_status(snapshot, &n, &owned, &mut plan);
     plan
-}
-
-/// The set's numbers, or why nothing can be planned for it (the `InvalidSpec` message,
-/// naming the set and the field). `rollout status` asks the same.
-pub fn checked_numbers(set: &StatefulSet, reserved: &ReservedOrdinals) -> Result<Numbers, String> {
-    if let Some(message) =
-        crate::workloads::too_many_replicas("StatefulSet", &set.name_any(), set.spec.replicas)
-    {
-        return Err(message);
-    }
-    Numbers::of(set, reserved).map_err(|error| format!("StatefulSet {}: spec.{error}", set.name_any()))
 }
 
 /// In-place policies need the `InPlaceUpdateReady` readiness gate in the template (as
@@ -303,11 +158,11 @@ fn adopt_and_release(snapshot: &Snapshot<'_>, plan: &mut Plan) -> bool {
 /// The shared in-place refresh of every replica. True when it planned a write.
 fn refresh(snapshot: &Snapshot<'_>, n: &Numbers, replicas: &BTreeMap<i32, &Pod>, plan: &mut Plan) -> bool {
     let hooks = lifecycle_of(snapshot.set);
-    let ctx = super::plan_update::step_context(snapshot, n, &hooks);
+    let ctx = super::round::step_context(snapshot, n, &hooks);
     let pods: Vec<&Pod> = replicas.values().copied().collect();
     let steps = crate::runtime::inplace::step::refresh(&ctx, &pods);
     let wrote = !steps.actions.is_empty();
-    super::plan_update::absorb(steps, plan);
+    super::round::absorb(steps, plan);
     wrote
 }
 
@@ -463,35 +318,6 @@ fn plan_condemned(
         }
     }
     true
-}
-
-/// Deletes `pod` (with `claims`), or first moves it to PreparingDelete while the preDelete
-/// hook holds it (reference §1.9); a pod in PreparingDelete waits until the hook lets go.
-pub(super) fn delete_pod(snapshot: &Snapshot<'_>, pod: &Pod, claims: Vec<String>, plan: &mut Plan) {
-    let hooks = lifecycle_of(snapshot.set);
-    let hook = hooks.pre_delete.as_ref();
-    let name = pod.name_any();
-    if lifecycle::is_hooked(pod, hook) {
-        if lifecycle::state(pod) != lifecycle::PREPARING_DELETE {
-            let now = rfc3339(snapshot.now);
-            plan.actions.push(Action::PatchPod {
-                name,
-                patch: label_patch(
-                    pod,
-                    &[(lifecycle::STATE_LABEL, Some(lifecycle::PREPARING_DELETE))],
-                    &[(lifecycle::TIMESTAMP_ANNOTATION, Some(&now))],
-                ),
-                why: Why::Lifecycle,
-            });
-        }
-        return;
-    }
-    plan.actions.push(Action::DeletePod {
-        name,
-        uid: pod.uid().unwrap_or_default(),
-        claims,
-        why: None,
-    });
 }
 
 /// A replica waiting in PreparingDelete that nothing wants gone any more (its

@@ -9,7 +9,7 @@
 use k8s_openapi::api::core::v1::Pod;
 use kube::core::Selector;
 
-use super::plan::{Numbers, Plan, Snapshot};
+use super::round::{Numbers, Plan, Snapshot};
 use crate::api::statefulset::v1beta1::StatefulSetStatus;
 use crate::runtime::revision::is_at_revision;
 use crate::workloads::common::availability::{self, is_available, is_ready};

@@ -21,19 +21,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use k8s_openapi::api::core::v1::Pod;
 use kube::ResourceExt;
 
-use super::plan::{Numbers, Plan, Snapshot, delete_pod, healthy, lifecycle_of};
+use super::round::{Numbers, Plan, Snapshot, absorb, delete_pod, healthy, lifecycle_of, step_context};
 use crate::runtime::actions::{Action, Problem};
 use crate::runtime::inplace::state::{self, InPlaceUpdateState};
-use crate::runtime::inplace::step::{self, StepContext, Steps, Update};
+use crate::runtime::inplace::step::{self, Steps, Update};
 use crate::runtime::revision::is_at_revision;
 use crate::workloads::common::SPECIFIED_DELETE_LABEL;
 use crate::workloads::common::order::{PodFacts, sort_for_update};
-
-pub(super) fn absorb(steps: Steps, plan: &mut Plan) {
-    if let Some(after) = steps.drain_into(&mut plan.actions) {
-        plan.wake(after);
-    }
-}
 
 /// Is the pod's in-place update (if any) finished?
 fn in_place_done(pod: &Pod) -> bool {
@@ -43,22 +37,6 @@ fn in_place_done(pod: &Pod) -> bool {
     InPlaceUpdateState::of(pod)
         .and_then(Result::ok)
         .is_none_or(|s| state::is_update_complete(pod, &s))
-}
-
-/// The shared per-pod step's view of this set.
-pub(super) fn step_context<'a>(
-    snapshot: &'a Snapshot<'a>,
-    n: &Numbers,
-    hooks: &'a crate::api::common::Lifecycle,
-) -> StepContext<'a> {
-    StepContext {
-        hooks,
-        templates: snapshot.templates,
-        update_revision: snapshot.update.name,
-        grace_seconds: n.grace_seconds,
-        now: snapshot.now,
-        hash_label: None,
-    }
 }
 
 pub fn plan_update(snapshot: &Snapshot<'_>, n: &Numbers, replicas: &BTreeMap<i32, &Pod>, plan: &mut Plan) {
