@@ -11,7 +11,8 @@
 //! Pure parts: [`numbers`] (int-or-percent fields), [`diffs`] (scale/update arithmetic),
 //! [`order`] (deletion and update orders, shared), [`update_limit`] (update batch), [`pods`]
 //! (the pods and PVCs created), [`plan`] with [`plan_scale`], [`plan_update`] and
-//! [`plan_status`], [`status`] counters and the [`progressing`] condition.
+//! [`plan_status`] over what a round works with ([`round`]), [`status`] counters and the
+//! [`progressing`] condition.
 //!
 //! Invariants (the driver's): a reconcile plans only when every expectation of the set is
 //! met (or timed out); the status is written only when it changed; a reconcile requeues on
@@ -26,6 +27,7 @@ pub mod plan_update;
 pub mod pods;
 pub mod progressing;
 pub mod rank;
+pub mod round;
 pub mod scatter;
 pub mod status;
 pub mod update_limit;

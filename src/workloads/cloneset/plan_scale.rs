@@ -19,12 +19,12 @@ use kube::ResourceExt;
 
 use super::diffs::{ClassCounts, DiffInput, Diffs, diffs};
 use super::order::{PodFacts, sort_for_deletion};
-use super::plan::{
+use super::pods::{self, INSTANCE_ID_LABEL};
+use super::rank::RankInput;
+use super::round::{
     Action, Numbers, Plan, Problem, Snapshot, Why, at_update_revision, label_patch, lifecycle_of,
     pods_to_delete, rfc3339,
 };
-use super::pods::{self, INSTANCE_ID_LABEL};
-use super::rank::RankInput;
 use super::status;
 use crate::runtime::lifecycle;
 
@@ -282,7 +282,7 @@ fn create_pods(snapshot: &Snapshot<'_>, d: &Diffs, plan: &mut Plan) {
     let active_ids: BTreeSet<String> = snapshot
         .pods
         .iter()
-        .filter(|p| super::plan::is_active(p))
+        .filter(|p| super::round::is_active(p))
         .map(|p| pods::id_of(p, &set_name).to_string())
         .collect();
     // An id whose old pod is still terminating is kept for it: creating now would either
@@ -296,7 +296,7 @@ fn create_pods(snapshot: &Snapshot<'_>, d: &Diffs, plan: &mut Plan) {
     // Without reuse, an orphaned claim is being deleted (by the cleanup of this very round):
     // a pod given its id would wait on that claim forever ("is being deleted", then "not
     // found"), so every new pod gets a fresh id and fresh claims.
-    let reuse = !super::plan::reuse_disabled(set);
+    let reuse = !super::round::reuse_disabled(set);
     let orphaned: BTreeSet<String> = snapshot
         .claims
         .iter()

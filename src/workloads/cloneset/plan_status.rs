@@ -8,8 +8,8 @@ use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use kube::core::Selector;
 
-use super::plan::{Numbers, Plan, Snapshot};
 use super::progressing::{PROGRESSING, ProgressInput, progressing};
+use super::round::{Numbers, Plan, Snapshot};
 use super::status::{StatusInput, counters};
 use crate::api::cloneset::{CloneSetCondition, CloneSetStatus};
 use crate::runtime::decoded::{INVALID_SPEC, UNREADABLE};

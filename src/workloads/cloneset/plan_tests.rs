@@ -2,14 +2,15 @@
 //! ready between rounds) for multi-round scenarios and the property tests.
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
+use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod, PodTemplateSpec};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use kube::ResourceExt;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
+use super::super::{pods, status};
 use super::*;
-use crate::api::cloneset::CloneSetUpdateStrategy;
+use crate::api::cloneset::{CloneSet, CloneSetUpdateStrategy, CloneSetUpdateStrategyType};
 use crate::runtime::inplace::state::READINESS_GATE;
 use crate::runtime::lifecycle;
 

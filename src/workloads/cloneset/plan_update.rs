@@ -19,11 +19,11 @@ use kube::ResourceExt;
 
 use super::diffs::Diffs;
 use super::order::{PodFacts, sort_for_update};
-use super::plan::{
+use super::pods::{self, POD_TEMPLATE_HASH_LABEL, SPECIFIED_DELETE_LABEL};
+use super::round::{
     Action, Numbers, Plan, Problem, Snapshot, Why, at_update_revision, label_patch, lifecycle_of,
     pods_to_delete, update_policy,
 };
-use super::pods::{self, POD_TEMPLATE_HASH_LABEL, SPECIFIED_DELETE_LABEL};
 use super::status;
 use super::update_limit::{SetCounts, update_batch};
 use crate::api::cloneset::CloneSetUpdateStrategyType;
@@ -160,7 +160,7 @@ fn update_pod(
     snapshot: &Snapshot<'_>,
     numbers: &Numbers,
     pod: &Pod,
-    target: super::plan::Revision<'_>,
+    target: super::round::Revision<'_>,
     plan: &mut Plan,
 ) {
     let hooks = lifecycle_of(snapshot.set);
