@@ -1,5 +1,6 @@
-//! Correctness defects found by acceptance testing, each proven on the real control plane
-//! with the controller as a child process: every test failed before its fix. The classes
+//! Correctness defects of the Advanced StatefulSet controller found by acceptance testing,
+//! each proven on the real control plane with the controller as a child process: every test
+//! failed before its fix (the CloneSet's are in `correctness_cloneset.rs`). The classes
 //! behind them (no stall, unavailable means unavailable, nothing left Pending by us) are
 //! also property-tested on the planners.
 mod support;
@@ -8,10 +9,12 @@ use std::time::Duration;
 
 use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
 use kube::ResourceExt;
-use kube::api::{Api, DeleteParams, ListParams, Patch, PatchParams, PostParams};
+use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
 use kubectl_kruise::api::statefulset::v1beta1::StatefulSet;
 use serde_json::{Value, json};
 use support::controller::{PodWatcher, RunningController};
+use support::pods::{claim_names, describe, is_ready, mark_hold_and_cancel, pods, wait_ready};
+use support::pods::{held_by_a_pre_delete_hook, slow_start};
 use support::{TestNamespace, wait_for};
 
 /// An Advanced StatefulSet `name` with `replicas`, its pods labelled `app=name`, a `data`
@@ -43,60 +46,6 @@ fn asts(name: &str, replicas: i32, claims: bool, extra: Value) -> StatefulSet {
     )
 }
 
-async fn pods(ns: &TestNamespace, app: &str) -> Vec<Pod> {
-    let api: Api<Pod> = ns.api();
-    let mut list = api
-        .list(&ListParams::default().labels(&format!("app={app}")))
-        .await
-        .expect("list pods")
-        .items;
-    list.sort_by_key(|p| p.name_any());
-    list
-}
-
-fn is_ready(pod: &Pod) -> bool {
-    pod.metadata.deletion_timestamp.is_none()
-        && pod
-            .status
-            .as_ref()
-            .and_then(|s| s.conditions.as_ref())
-            .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
-}
-
-/// `name: phase ready` per pod, for failure messages.
-fn describe(pods: &[Pod]) -> String {
-    pods.iter()
-        .map(|p| {
-            let phase = p
-                .status
-                .as_ref()
-                .and_then(|s| s.phase.clone())
-                .unwrap_or_default();
-            let gone = if p.metadata.deletion_timestamp.is_some() {
-                " terminating"
-            } else {
-                ""
-            };
-            format!("{} {phase} ready={}{gone}", p.name_any(), is_ready(p))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Waits until the app's pods are exactly `names`, every one Ready.
-async fn wait_ready(ns: &TestNamespace, app: &str, names: &[&str], within: Duration, c: &RunningController) {
-    wait_for(&format!("{names:?} of {app} Ready"), within, || async {
-        let list = pods(ns, app).await;
-        let have: Vec<String> = list.iter().map(|p| p.name_any()).collect();
-        if have == names && list.iter().all(is_ready) {
-            Ok(())
-        } else {
-            Err(format!("{}\n{}", describe(&list), c.log_tail()))
-        }
-    })
-    .await
-}
-
 async fn scale(api: &Api<StatefulSet>, name: &str, replicas: i32) {
     api.patch(
         name,
@@ -105,21 +54,6 @@ async fn scale(api: &Api<StatefulSet>, name: &str, replicas: i32) {
     )
     .await
     .expect("scale");
-}
-
-async fn claim_names(ns: &TestNamespace) -> Vec<String> {
-    let api: Api<PersistentVolumeClaim> = ns.api();
-    let mut names: Vec<String> = api
-        .list(&ListParams::default())
-        .await
-        .expect("list claims")
-        .items
-        .iter()
-        .filter(|c| c.metadata.deletion_timestamp.is_none())
-        .map(|c| c.name_any())
-        .collect();
-    names.sort();
-    names
 }
 
 /// Defect 2: after a condemned pod and its claim went, nothing woke the set until the
@@ -437,98 +371,6 @@ async fn an_orphaned_asts_pod_is_adopted_on_its_own_event() {
     .await;
 }
 
-/// Defect 1: a CloneSet with `scaleStrategy.disablePVCReuse: true` made the new pods' claims
-/// during a recreating update and deleted them again, leaving the pods Pending ("not
-/// found / is being deleted"). Every recreated pod must run on claims of its own.
-#[tokio::test]
-async fn a_cloneset_without_claim_reuse_recreates_its_pods_on_fresh_claims_that_stay() {
-    use support::clonesets;
-    let ns = TestNamespace::create("fix-cs-claims").await;
-    let controller = RunningController::start(&ns);
-    let mut set = clonesets::cloneset(
-        "nr",
-        3,
-        json!({ "type": "ReCreate", "maxUnavailable": 1 }),
-        json!({ "scaleStrategy": { "disablePVCReuse": true },
-            "volumeClaimTemplates": [{ "metadata": { "name": "data" },
-                "spec": { "accessModes": ["ReadWriteOnce"], "resources": { "requests": { "storage": "1Gi" } } } }] }),
-    );
-    if let Some(spec) = set.spec.template.spec.as_mut() {
-        spec.containers[0].volume_mounts = Some(vec![support::object(
-            json!({ "name": "data", "mountPath": "/data" }),
-        )]);
-    }
-    clonesets::create(&ns, &set).await;
-    clonesets::wait_settled(&ns, "nr", 3, 3, &controller).await;
-    let before: Vec<String> = clonesets::pods(&ns, "nr")
-        .await
-        .iter()
-        .map(|p| p.name_any())
-        .collect();
-    clonesets::set_image(&ns, "nr", "nginx:1.26").await;
-    clonesets::wait_settled(&ns, "nr", 3, 3, &controller).await;
-    let after = clonesets::pods(&ns, "nr").await;
-    let claims = claim_names(&ns).await;
-    for pod in &after {
-        assert!(
-            !before.contains(&pod.name_any()),
-            "{} was recreated",
-            pod.name_any()
-        );
-        let wanted: Vec<String> = pod
-            .spec
-            .iter()
-            .flat_map(|s| s.volumes.iter().flatten())
-            .filter_map(|v| v.persistent_volume_claim.as_ref().map(|c| c.claim_name.clone()))
-            .collect();
-        for claim in wanted {
-            assert!(
-                claims.contains(&claim),
-                "{}'s claim {claim} exists: {claims:?}",
-                pod.name_any()
-            );
-        }
-    }
-    // Old claims go with their pods (reuse disabled): three claims, one per pod.
-    wait_for("one claim per pod", Duration::from_secs(30), || async {
-        let claims = claim_names(&ns).await;
-        if claims.len() == 3 {
-            Ok(())
-        } else {
-            Err(format!("{claims:?}"))
-        }
-    })
-    .await;
-    // A pod deleted by hand leaves its claim behind: the cleanup deletes that claim, and
-    // the replacement must not take its id (it would wait on a claim being deleted).
-    let gone = after[0].name_any();
-    let pod_api: Api<Pod> = ns.api();
-    pod_api
-        .delete(&gone, &DeleteParams::default())
-        .await
-        .expect("delete pod");
-    wait_for(
-        "a replacement with a claim of its own",
-        Duration::from_secs(45),
-        || async {
-            let claims = claim_names(&ns).await;
-            let list = clonesets::pods(&ns, "nr").await;
-            let names: Vec<String> = list.iter().map(|p| p.name_any()).collect();
-            let ready = list.len() == 3 && list.iter().all(is_ready) && !names.contains(&gone);
-            if ready && claims.len() == 3 {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{} {claims:?}\n{}",
-                    describe(&list),
-                    controller.log_tail()
-                ))
-            }
-        },
-    )
-    .await;
-}
-
 /// Unavailable means unavailable, while scaling: with `scaleStrategy.maxUnavailable: 2`
 /// a Parallel Advanced StatefulSet growing from 1 to 8 never has more than two pods not yet
 /// Ready, by the independent watcher's count (pods start 700 ms after creation).
@@ -561,210 +403,6 @@ async fn parallel_asts_scale_up_keeps_within_scale_strategy_max_unavailable() {
     );
 }
 
-fn slow_start() -> std::collections::BTreeMap<String, String> {
-    [(
-        "sim.kubectl-kruise.io/start-delay".to_string(),
-        "700ms".to_string(),
-    )]
-    .into()
-}
-
-/// The same for a CloneSet growing from 1 to 8.
-#[tokio::test]
-async fn cloneset_scale_up_keeps_within_scale_strategy_max_unavailable() {
-    use support::clonesets;
-    let ns = TestNamespace::create("fix-scale-cs").await;
-    let controller = RunningController::start(&ns);
-    let mut cs = clonesets::cloneset(
-        "cb",
-        1,
-        json!({ "type": "ReCreate" }),
-        json!({ "scaleStrategy": { "maxUnavailable": 2 } }),
-    );
-    cs.spec.template.metadata.get_or_insert_default().annotations = Some(slow_start());
-    clonesets::create(&ns, &cs).await;
-    clonesets::wait_settled(&ns, "cb", 1, 1, &controller).await;
-    let watcher = PodWatcher::start(&ns);
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    watcher.reset_maxima();
-    clonesets::merge_patch(&ns, "cb", json!({ "spec": { "replicas": 8 } })).await;
-    clonesets::wait_settled(&ns, "cb", 8, 8, &controller).await;
-    assert!(
-        watcher.max_unavailable() <= 2,
-        "at most 2 pods not Ready while scaling; saw {}\n{}",
-        watcher.max_unavailable(),
-        watcher.timeline()
-    );
-}
-
-/// Defect 10, decided: a change of `volumeClaimTemplates` together with an image is done in
-/// place, as upstream does with its default gates (RecreatePodWhenChangeVCTInCloneSetGate
-/// off). The pods and their claims stay (nothing a user owns is lost: recreating would
-/// delete the claims and their data); pods created afterwards get claims of the new shape.
-#[tokio::test]
-async fn a_cloneset_claim_template_change_with_an_image_goes_in_place_and_keeps_the_claims() {
-    use support::clonesets;
-    let ns = TestNamespace::create("fix-cs-vct").await;
-    let controller = RunningController::start(&ns);
-    let claim = |size: &str| {
-        json!([{ "metadata": { "name": "data" },
-            "spec": { "accessModes": ["ReadWriteOnce"], "resources": { "requests": { "storage": size } } } }])
-    };
-    let mut set = clonesets::cloneset(
-        "vc",
-        2,
-        json!({ "type": "InPlaceIfPossible" }),
-        json!({ "volumeClaimTemplates": claim("1Gi") }),
-    );
-    if let Some(spec) = set.spec.template.spec.as_mut() {
-        spec.containers[0].volume_mounts = Some(vec![support::object(
-            json!({ "name": "data", "mountPath": "/data" }),
-        )]);
-    }
-    clonesets::create(&ns, &set).await;
-    clonesets::wait_settled(&ns, "vc", 2, 2, &controller).await;
-    let claims_api: Api<PersistentVolumeClaim> = ns.api();
-    let uids = |list: &[Pod]| list.iter().map(|p| (p.name_any(), p.uid())).collect::<Vec<_>>();
-    let claim_uids = || async {
-        let mut all: Vec<(String, Option<String>, String)> = claims_api
-            .list(&ListParams::default())
-            .await
-            .expect("claims")
-            .items
-            .iter()
-            .map(|c| {
-                let size = c
-                    .spec
-                    .as_ref()
-                    .and_then(|s| s.resources.as_ref())
-                    .and_then(|r| r.requests.as_ref())
-                    .and_then(|r| r.get("storage"))
-                    .map(|q| q.0.clone())
-                    .unwrap_or_default();
-                (c.name_any(), c.uid(), size)
-            })
-            .collect();
-        all.sort();
-        all
-    };
-    let pods_before = uids(&clonesets::pods(&ns, "vc").await);
-    let claims_before = claim_uids().await;
-    let containers =
-        serde_json::to_value(&set.spec.template.spec.as_ref().expect("spec").containers).expect("json");
-    let mut containers = containers;
-    containers[0]["image"] = json!("nginx:1.26");
-    clonesets::merge_patch(
-        &ns,
-        "vc",
-        json!({ "spec": { "volumeClaimTemplates": claim("2Gi"),
-            "template": { "spec": { "containers": containers } } } }),
-    )
-    .await;
-    clonesets::wait_settled(&ns, "vc", 2, 2, &controller).await;
-    assert_eq!(
-        uids(&clonesets::pods(&ns, "vc").await),
-        pods_before,
-        "updated in place"
-    );
-    assert_eq!(
-        claim_uids().await,
-        claims_before,
-        "the claims are kept as they were"
-    );
-    clonesets::merge_patch(&ns, "vc", json!({ "spec": { "replicas": 3 } })).await;
-    clonesets::wait_settled(&ns, "vc", 3, 3, &controller).await;
-    let sizes: Vec<String> = claim_uids().await.into_iter().map(|(_, _, s)| s).collect();
-    assert_eq!(
-        sizes.iter().filter(|s| *s == "2Gi").count(),
-        1,
-        "the new pod's claim has the new size: {sizes:?}"
-    );
-}
-
-/// The preDelete hook of the defect-8 tests: a label the pods carry from their template.
-fn held_by_a_pre_delete_hook(template: &mut k8s_openapi::api::core::v1::PodTemplateSpec) -> Value {
-    template
-        .metadata
-        .get_or_insert_default()
-        .labels
-        .get_or_insert_default()
-        .insert("example.com/hold".into(), "true".into());
-    json!({ "preDelete": { "labelsHandler": { "example.com/hold": "true" } } })
-}
-
-fn lifecycle_state(pod: &Pod) -> String {
-    pod.labels()
-        .get("lifecycle.apps.kruise.io/state")
-        .cloned()
-        .unwrap_or_default()
-}
-
-/// Labels `victim` `apps.kruise.io/specified-delete`, waits until its hook holds it in
-/// PreparingDelete, takes the label off again, and waits until it is Normal again; returns
-/// the pod's UID before and after.
-async fn mark_hold_and_cancel(
-    ns: &TestNamespace,
-    victim: &str,
-    c: &RunningController,
-) -> (Option<String>, Option<String>) {
-    let pod_api: Api<Pod> = ns.api();
-    let before = pod_api.get(victim).await.expect("pod").uid();
-    let label =
-        |value: Value| json!({ "metadata": { "labels": { "apps.kruise.io/specified-delete": value } } });
-    let params = PatchParams::default();
-    pod_api
-        .patch(victim, &params, &Patch::Merge(&label(json!("true"))))
-        .await
-        .expect("mark");
-    let reach = |want: &'static str| {
-        let pod_api = pod_api.clone();
-        async move {
-            wait_for(&format!("{victim} {want}"), Duration::from_secs(30), || async {
-                let pod = pod_api.get(victim).await.map_err(|e| e.to_string())?;
-                let state = lifecycle_state(&pod);
-                if state == want {
-                    Ok(pod)
-                } else {
-                    Err(format!("{state}\n{}", c.log_tail()))
-                }
-            })
-            .await
-        }
-    };
-    reach("PreparingDelete").await;
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    pod_api
-        .patch(victim, &params, &Patch::Merge(&label(Value::Null)))
-        .await
-        .expect("unmark");
-    let after = reach("Normal").await.uid();
-    (before, after)
-}
-
-/// Defect 8: taking the `apps.kruise.io/specified-delete` label off a pod that waits in
-/// PreparingDelete (its preDelete hook holds it) cancels the delete: the pod goes back to
-/// Normal (through PreparingNormal, as upstream's `managePreparingDelete` does) and the set
-/// keeps its replica count, no pod too many.
-#[tokio::test]
-async fn removing_the_specified_delete_label_from_a_held_pod_returns_it_to_normal() {
-    use support::clonesets;
-    let ns = TestNamespace::create("fix-cancel-delete").await;
-    let controller = RunningController::start(&ns);
-    let mut set = clonesets::cloneset(
-        "cd",
-        3,
-        json!({ "type": "ReCreate", "maxUnavailable": 1 }),
-        json!({}),
-    );
-    set.spec.lifecycle = Some(support::object(held_by_a_pre_delete_hook(&mut set.spec.template)));
-    clonesets::create(&ns, &set).await;
-    clonesets::wait_settled(&ns, "cd", 3, 3, &controller).await;
-    let victim = clonesets::pods(&ns, "cd").await[0].name_any();
-    let (before, after) = mark_hold_and_cancel(&ns, &victim, &controller).await;
-    assert_eq!(before, after, "the same pod");
-    clonesets::wait_settled(&ns, "cd", 3, 3, &controller).await;
-}
-
 /// Defect 8 for an Advanced StatefulSet: the held pod goes back to Normal (upstream leaves
 /// it in PreparingDelete for good, unavailable, and an OrderedReady set stuck behind it).
 #[tokio::test]
@@ -779,65 +417,4 @@ async fn removing_the_specified_delete_label_from_a_held_asts_pod_returns_it_to_
     let (before, after) = mark_hold_and_cancel(&ns, "ch-1", &controller).await;
     assert_eq!(before, after, "the same pod");
     wait_ready(&ns, "ch", &["ch-0", "ch-1"], Duration::from_secs(30), &controller).await;
-}
-
-/// Defect 9: the wire format of an in-place update matches upstream's: during a grace
-/// period the state annotation has `lastContainerStatuses: null` (nothing applied yet);
-/// once applied it records the imageIDs and a `containerBatchesRecord` entry; pods carry a
-/// controller reference with `blockOwnerDeletion: true`.
-#[tokio::test]
-async fn in_place_state_and_owner_references_are_written_as_upstream_writes_them() {
-    use support::clonesets;
-    let ns = TestNamespace::create("fix-wire").await;
-    let controller = RunningController::start(&ns);
-    let set = clonesets::cloneset(
-        "wf",
-        1,
-        json!({ "type": "InPlaceIfPossible", "inPlaceUpdateStrategy": { "gracePeriodSeconds": 3 } }),
-        json!({}),
-    );
-    clonesets::create(&ns, &set).await;
-    clonesets::wait_settled(&ns, "wf", 1, 1, &controller).await;
-    let pod_api: Api<Pod> = ns.api();
-    let name = clonesets::pods(&ns, "wf").await[0].name_any();
-    let owner = pod_api.get(&name).await.expect("pod").owner_references()[0].clone();
-    assert_eq!(
-        (owner.kind.as_str(), owner.controller, owner.block_owner_deletion),
-        ("CloneSet", Some(true), Some(true))
-    );
-    clonesets::set_image(&ns, "wf", "nginx:1.26").await;
-    let state = |p: &Pod| -> Option<Value> {
-        p.annotations()
-            .get("apps.kruise.io/inplace-update-state")
-            .and_then(|s| serde_json::from_str(s).ok())
-    };
-    let graced = wait_for("the grace period started", Duration::from_secs(30), || async {
-        let pod = pod_api.get(&name).await.map_err(|e| e.to_string())?;
-        let in_grace = pod
-            .annotations()
-            .contains_key("apps.kruise.io/inplace-update-grace");
-        match state(&pod) {
-            Some(s) if in_grace => Ok(s),
-            other => Err(format!("{other:?}\n{}", controller.log_tail())),
-        }
-    })
-    .await;
-    assert_eq!(graced["lastContainerStatuses"], Value::Null, "{graced}");
-    assert!(graced.get("containerBatchesRecord").is_none(), "{graced}");
-    clonesets::wait_settled(&ns, "wf", 1, 1, &controller).await;
-    let pod = pod_api.get(&name).await.expect("pod");
-    let done = state(&pod).expect("state");
-    assert!(
-        done["lastContainerStatuses"]["app"]["imageID"].is_string(),
-        "{done}"
-    );
-    assert_eq!(
-        done["containerBatchesRecord"][0]["containers"],
-        json!(["app"]),
-        "{done}"
-    );
-    assert_eq!(
-        done["updateTimestamp"], graced["updateTimestamp"],
-        "kept from the start"
-    );
 }
