@@ -13,20 +13,10 @@ use kube::api::{Api, ListParams, Patch, PatchParams, PostParams};
 use kubectl_kruise::api::statefulset::v1beta1::StatefulSet;
 use serde_json::{Value, json};
 use support::controller::{PodView, PodWatcher, RunningController};
+use support::pods::pods;
 use support::{TestNamespace, wait_for};
 
 const WAIT: Duration = Duration::from_secs(90);
-
-async fn pods(ns: &TestNamespace, app: &str) -> Vec<Pod> {
-    let api: Api<Pod> = ns.api();
-    let mut list = api
-        .list(&ListParams::default().labels(&format!("app={app}")))
-        .await
-        .expect("list pods")
-        .items;
-    list.sort_by_key(|p| p.name_any());
-    list
-}
 
 fn views(pods: &[Pod]) -> BTreeMap<String, PodView> {
     pods.iter().map(|p| (p.name_any(), PodView::of(p))).collect()

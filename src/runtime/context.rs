@@ -68,6 +68,28 @@ impl Error {
     }
 }
 
+/// Which kind of pod or claim write failed, for the failure condition each kind names
+/// (CloneSet: FailedScale / FailedUpdate; Advanced StatefulSet: FailedCreatePod /
+/// FailedUpdatePod).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailedWrite {
+    Create,
+    Delete,
+    Update,
+}
+
+impl Error {
+    /// The kind of pod or claim write that failed; None for any other error.
+    pub fn failed_write(&self) -> Option<FailedWrite> {
+        match self {
+            Error::CreatePod { .. } | Error::CreateClaim { .. } => Some(FailedWrite::Create),
+            Error::DeletePod { .. } | Error::DeleteClaim { .. } => Some(FailedWrite::Delete),
+            Error::PatchPod { .. } | Error::PatchPodStatus { .. } => Some(FailedWrite::Update),
+            _ => None,
+        }
+    }
+}
+
 /// What every reconcile shares.
 pub struct Context {
     pub client: Client,

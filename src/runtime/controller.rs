@@ -141,6 +141,11 @@ where
 {
     let namespace = meta.namespace.as_deref().unwrap_or_default();
     let name = meta.name.as_deref().unwrap_or_default();
+    // An object this kind controls wakes its controller, the one owner that writes it:
+    // the common case costs no look at the expectations.
+    if let Some((owner, _)) = controller_of(meta, kind) {
+        return vec![ObjectRef::new(&owner).within(namespace)];
+    }
     let mut names: Vec<String> = expectations
         .owners_expecting(object_kind, namespace, name)
         .into_iter()
@@ -151,17 +156,15 @@ where
         .iter()
         .flatten()
         .any(|o| o.controller == Some(true));
-    match controller_of(meta, kind) {
-        Some((owner, _)) => names.push(owner),
-        None if uncontrolled => names.extend(
+    if uncontrolled {
+        names.extend(
             objects
                 .state()
                 .iter()
                 .filter(|o| o.meta.namespace.as_deref() == Some(namespace))
                 .filter(|o| o.object.as_ref().is_ok_and(|k| interested(k)))
                 .filter_map(|o| o.meta.name.clone()),
-        ),
-        None => {}
+        );
     }
     names.sort();
     names.dedup();

@@ -163,23 +163,29 @@ impl crate::runtime::driver::Reconciled for CloneSet {
     /// write its `FailedUpdate` (as upstream's syncCloneSet records them), with the error
     /// naming the pod.
     fn with_failure(&self, planned: Option<Self::Status>, error: &Error) -> Option<Self::Status> {
-        let kind = match error {
-            Error::CreatePod { .. }
-            | Error::CreateClaim { .. }
-            | Error::DeletePod { .. }
-            | Error::DeleteClaim { .. } => plan_status::FAILED_SCALE,
-            Error::PatchPod { .. } | Error::PatchPodStatus { .. } => plan_status::FAILED_UPDATE,
-            _ => return planned,
+        use crate::runtime::context::FailedWrite;
+        let kind = match error.failed_write() {
+            Some(FailedWrite::Create | FailedWrite::Delete) => plan_status::FAILED_SCALE,
+            Some(FailedWrite::Update) => plan_status::FAILED_UPDATE,
+            None => return planned,
         };
         let mut status = planned.or_else(|| self.status.clone())?;
         let now = k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(Timestamp::now());
+        // A failure that goes on keeps the moment it began.
+        let since = self
+            .status
+            .iter()
+            .flat_map(|s| s.conditions.iter().flatten())
+            .find(|c| c.type_ == kind && c.status == "True")
+            .and_then(|c| c.last_transition_time.clone())
+            .unwrap_or_else(|| now.clone());
         let conditions = status.conditions.get_or_insert_default();
         conditions.retain(|c| c.type_ != kind);
         conditions.push(crate::api::cloneset::CloneSetCondition {
             type_: kind.to_string(),
             status: "True".into(),
-            last_update_time: Some(now.clone()),
-            last_transition_time: Some(now),
+            last_update_time: Some(now),
+            last_transition_time: Some(since),
             reason: Some(error.reason().to_string()),
             message: Some(error.to_string()),
         });

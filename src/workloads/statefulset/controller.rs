@@ -170,10 +170,10 @@ fn orphan_candidates(
 /// The condition a failed write of this round leaves in the status (reference §4.7:
 /// `FailedCreatePod` / `FailedUpdatePod`, present only in the round the write failed).
 fn failure_condition(error: &Error) -> Option<crate::api::common::Condition> {
-    let kind = match error {
-        Error::CreatePod { .. } | Error::CreateClaim { .. } => "FailedCreatePod",
-        Error::PatchPod { .. } | Error::PatchPodStatus { .. } | Error::DeletePod { .. } => "FailedUpdatePod",
-        _ => return None,
+    use crate::runtime::context::FailedWrite;
+    let kind = match error.failed_write()? {
+        FailedWrite::Create => "FailedCreatePod",
+        FailedWrite::Delete | FailedWrite::Update => "FailedUpdatePod",
     };
     Some(crate::api::common::Condition {
         type_: kind.to_string(),

@@ -19,10 +19,8 @@
 //! when every replica is healthy and the pod is healthy or the lowest unhealthy one; a
 //! replica's missing claim is recreated while its pod is Pending.
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Duration;
 
 use k8s_openapi::api::core::v1::Pod;
-use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
 use kube::core::{Selector, SelectorExt};
 
@@ -37,7 +35,6 @@ use crate::runtime::inplace::state::READINESS_GATE;
 use crate::runtime::inplace::step::{label_patch, rfc3339};
 use crate::runtime::lifecycle;
 use crate::runtime::revision::is_at_revision;
-use crate::workloads::common::availability::{is_ready, ready_since};
 
 /// Plans one reconcile of a set that is not being deleted.
 pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
@@ -248,23 +245,11 @@ fn plan_replicas(
             });
         }
         if !n.parallel && !healthy(pod, n, snapshot.now) {
-            wake_for_min_ready(pod, n, snapshot.now, plan);
+            // The status phase asks to be woken when minReadySeconds will have passed.
             return false;
         }
     }
     true
-}
-
-/// Comes back when a Ready pod will have been ready for minReadySeconds.
-fn wake_for_min_ready(pod: &Pod, n: &Numbers, now: Timestamp, plan: &mut Plan) {
-    if n.min_ready_seconds == 0 || !is_ready(pod) {
-        return;
-    }
-    if let Some(since) = ready_since(pod) {
-        let elapsed = now.duration_since(since).as_secs();
-        let left = (n.min_ready_seconds - elapsed).max(1);
-        plan.wake(Duration::from_secs(left.unsigned_abs()));
-    }
 }
 
 /// §4.4 condemned pods, highest ordinal first. False when OrderedReady must stop.
@@ -304,7 +289,7 @@ fn plan_condemned(
         // with web-0..2 all not Ready, scaling to 0 waits (as the built-in StatefulSet does)
         // instead of deleting them at once.
         if !n.parallel && !healthy(pod, n, snapshot.now) && first_unhealthy != Some(pod.name_any()) {
-            wake_for_min_ready(pod, n, snapshot.now, plan);
+            // The status phase asks to be woken when minReadySeconds will have passed.
             return false;
         }
         let claims = if delete_claims {
@@ -332,6 +317,13 @@ fn cancel_deletes(
     plan: &mut Plan,
 ) -> bool {
     use crate::workloads::common::SPECIFIED_DELETE_LABEL;
+    // Nothing held, nothing to cancel (and no candidate list to build).
+    if !replicas
+        .values()
+        .any(|p| lifecycle::state(p) == lifecycle::PREPARING_DELETE)
+    {
+        return false;
+    }
     let updating = n.rolling && !n.paused;
     let to_update: BTreeSet<String> = if updating {
         super::plan_update::candidates(snapshot, n, replicas)
