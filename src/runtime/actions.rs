@@ -6,6 +6,7 @@
 //! Invariant: every action names the object it writes, so the executor can group the
 //! writes of one pod and run them in plan order.
 use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
+use kube::core::{ApiResource, DynamicObject};
 use serde_json::Value;
 
 /// One write. Pods are named; the executor records an expectation for each.
@@ -44,6 +45,62 @@ pub enum Action {
         patch: Value,
         why: Why,
     },
+    /// A write of a child that is not a pod (a Job, a workload), in its own namespace.
+    Child(ChildAction),
+}
+
+/// A write of a child that is not a pod. The child kind is named by its [`ApiResource`]
+/// (`ApiResource::erase::<Job>(&())`); expectations are checked against the watch the
+/// kind registered for it ([`crate::runtime::children`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChildAction {
+    /// Create the child (an existing name is left alone: it is what was wanted).
+    Create {
+        resource: ApiResource,
+        object: Box<DynamicObject>,
+    },
+    /// Delete the child if it still has `uid`.
+    Delete {
+        resource: ApiResource,
+        namespace: String,
+        name: String,
+        uid: String,
+    },
+    /// Merge-patch the child (its spec: a partition, a replica count, a suspend flag).
+    Patch {
+        resource: ApiResource,
+        namespace: String,
+        name: String,
+        patch: Value,
+    },
+}
+
+impl ChildAction {
+    /// `namespace/name` of the child written (`name` for a cluster-scoped one).
+    pub fn target(&self) -> String {
+        let (namespace, name) = match self {
+            ChildAction::Create { object, .. } => (
+                object.metadata.namespace.clone().unwrap_or_default(),
+                object.metadata.name.clone().unwrap_or_default(),
+            ),
+            ChildAction::Delete { namespace, name, .. } | ChildAction::Patch { namespace, name, .. } => {
+                (namespace.clone(), name.clone())
+            }
+        };
+        if namespace.is_empty() {
+            name
+        } else {
+            format!("{namespace}/{name}")
+        }
+    }
+
+    pub fn resource(&self) -> &ApiResource {
+        match self {
+            ChildAction::Create { resource, .. }
+            | ChildAction::Delete { resource, .. }
+            | ChildAction::Patch { resource, .. } => resource,
+        }
+    }
 }
 
 /// Why a pod write happens: names the event reason (`Successful<why>` / `Failed<why>`).

@@ -14,8 +14,9 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kube::runtime::reflector::{ObjectRef, Store};
 use kube::{Client, Resource};
 
+use crate::runtime::children::Children;
 use crate::runtime::events::Events;
-use crate::runtime::expectations::{Expectations, ObjectKind, resource_version};
+use crate::runtime::expectations::{Expectations, ObjectKind, Watched, resource_version};
 use crate::runtime::metrics::Metrics;
 use crate::runtime::owner_index::OwnerIndex;
 use crate::runtime::watches::Watches;
@@ -36,6 +37,13 @@ pub enum Error {
     PatchPod { name: String, source: kube::Error },
     #[error("patching the status of pod {name}: {source}")]
     PatchPodStatus { name: String, source: kube::Error },
+    #[error("{} {kind} {name}: {source}", verb.doing())]
+    WriteChild {
+        verb: ChildVerb,
+        kind: String,
+        name: String,
+        source: kube::Error,
+    },
     #[error("writing revision {name}: {source}")]
     WriteRevision { name: String, source: kube::Error },
     #[error("writing the status of {kind} {name}: {source}")]
@@ -60,10 +68,56 @@ impl Error {
             Error::DeleteClaim { .. } => "DeleteClaim",
             Error::PatchPod { .. } => "PatchPod",
             Error::PatchPodStatus { .. } => "PatchPodStatus",
+            Error::WriteChild { verb, .. } => verb.reason(),
             Error::WriteRevision { .. } => "WriteRevision",
             Error::PatchStatus { .. } => "PatchStatus",
             Error::PrunePodsToDelete { .. } => "PrunePodsToDelete",
             Error::Internal(_) => "Internal",
+        }
+    }
+}
+
+/// What was done to a child that is not a pod.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ChildVerb {
+    Create,
+    Delete,
+    Patch,
+}
+
+impl ChildVerb {
+    fn doing(self) -> &'static str {
+        match self {
+            ChildVerb::Create => "creating",
+            ChildVerb::Delete => "deleting",
+            ChildVerb::Patch => "patching",
+        }
+    }
+
+    /// The error and metrics reason.
+    pub fn reason(self) -> &'static str {
+        match self {
+            ChildVerb::Create => "CreateChild",
+            ChildVerb::Delete => "DeleteChild",
+            ChildVerb::Patch => "PatchChild",
+        }
+    }
+
+    /// The event reason of a successful write (Kubernetes' own controllers' words).
+    pub fn event(self) -> &'static str {
+        match self {
+            ChildVerb::Create => "SuccessfulCreate",
+            ChildVerb::Delete => "SuccessfulDelete",
+            ChildVerb::Patch => "SuccessfulUpdate",
+        }
+    }
+
+    /// The past tense, for event notes.
+    pub fn done(self) -> &'static str {
+        match self {
+            ChildVerb::Create => "created",
+            ChildVerb::Delete => "deleted",
+            ChildVerb::Patch => "updated",
         }
     }
 }
@@ -85,6 +139,11 @@ impl Error {
             Error::CreatePod { .. } | Error::CreateClaim { .. } => Some(FailedWrite::Create),
             Error::DeletePod { .. } | Error::DeleteClaim { .. } => Some(FailedWrite::Delete),
             Error::PatchPod { .. } | Error::PatchPodStatus { .. } => Some(FailedWrite::Update),
+            Error::WriteChild { verb, .. } => Some(match verb {
+                ChildVerb::Create => FailedWrite::Create,
+                ChildVerb::Delete => FailedWrite::Delete,
+                ChildVerb::Patch => FailedWrite::Update,
+            }),
             _ => None,
         }
     }
@@ -97,6 +156,8 @@ pub struct Context {
     pub expectations: Expectations,
     pub events: Events,
     pub metrics: Arc<Metrics>,
+    /// The caches of the controller's children that are not pods or claims.
+    pub children: Children,
     /// Failures in a row per object (`namespace/name`), for the retry backoff.
     pub failures: Mutex<std::collections::HashMap<String, u32>>,
     /// The problem messages last announced per object, so a problem that persists is one
@@ -116,30 +177,31 @@ pub fn controller_of(meta: &ObjectMeta, kind: &str) -> Option<(String, String)> 
 }
 
 impl Context {
-    /// How many of `owner`'s earlier writes the caches in `namespace` do not show yet
-    /// (hash lookups in the stores, not scans: a big rollout has hundreds of expectations).
-    pub fn pending_writes(&self, owner: &str, namespace: &str) -> usize {
+    /// How many of `owner`'s earlier writes the caches do not show yet (hash lookups in the
+    /// stores, not scans: a big rollout has hundreds of expectations).
+    pub fn pending_writes(&self, owner: &str) -> usize {
         let meta = |m: &ObjectMeta| {
             (
                 m.uid.clone().unwrap_or_default(),
                 resource_version(m.resource_version.as_deref()),
             )
         };
-        let lookup_in = |kind: ObjectKind, name: &str| -> Option<(String, u64)> {
-            match kind {
+        let lookup = |object: &Watched| -> Option<(String, u64)> {
+            match &object.kind {
                 ObjectKind::Pod => self
                     .watches
                     .pods
-                    .get(&ObjectRef::new(name).within(namespace))
+                    .get(&ObjectRef::new(&object.name).within(&object.namespace))
                     .map(|p| meta(&p.metadata)),
                 ObjectKind::Claim => self
                     .watches
                     .claims
-                    .get(&ObjectRef::new(name).within(namespace))
+                    .get(&ObjectRef::new(&object.name).within(&object.namespace))
                     .map(|c| meta(&c.metadata)),
+                ObjectKind::Child(key) => self.children.find(key, &object.namespace, &object.name),
             }
         };
-        self.expectations.pending(owner, &lookup_in)
+        self.expectations.pending(owner, &lookup)
     }
 }
 
@@ -201,15 +263,12 @@ pub async fn write_status<K, S>(
     status: &S,
 ) -> Result<(), Error>
 where
-    K: Resource<DynamicType = (), Scope = k8s_openapi::NamespaceResourceScope>
-        + Clone
-        + serde::de::DeserializeOwned
-        + std::fmt::Debug,
+    K: Resource<DynamicType = ()> + Clone + serde::de::DeserializeOwned + std::fmt::Debug,
+    K::Scope: crate::runtime::scope::Scoped,
     S: serde::Serialize,
 {
     let name = object.meta().name.clone().unwrap_or_default();
-    let namespace = object.meta().namespace.clone().unwrap_or_default();
-    let api: kube::Api<K> = kube::Api::namespaced(ctx.client.clone(), &namespace);
+    let api: kube::Api<K> = crate::runtime::scope::api_of(&ctx.client, object);
     let params = kube::api::PatchParams {
         field_manager: Some(FIELD_MANAGER.into()),
         ..kube::api::PatchParams::default()

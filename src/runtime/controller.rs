@@ -3,12 +3,13 @@
 //! reconcile's writes ([`publish_outcome`]) and how a reconcile ends ([`requeue`]). What a
 //! reconcile shares lives in [`crate::runtime::context`] and is re-exported here.
 //!
-//! Invariant: a pod or claim event wakes every object that may be waiting for it (its
-//! controller, owners expecting it, kinds interested in an uncontrolled object).
+//! Invariant: an event of a pod, claim, node or other child wakes every object that may be
+//! waiting for it (its controller, owners expecting it, objects interested in an
+//! uncontrolled one), by the one rule of [`crate::runtime::triggers`].
 use std::sync::{Arc, Mutex};
 
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use kube::runtime::reflector::{ObjectRef, Store};
+use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
+use kube::runtime::reflector::ObjectRef;
 use kube::{Client, Resource};
 
 pub use crate::runtime::context::{
@@ -18,7 +19,9 @@ use crate::runtime::decoded::{self, Decoded};
 use crate::runtime::events::Events;
 use crate::runtime::expectations::{Expectations, ObjectKind};
 use crate::runtime::metrics::Metrics;
-use crate::runtime::watches::Watches;
+use crate::runtime::scope::Scoped;
+use crate::runtime::triggers::{Triggers, Wake};
+use crate::runtime::watches::{Subscriptions, Watches};
 
 /// The retry delay after the `failures`-th failure in a row of one object: 500 ms doubled
 /// per failure, at most 60 s, scaled by `jitter` in [0.5, 1.5) so that many objects
@@ -91,6 +94,10 @@ pub async fn publish_outcome(
             .publish(reference, false, &format!("Successful{reason}"), note)
             .await;
     }
+    for ((verb, child_kind), names) in &outcome.children {
+        let note = format!("{} {child_kind}(s) {}", verb.done(), list(names));
+        ctx.events.publish(reference, false, verb.event(), note).await;
+    }
     if let Some(error) = &outcome.first_error {
         let reason = format!("Failed{}", error.reason());
         ctx.events
@@ -123,62 +130,11 @@ pub trait Interest {
     }
 }
 
-/// The objects a pod or claim event must wake (pure, given the stores): its controller of
-/// `kind`; every owner with an expectation on it (a write of theirs the cache now shows, or
-/// a deletion it now completes); and, for an object with no controller at all, every object
-/// of the namespace that is interested in it (a scan of the kind's objects, so only for the
-/// rare uncontrolled pod or claim).
-fn woken<K>(
-    meta: &ObjectMeta,
-    kind: &'static str,
-    object_kind: ObjectKind,
-    expectations: &Expectations,
-    objects: &Store<Decoded<K>>,
-    interested: impl Fn(&K) -> bool,
-) -> Vec<ObjectRef<Decoded<K>>>
-where
-    K: Resource<DynamicType = ()> + Clone,
-{
-    let namespace = meta.namespace.as_deref().unwrap_or_default();
-    let name = meta.name.as_deref().unwrap_or_default();
-    // An object this kind controls wakes its controller, the one owner that writes it:
-    // the common case costs no look at the expectations.
-    if let Some((owner, _)) = controller_of(meta, kind) {
-        return vec![ObjectRef::new(&owner).within(namespace)];
-    }
-    let mut names: Vec<String> = expectations
-        .owners_expecting(object_kind, namespace, name)
-        .into_iter()
-        .filter_map(|owner| owner.split_once('/').map(|(_, n)| n.to_string()))
-        .collect();
-    let uncontrolled = !meta
-        .owner_references
-        .iter()
-        .flatten()
-        .any(|o| o.controller == Some(true));
-    if uncontrolled {
-        names.extend(
-            objects
-                .state()
-                .iter()
-                .filter(|o| o.meta.namespace.as_deref() == Some(namespace))
-                .filter(|o| o.object.as_ref().is_ok_and(|k| interested(k)))
-                .filter_map(|o| o.meta.name.clone()),
-        );
-    }
-    names.sort();
-    names.dedup();
-    names
-        .iter()
-        .map(|n| ObjectRef::new(n).within(namespace))
-        .collect()
-}
-
 /// What one workload controller needs to be served.
 pub struct Serve<F> {
     pub client: Client,
     pub watches: Watches,
-    pub subscriptions: crate::runtime::watches::Subscriptions,
+    pub subscriptions: Subscriptions,
     pub namespace: Option<String>,
     /// Concurrent reconciles; 0: no cap (see `run --workers`).
     pub workers: u16,
@@ -193,9 +149,14 @@ pub struct Serve<F> {
 /// others go on. Runs at once, never after
 /// waiting for the stores: a shared watch waits for its slowest subscriber, so an unpolled
 /// controller would stall the watches it waits for.
-pub async fn serve<K, R, Fut, F>(kind: &'static str, what: &'static str, s: Serve<F>, reconcile: R)
-where
-    K: Resource<DynamicType = (), Scope = k8s_openapi::NamespaceResourceScope>
+pub async fn serve<K, R, Fut, F>(
+    kind: &'static str,
+    what: &'static str,
+    s: Serve<F>,
+    triggers: Triggers<K>,
+    reconcile: R,
+) where
+    K: Resource<DynamicType = ()>
         + kube::core::object::HasStatus
         + Interest
         + Clone
@@ -204,6 +165,7 @@ where
         + Send
         + Sync
         + 'static,
+    K::Scope: Scoped,
     K::Status: Default + serde::Serialize,
     R: Fn(Arc<K>, Arc<Context>) -> Fut + Send + Sync + Clone + 'static,
     Fut: std::future::Future<Output = Result<kube::runtime::controller::Action, Error>> + Send + 'static,
@@ -215,61 +177,57 @@ where
         crate::runtime::watches::scoped::<Decoded<K>>(&s.client, s.namespace.as_deref()),
         what,
     );
+    let Subscriptions {
+        pod_events,
+        claim_events,
+        node_events,
+    } = s.subscriptions;
+    let node_interest = triggers.nodes.clone();
+    let triggers = triggers
+        .on(ObjectKind::Pod, pod_events, |k: &K, p: &Pod| k.wants_orphan(p))
+        .on(
+            ObjectKind::Claim,
+            claim_events,
+            |k: &K, c: &PersistentVolumeClaim| k.wants_claim(c),
+        );
+    // A kind that does not trigger on nodes drops its subscription (the watch skips it).
+    let triggers = match node_interest {
+        Some(interested) => triggers.on_nodes(node_events, interested),
+        None => triggers,
+    };
     let ctx = Arc::new(Context {
         events: Events::new(s.client.clone()),
         client: s.client,
         watches: s.watches,
         expectations: Expectations::default(),
         metrics: s.metrics,
+        children: triggers.children.clone(),
         failures: Mutex::default(),
         announced: Mutex::default(),
         queued: Mutex::default(),
     });
     let queue = ctx.clone();
-    let mark = move |r: &ObjectRef<Decoded<K>>| {
+    let mark = Arc::new(move |r: &ObjectRef<Decoded<K>>| {
         let key = format!("{}/{}", r.namespace.as_deref().unwrap_or_default(), r.name);
         let mut q = queue.queued.lock().unwrap_or_else(|e| e.into_inner());
         if q.insert(key) {
             queue.metrics.queue_changed(kind, 1);
         }
-    };
-    let (mark_pods, mark_claims, mark_objects) = (mark.clone(), mark.clone(), mark);
+    });
+    let mark_objects = mark.clone();
     let object_events = object_events.inspect(move |o| mark_objects(&ObjectRef::from_obj(o.as_ref())));
-    let (pod_ctx, claim_ctx) = (ctx.clone(), ctx.clone());
-    let (pod_objects, claim_objects) = (objects.clone(), objects.clone());
-    let controller = Controller::for_shared_stream(object_events, objects)
-        .with_config(Config::default().concurrency(s.workers))
-        .watches_shared_stream(
-            s.subscriptions.pod_events,
-            move |p: Arc<k8s_openapi::api::core::v1::Pod>| {
-                let woken = woken(
-                    &p.metadata,
-                    kind,
-                    ObjectKind::Pod,
-                    &pod_ctx.expectations,
-                    &pod_objects,
-                    |k: &K| k.wants_orphan(&p),
-                );
-                woken.iter().for_each(&mark_pods);
-                woken
-            },
-        )
-        .watches_shared_stream(
-            s.subscriptions.claim_events,
-            move |c: Arc<k8s_openapi::api::core::v1::PersistentVolumeClaim>| {
-                let woken = woken(
-                    &c.metadata,
-                    kind,
-                    ObjectKind::Claim,
-                    &claim_ctx.expectations,
-                    &claim_objects,
-                    |k: &K| k.wants_claim(&c),
-                );
-                woken.iter().for_each(&mark_claims);
-                woken
-            },
-        )
-        .graceful_shutdown_on(s.shutdown);
+    let wake = Wake {
+        ctx: ctx.clone(),
+        objects: objects.clone(),
+        mark,
+    };
+    let mut controller = Controller::for_shared_stream(object_events, objects)
+        .with_config(Config::default().concurrency(s.workers));
+    for waker in triggers.wakers {
+        controller = controller.reconcile_on(waker(wake.clone()));
+    }
+    let controller = controller.graceful_shutdown_on(s.shutdown);
+    let child_drives = futures::future::join_all(triggers.drives);
     let reconcile_one = move |object: Arc<Decoded<K>>, ctx: Arc<Context>| {
         let reconcile = reconcile.clone();
         async move {
@@ -317,6 +275,7 @@ where
     tokio::select! {
         _ = reconciles => {}
         _ = drive => {}
+        _ = child_drives => {}
     }
 }
 

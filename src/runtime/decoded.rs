@@ -179,11 +179,8 @@ pub async fn report<K>(
     unreadable: &Unreadable,
 ) -> Result<Action, Error>
 where
-    K: Resource<DynamicType = (), Scope = k8s_openapi::NamespaceResourceScope>
-        + HasStatus
-        + Clone
-        + DeserializeOwned
-        + std::fmt::Debug,
+    K: Resource<DynamicType = ()> + HasStatus + Clone + DeserializeOwned + std::fmt::Debug,
+    K::Scope: crate::runtime::scope::Scoped,
     K::Status: Default + serde::Serialize,
 {
     let owner = key(object);

@@ -21,21 +21,24 @@
 //! is written for an object being deleted; the status is written only when the plan says it
 //! changed or this round's write failed; a problem is announced once while it lasts.
 use std::collections::BTreeSet;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use k8s_openapi::jiff::Timestamp;
-use kube::ResourceExt;
 use kube::api::{Api, Patch, PatchParams};
 use kube::runtime::controller::Action as Requeue;
+use kube::{Resource, ResourceExt};
 use serde_json::Value;
 
 use crate::runtime::actions::{Action, Problem};
 use crate::runtime::context::{Context, Error, FIELD_MANAGER, key, write_status};
-use crate::runtime::controller::{publish_outcome, requeue};
+use crate::runtime::controller::{Interest, Serve, publish_outcome, requeue};
 use crate::runtime::executor::{self, Outcome};
 use crate::runtime::expectations::RECHECK;
 use crate::runtime::history::{self, History, Workload};
+use crate::runtime::scope::{Scoped, api_of};
+use crate::runtime::triggers::Triggers;
 
 /// What a kind's plan hands the driver.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,10 +57,24 @@ pub struct Planned<S> {
 }
 
 /// A workload kind as the driver runs it.
-pub trait Reconciled: Workload + Send + Sync + 'static {
+pub trait Reconciled:
+    Resource<DynamicType = ()>
+    + Clone
+    + serde::de::DeserializeOwned
+    + serde::Serialize
+    + std::fmt::Debug
+    + Send
+    + Sync
+    + 'static
+where
+    Self::Scope: Scoped,
+{
     /// The controller's name (`run --controllers`), as events and metrics name it.
     const CONTROLLER: &'static str;
     type Status: serde::Serialize + Clone + std::fmt::Debug + Send + Sync;
+    /// Its revision history: [`TemplateRevisions`] for a kind with a pod template,
+    /// [`NoRevisions`] for one without.
+    type Revisions: Revisions<Self>;
 
     /// Gathers the object's snapshot from the caches in `ctx` and plans (the planning
     /// itself is the kind's pure function).
@@ -79,8 +96,56 @@ pub trait Reconciled: Workload + Send + Sync + 'static {
     }
 }
 
+/// How a kind keeps its revision history (the driver finds or writes the update revision
+/// before planning and truncates the history after).
+pub trait Revisions<K>: Send + Sync {
+    /// The history to plan with; `Ok(None)`: come back (a collision or a fresh revision).
+    fn sync(ctx: &Context, object: &K) -> impl Future<Output = Result<Option<History>, Error>> + Send;
+    /// Drops the revisions past the kind's limit that no live pod runs.
+    fn truncate(
+        ctx: &Context,
+        object: &K,
+        history: &History,
+        pod_revisions: &BTreeSet<String>,
+    ) -> impl Future<Output = Result<(), Error>> + Send;
+}
+
+/// ControllerRevisions of a pod template (CloneSet, Advanced StatefulSet, Advanced DaemonSet).
+pub struct TemplateRevisions;
+
+impl<K: Workload + Send + Sync> Revisions<K> for TemplateRevisions {
+    async fn sync(ctx: &Context, object: &K) -> Result<Option<History>, Error> {
+        history::sync(ctx, object).await
+    }
+
+    async fn truncate(
+        ctx: &Context,
+        object: &K,
+        history: &History,
+        pod_revisions: &BTreeSet<String>,
+    ) -> Result<(), Error> {
+        history::truncate(ctx, object, history, pod_revisions).await
+    }
+}
+
+/// No history: the plan gets an empty one (BroadcastJob, WorkloadSpread, ...).
+pub struct NoRevisions;
+
+impl<K: Sync> Revisions<K> for NoRevisions {
+    async fn sync(_: &Context, _: &K) -> Result<Option<History>, Error> {
+        Ok(Some(History::default()))
+    }
+
+    async fn truncate(_: &Context, _: &K, _: &History, _: &BTreeSet<String>) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
 /// Reconciles one object of kind `K` (see the module documentation).
-pub async fn reconcile<K: Reconciled>(object: Arc<K>, ctx: Arc<Context>) -> Result<Requeue, Error> {
+pub async fn reconcile<K: Reconciled>(object: Arc<K>, ctx: Arc<Context>) -> Result<Requeue, Error>
+where
+    K::Scope: Scoped,
+{
     let (object, ctx) = (object.as_ref(), ctx.as_ref());
     let owner = key(object);
     if object.meta().deletion_timestamp.is_some() {
@@ -88,7 +153,7 @@ pub async fn reconcile<K: Reconciled>(object: Arc<K>, ctx: Arc<Context>) -> Resu
         return Ok(Requeue::await_change());
     }
     let namespace = object.namespace().unwrap_or_default();
-    let pending = ctx.pending_writes(&owner, &namespace);
+    let pending = ctx.pending_writes(&owner);
     if pending > 0 {
         tracing::debug!(
             kind = K::CONTROLLER,
@@ -98,7 +163,7 @@ pub async fn reconcile<K: Reconciled>(object: Arc<K>, ctx: Arc<Context>) -> Resu
         );
         return Ok(Requeue::requeue(RECHECK));
     }
-    let Some(history) = history::sync(ctx, object).await? else {
+    let Some(history) = K::Revisions::sync(ctx, object).await? else {
         // A collision or a fresh revision: the next round sees it in the cache.
         return Ok(Requeue::requeue(Duration::from_millis(200)));
     };
@@ -132,7 +197,7 @@ pub async fn reconcile<K: Reconciled>(object: Arc<K>, ctx: Arc<Context>) -> Resu
         }
         write_status(ctx, object, K::CONTROLLER, &value).await?;
     }
-    history::truncate(ctx, object, &history, &planned.pod_revisions).await?;
+    K::Revisions::truncate(ctx, object, &history, &planned.pod_revisions).await?;
     requeue(outcome, planned.requeue_after)
 }
 
@@ -158,8 +223,11 @@ async fn announce(
 
 /// Sends the kind's own spec patch under the cached resourceVersion; a conflict means the
 /// object changed meanwhile, and the next round plans again.
-async fn patch_spec<K: Reconciled>(ctx: &Context, object: &K, patch: &Value) -> Result<(), Error> {
-    let api: Api<K> = Api::namespaced(ctx.client.clone(), &object.namespace().unwrap_or_default());
+async fn patch_spec<K: Reconciled>(ctx: &Context, object: &K, patch: &Value) -> Result<(), Error>
+where
+    K::Scope: Scoped,
+{
+    let api: Api<K> = api_of(&ctx.client, object);
     let params = PatchParams {
         field_manager: Some(FIELD_MANAGER.into()),
         ..PatchParams::default()
@@ -176,12 +244,15 @@ async fn patch_spec<K: Reconciled>(ctx: &Context, object: &K, patch: &Value) -> 
     }
 }
 
-/// Runs the controller of kind `K` until the shutdown in `serve` resolves.
-pub async fn run<K, F>(resource: &'static str, serve: crate::runtime::controller::Serve<F>)
+/// Runs the controller of kind `K` until the shutdown in `serve` resolves; `triggers`
+/// names what wakes its objects besides their own changes, pods and claims.
+pub async fn run<K, F>(resource: &'static str, serve: Serve<F>, triggers: Triggers<K>)
 where
-    K: Reconciled + crate::runtime::controller::Interest + kube::core::object::HasStatus + std::fmt::Debug,
+    K: Reconciled + Interest + kube::core::object::HasStatus,
+    K::Scope: Scoped,
     <K as kube::core::object::HasStatus>::Status: Default + serde::Serialize,
-    F: std::future::Future<Output = ()> + Send + Sync + 'static,
+    F: Future<Output = ()> + Send + Sync + 'static,
 {
-    crate::runtime::controller::serve::<K, _, _, _>(K::CONTROLLER, resource, serve, reconcile::<K>).await;
+    crate::runtime::controller::serve::<K, _, _, _>(K::CONTROLLER, resource, serve, triggers, reconcile::<K>)
+        .await;
 }

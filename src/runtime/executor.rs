@@ -1,4 +1,4 @@
-//! The executor: the only code that writes pods and PVCs for a workload. It applies a
+//! The executor: the only code that writes pods, PVCs and other children for a workload. It applies a
 //! plan's [`Action`]s, records an expectation for every write before the cache can show
 //! it, and reports what happened for events.
 //!
@@ -15,13 +15,14 @@ use std::collections::BTreeMap;
 
 use futures::StreamExt;
 use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
-use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams, Preconditions};
+use kube::api::{Api, DeleteParams, DynamicObject, Patch, PatchParams, PostParams, Preconditions};
 use kube::runtime::reflector::ObjectRef;
 use kube::{Resource, ResourceExt};
 
-use crate::runtime::actions::{Action, Why};
-use crate::runtime::context::{Context, Error, FIELD_MANAGER};
-use crate::runtime::expectations::{Expect, ObjectKind, resource_version};
+use crate::runtime::actions::{Action, ChildAction, Why};
+use crate::runtime::children;
+use crate::runtime::context::{ChildVerb, Context, Error, FIELD_MANAGER};
+use crate::runtime::expectations::{Expect, ObjectKind, Watched, resource_version};
 
 pub const PARALLEL_PODS: usize = 16;
 
@@ -32,6 +33,8 @@ pub struct Outcome {
     pub deleted: Vec<String>,
     /// Successful pod writes by reason.
     pub done: BTreeMap<Why, Vec<String>>,
+    /// Successful writes of other children, by verb and child kind (`Job`).
+    pub children: BTreeMap<(ChildVerb, String), Vec<String>>,
     /// A conflict was seen: the cache is behind.
     pub stale: bool,
     pub first_error: Option<Error>,
@@ -67,6 +70,8 @@ enum Step {
     /// A pod write succeeded.
     Wrote(Why, String),
     Deleted(String, Option<Why>),
+    /// A child write succeeded: verb, kind, `namespace/name`.
+    Child(ChildVerb, String, String),
     Nothing,
     Stale,
     Failed(Error),
@@ -92,6 +97,7 @@ pub async fn execute(ctx: &Context, namespace: &str, owner: &str, actions: Vec<A
             | Action::PatchPod { name, .. }
             | Action::PatchPodStatus { name, .. } => name.clone(),
             Action::CreateClaim { claim } => claim.name_any(),
+            Action::Child(child) => format!("{} {}", children::key(child.resource()), child.target()),
             Action::CreatePod { .. } => continue,
         };
         let i = *index.entry(name).or_insert_with(|| {
@@ -134,6 +140,7 @@ pub async fn execute(ctx: &Context, namespace: &str, owner: &str, actions: Vec<A
             Step::Wrote(why, name) => outcome.done.entry(why).or_default().push(name),
             Step::Deleted(name, None) => outcome.deleted.push(name),
             Step::Deleted(name, Some(why)) => outcome.done.entry(why).or_default().push(name),
+            Step::Child(verb, kind, target) => outcome.children.entry((verb, kind)).or_default().push(target),
             Step::Nothing => {}
             Step::Stale => outcome.stale = true,
             Step::Failed(e) => {
@@ -219,7 +226,8 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
             claims: claim_names,
             why,
         } => {
-            match delete_expected(ctx, &pods, owner, ObjectKind::Pod, &name, uid).await {
+            let pod = Watched::new(ObjectKind::Pod, namespace, &name);
+            match delete_expected(ctx, &pods, owner, pod, uid).await {
                 Ok(true) => {}
                 Ok(false) => return (Step::Stale, None),
                 Err(source) => return (Step::Failed(Error::DeletePod { name, source }), None),
@@ -235,11 +243,84 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
             Ok(()) => (Step::Nothing, None),
             Err(step) => (step, None),
         },
-        Action::CreateClaim { claim } => match create_claim(ctx, &claims, owner, &claim).await {
+        Action::CreateClaim { claim } => match create_claim(ctx, &claims, namespace, owner, &claim).await {
             Ok(()) => (Step::Nothing, None),
             Err(error) => (Step::Failed(error), None),
         },
+        Action::Child(child) => (write_child(ctx, owner, child).await, None),
         Action::CreatePod { .. } => (Step::Nothing, None),
+    }
+}
+
+/// One write of a child that is not a pod, with its expectation recorded first and
+/// forgotten when nothing was written.
+async fn write_child(ctx: &Context, owner: &str, action: ChildAction) -> Step {
+    let resource = action.resource().clone();
+    let kind = resource.kind.clone();
+    let target = action.target();
+    let watched = |namespace: &str, name: &str| {
+        Watched::new(ObjectKind::Child(children::key(&resource)), namespace, name)
+    };
+    let api = |namespace: &str| -> Api<DynamicObject> {
+        if namespace.is_empty() {
+            Api::all_with(ctx.client.clone(), &resource)
+        } else {
+            Api::namespaced_with(ctx.client.clone(), namespace, &resource)
+        }
+    };
+    let failed = |verb, source| {
+        Step::Failed(Error::WriteChild {
+            verb,
+            kind: kind.clone(),
+            name: target.clone(),
+            source,
+        })
+    };
+    match action {
+        ChildAction::Create { object, .. } => {
+            let namespace = object.metadata.namespace.clone().unwrap_or_default();
+            let expectation = Expect::Created(watched(&namespace, &object.name_any()));
+            ctx.expectations.expect(owner, expectation.clone());
+            match api(&namespace).create(&post_params(), &object).await {
+                Ok(_) => Step::Child(ChildVerb::Create, kind, target),
+                Err(e) if is_already_exists(&e) => {
+                    ctx.expectations.forget(owner, &expectation);
+                    Step::Stale
+                }
+                Err(source) => {
+                    ctx.expectations.forget(owner, &expectation);
+                    failed(ChildVerb::Create, source)
+                }
+            }
+        }
+        ChildAction::Delete {
+            namespace, name, uid, ..
+        } => {
+            let api = api(&namespace);
+            match delete_expected(ctx, &api, owner, watched(&namespace, &name), uid).await {
+                Ok(true) => Step::Child(ChildVerb::Delete, kind, target),
+                Ok(false) => Step::Stale,
+                Err(source) => failed(ChildVerb::Delete, source),
+            }
+        }
+        ChildAction::Patch {
+            namespace,
+            name,
+            patch,
+            ..
+        } => match api(&namespace)
+            .patch(&name, &patch_params(), &Patch::Merge(&patch))
+            .await
+        {
+            Ok(written) => {
+                let version = resource_version(written.metadata.resource_version.as_deref());
+                ctx.expectations
+                    .expect(owner, Expect::Version(watched(&namespace, &name), version));
+                Step::Child(ChildVerb::Patch, kind, target)
+            }
+            Err(e) if is_conflict(&e) || is_not_found(&e) => Step::Stale,
+            Err(source) => failed(ChildVerb::Patch, source),
+        },
     }
 }
 
@@ -248,14 +329,12 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
 async fn create_claim(
     ctx: &Context,
     api: &Api<PersistentVolumeClaim>,
+    namespace: &str,
     owner: &str,
     claim: &PersistentVolumeClaim,
 ) -> Result<(), Error> {
     let name = claim.name_any();
-    let expectation = Expect::Created {
-        kind: ObjectKind::Claim,
-        name: name.clone(),
-    };
+    let expectation = Expect::Created(Watched::new(ObjectKind::Claim, namespace, &name));
     ctx.expectations.expect(owner, expectation.clone());
     match api.create(&post_params(), claim).await {
         Ok(_) => Ok(()),
@@ -285,7 +364,8 @@ async fn delete_claim(
         .get(&ObjectRef::new(name).within(namespace))
         .and_then(|c| c.uid());
     let Some(uid) = cached_uid else { return Ok(()) };
-    match delete_expected(ctx, claims, owner, ObjectKind::Claim, name, uid).await {
+    let claim = Watched::new(ObjectKind::Claim, namespace, name);
+    match delete_expected(ctx, claims, owner, claim, uid).await {
         Ok(_) => Ok(()),
         Err(source) => Err(Step::Failed(Error::DeleteClaim {
             name: name.to_string(),
@@ -294,24 +374,20 @@ async fn delete_claim(
     }
 }
 
-/// Deletes `name` if it still has `uid`, with a `Deleted` expectation recorded first and
+/// Deletes `object` if it still has `uid`, with a `Deleted` expectation recorded first and
 /// forgotten if nothing was deleted. `Ok(false)`: already gone or replaced (a stale cache).
 async fn delete_expected<K>(
     ctx: &Context,
     api: &Api<K>,
     owner: &str,
-    kind: ObjectKind,
-    name: &str,
+    object: Watched,
     uid: String,
 ) -> Result<bool, kube::Error>
 where
     K: Clone + serde::de::DeserializeOwned + std::fmt::Debug,
 {
-    let expectation = Expect::Deleted {
-        kind,
-        name: name.to_string(),
-        uid: uid.clone(),
-    };
+    let name = object.name.clone();
+    let expectation = Expect::Deleted(object, uid.clone());
     ctx.expectations.expect(owner, expectation.clone());
     let params = DeleteParams {
         preconditions: Some(Preconditions {
@@ -320,7 +396,7 @@ where
         }),
         ..DeleteParams::default()
     };
-    match api.delete(name, &params).await {
+    match api.delete(&name, &params).await {
         Ok(_) => Ok(true),
         Err(e) if is_not_found(&e) || is_conflict(&e) => {
             ctx.expectations.forget(owner, &expectation);
@@ -334,14 +410,13 @@ where
 }
 
 fn expect_version(ctx: &Context, owner: &str, pod: &Pod) {
-    ctx.expectations.expect(
-        owner,
-        Expect::Version {
-            kind: ObjectKind::Pod,
-            name: pod.name_any(),
-            resource_version: resource_version(pod.meta().resource_version.as_deref()),
-        },
+    let object = Watched::new(
+        ObjectKind::Pod,
+        pod.meta().namespace.as_deref().unwrap_or_default(),
+        &pod.name_any(),
     );
+    let version = resource_version(pod.meta().resource_version.as_deref());
+    ctx.expectations.expect(owner, Expect::Version(object, version));
 }
 
 async fn create(ctx: &Context, namespace: &str, owner: &str, action: Action) -> Result<String, Error> {
@@ -350,14 +425,11 @@ async fn create(ctx: &Context, namespace: &str, owner: &str, action: Action) -> 
     };
     let claims_api: Api<PersistentVolumeClaim> = Api::namespaced(ctx.client.clone(), namespace);
     for claim in claims {
-        create_claim(ctx, &claims_api, owner, &claim).await?;
+        create_claim(ctx, &claims_api, namespace, owner, &claim).await?;
     }
     let pods: Api<Pod> = Api::namespaced(ctx.client.clone(), namespace);
     let name = pod.name_any();
-    let expectation = Expect::Created {
-        kind: ObjectKind::Pod,
-        name: name.clone(),
-    };
+    let expectation = Expect::Created(Watched::new(ObjectKind::Pod, namespace, &name));
     ctx.expectations.expect(owner, expectation.clone());
     match pods.create(&post_params(), &pod).await {
         Ok(_) => Ok(name),

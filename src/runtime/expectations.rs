@@ -28,43 +28,59 @@ pub const TIMEOUT: Duration = Duration::from_secs(5 * 60);
 pub const RECHECK: Duration = Duration::from_secs(5);
 
 /// The kind of cached object an expectation is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ObjectKind {
     Pod,
     Claim,
+    /// A child that is not a pod (a Job, a workload): its watch's key
+    /// ([`crate::runtime::children::key`]).
+    Child(String),
+}
+
+/// The cached object an expectation is about: its kind, namespace and name (an owner may
+/// write objects in other namespaces: a cluster-scoped SidecarSet writes pods anywhere).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Watched {
+    pub kind: ObjectKind,
+    pub namespace: String,
+    pub name: String,
+}
+
+impl Watched {
+    pub fn new(kind: ObjectKind, namespace: &str, name: &str) -> Self {
+        Self {
+            kind,
+            namespace: namespace.to_string(),
+            name: name.to_string(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Expect {
-    Created {
-        kind: ObjectKind,
-        name: String,
-    },
-    Deleted {
-        kind: ObjectKind,
-        name: String,
-        uid: String,
-    },
-    Version {
-        kind: ObjectKind,
-        name: String,
-        resource_version: u64,
-    },
+    Created(Watched),
+    Deleted(Watched, String),
+    /// Written at this resourceVersion.
+    Version(Watched, u64),
 }
 
-/// What the cache holds for a name: its uid and resourceVersion.
-pub type Lookup<'a> = dyn Fn(ObjectKind, &str) -> Option<(String, u64)> + 'a;
+/// What the cache holds for an object: its uid and resourceVersion.
+pub type Lookup<'a> = dyn Fn(&Watched) -> Option<(String, u64)> + 'a;
 
 impl Expect {
     pub fn is_met(&self, lookup: &Lookup<'_>) -> bool {
         match self {
-            Expect::Created { kind, name } => lookup(*kind, name).is_some(),
-            Expect::Deleted { kind, name, uid } => lookup(*kind, name).is_none_or(|(u, _)| &u != uid),
-            Expect::Version {
-                kind,
-                name,
-                resource_version,
-            } => lookup(*kind, name).is_none_or(|(_, rv)| rv >= *resource_version),
+            Expect::Created(object) => lookup(object).is_some(),
+            Expect::Deleted(object, uid) => lookup(object).is_none_or(|(u, _)| &u != uid),
+            Expect::Version(object, resource_version) => {
+                lookup(object).is_none_or(|(_, rv)| rv >= *resource_version)
+            }
+        }
+    }
+
+    fn object(&self) -> &Watched {
+        match self {
+            Expect::Created(object) | Expect::Deleted(object, _) | Expect::Version(object, _) => object,
         }
     }
 }
@@ -74,25 +90,10 @@ pub fn resource_version(rv: Option<&str>) -> u64 {
     rv.and_then(|v| v.parse().ok()).unwrap_or(0)
 }
 
-/// Expectations of every owner (key: `namespace/name`).
+/// Expectations of every owner (key: `namespace/name`, `/name` for a cluster-scoped one).
 #[derive(Debug, Default)]
 pub struct Expectations {
     owners: Mutex<HashMap<String, HashMap<Expect, Instant>>>,
-}
-
-impl Expect {
-    fn object(&self) -> (ObjectKind, &str) {
-        match self {
-            Expect::Created { kind, name }
-            | Expect::Deleted { kind, name, .. }
-            | Expect::Version { kind, name, .. } => (*kind, name),
-        }
-    }
-}
-
-/// The namespace part of an owner key (`namespace/name`).
-fn namespace_of(owner: &str) -> &str {
-    owner.split_once('/').map_or("", |(ns, _)| ns)
 }
 
 impl Expectations {
@@ -104,14 +105,13 @@ impl Expectations {
             .insert(expectation, Instant::now());
     }
 
-    /// The owners (keys `namespace/name`) with an unmet expectation on the `kind` object
-    /// `name` in `namespace`: an event of that object may be what they wait for.
-    pub fn owners_expecting(&self, kind: ObjectKind, namespace: &str, name: &str) -> Vec<String> {
+    /// The owners (their keys) with an unmet expectation on `object`: an event of that
+    /// object may be what they wait for.
+    pub fn owners_expecting(&self, object: &Watched) -> Vec<String> {
         let owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
         owners
             .iter()
-            .filter(|(owner, _)| namespace_of(owner) == namespace)
-            .filter(|(_, set)| set.keys().any(|e| e.object() == (kind, name)))
+            .filter(|(_, set)| set.keys().any(|e| e.object() == object))
             .map(|(owner, _)| owner.clone())
             .collect()
     }
@@ -169,101 +169,81 @@ impl Expectations {
 mod tests {
     use super::*;
 
-    fn pod(name: &str) -> String {
-        name.to_string()
+    fn pod(name: &str) -> Watched {
+        Watched::new(ObjectKind::Pod, "ns", name)
+    }
+
+    fn cached(name: &'static str, uid: &'static str, rv: u64) -> impl Fn(&Watched) -> Option<(String, u64)> {
+        move |o: &Watched| (o.name == name && o.namespace == "ns").then(|| (uid.to_string(), rv))
     }
 
     #[test]
     fn a_create_is_met_once_the_cache_has_the_name() {
         let e = Expectations::default();
-        e.expect(
-            "ns/web",
-            Expect::Created {
-                kind: ObjectKind::Pod,
-                name: pod("web-a"),
-            },
-        );
-        assert_eq!(e.pending("ns/web", &|_, _| None), 1);
-        assert_eq!(
-            e.pending("ns/web", &|_, n| (n == "web-a").then(|| ("u1".into(), 5))),
-            0
-        );
+        e.expect("ns/web", Expect::Created(pod("web-a")));
+        assert_eq!(e.pending("ns/web", &|_| None), 1);
+        assert_eq!(e.pending("ns/web", &cached("web-a", "u1", 5)), 0);
     }
 
     #[test]
     fn a_delete_is_met_when_the_name_is_gone_or_belongs_to_a_new_object() {
-        let deleted = Expect::Deleted {
-            kind: ObjectKind::Pod,
-            name: pod("web-a"),
-            uid: "u1".into(),
-        };
-        assert!(!deleted.is_met(&|_, _| Some(("u1".into(), 1))));
-        assert!(deleted.is_met(&|_, _| Some(("u2".into(), 1))));
-        assert!(deleted.is_met(&|_, _| None));
+        let deleted = Expect::Deleted(pod("web-a"), "u1".into());
+        assert!(!deleted.is_met(&cached("web-a", "u1", 1)));
+        assert!(deleted.is_met(&cached("web-a", "u2", 1)));
+        assert!(deleted.is_met(&|_| None));
     }
 
     #[test]
     fn a_version_is_met_at_or_after_the_written_resource_version() {
-        let version = Expect::Version {
-            kind: ObjectKind::Pod,
-            name: pod("web-a"),
-            resource_version: 10,
-        };
-        assert!(!version.is_met(&|_, _| Some(("u".into(), 9))));
-        assert!(version.is_met(&|_, _| Some(("u".into(), 10))));
-        assert!(version.is_met(&|_, _| None));
+        let version = Expect::Version(pod("web-a"), 10);
+        assert!(!version.is_met(&cached("web-a", "u", 9)));
+        assert!(version.is_met(&cached("web-a", "u", 10)));
+        assert!(version.is_met(&|_| None));
     }
 
     #[test]
     fn an_expectation_past_the_timeout_is_dropped() {
         let e = Expectations::default();
-        let created = Expect::Created {
-            kind: ObjectKind::Claim,
-            name: pod("data-web-a"),
-        };
-        e.expect("ns/web", created);
+        e.expect(
+            "ns/web",
+            Expect::Created(Watched::new(ObjectKind::Claim, "ns", "data-web-a")),
+        );
         let later = Instant::now() + TIMEOUT + Duration::from_secs(1);
-        assert_eq!(e.pending_at("ns/web", &|_, _| None, later), 0);
+        assert_eq!(e.pending_at("ns/web", &|_| None, later), 0);
     }
 
     #[test]
     fn an_event_of_an_expected_object_names_the_owners_waiting_for_it() {
         let e = Expectations::default();
-        let claim = Expect::Deleted {
-            kind: ObjectKind::Claim,
-            name: pod("data-web-2"),
-            uid: "c2".into(),
-        };
+        let object = Watched::new(ObjectKind::Claim, "ns", "data-web-2");
+        let claim = Expect::Deleted(object.clone(), "c2".into());
         e.expect("ns/web", claim.clone());
-        assert_eq!(
-            e.owners_expecting(ObjectKind::Claim, "ns", "data-web-2"),
-            ["ns/web"]
-        );
-        assert!(
-            e.owners_expecting(ObjectKind::Pod, "ns", "data-web-2").is_empty(),
-            "kind"
-        );
-        assert!(
-            e.owners_expecting(ObjectKind::Claim, "other", "data-web-2")
-                .is_empty(),
-            "namespace"
-        );
+        assert_eq!(e.owners_expecting(&object), ["ns/web"]);
+        let as_pod = Watched::new(ObjectKind::Pod, "ns", "data-web-2");
+        assert!(e.owners_expecting(&as_pod).is_empty(), "kind");
+        let elsewhere = Watched::new(ObjectKind::Claim, "other", "data-web-2");
+        assert!(e.owners_expecting(&elsewhere).is_empty(), "namespace");
         e.forget("ns/web", &claim);
-        assert!(
-            e.owners_expecting(ObjectKind::Claim, "ns", "data-web-2")
-                .is_empty()
-        );
+        assert!(e.owners_expecting(&object).is_empty());
+    }
+
+    #[test]
+    fn a_cluster_scoped_owner_waits_for_its_children_in_any_namespace() {
+        let e = Expectations::default();
+        let job = Watched::new(ObjectKind::Child("jobs.batch".into()), "team-a", "nightly-1");
+        e.expect("/nightly", Expect::Created(job.clone()));
+        assert_eq!(e.owners_expecting(&job), ["/nightly"]);
+        assert_eq!(e.pending("/nightly", &|_| None), 1);
+        let found = |o: &Watched| (o == &job).then(|| ("j1".to_string(), 3));
+        assert_eq!(e.pending("/nightly", &found), 0);
     }
 
     #[test]
     fn a_failed_write_is_forgotten() {
         let e = Expectations::default();
-        let created = Expect::Created {
-            kind: ObjectKind::Pod,
-            name: pod("web-a"),
-        };
+        let created = Expect::Created(pod("web-a"));
         e.expect("ns/web", created.clone());
         e.forget("ns/web", &created);
-        assert_eq!(e.pending("ns/web", &|_, _| None), 0);
+        assert_eq!(e.pending("ns/web", &|_| None), 0);
     }
 }

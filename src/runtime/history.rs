@@ -90,8 +90,8 @@ pub struct Revision<'a> {
     pub template: &'a PodTemplateSpec,
 }
 
-/// The revisions one reconcile works with.
-#[derive(Debug, Clone)]
+/// The revisions one reconcile works with (empty for a kind without a history).
+#[derive(Debug, Clone, Default)]
 pub struct History {
     pub update: String,
     pub current: String,

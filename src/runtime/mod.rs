@@ -6,6 +6,7 @@
 //! expectations ([`expectations`]), events ([`events`]), the in-place update engine
 //! ([`inplace`]), lifecycle hooks ([`lifecycle`]) and revision history ([`revision`]).
 pub mod actions;
+pub mod children;
 pub mod client;
 pub mod context;
 pub mod controller;
@@ -21,4 +22,6 @@ pub mod lifecycle;
 pub mod metrics;
 pub mod owner_index;
 pub mod revision;
+pub mod scope;
+pub mod triggers;
 pub mod watches;

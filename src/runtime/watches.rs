@@ -27,7 +27,6 @@ use futures::{FutureExt, SinkExt, StreamExt};
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::api::core::v1::{Node, PersistentVolumeClaim, Pod};
 use kube::api::Api;
-use kube::core::PartialObjectMeta;
 use kube::runtime::reflector::{self, ReflectHandle, Store};
 use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Client, Resource};
@@ -45,14 +44,15 @@ pub struct Watches {
     pub pods: Store<Pod>,
     pub claims: Store<PersistentVolumeClaim>,
     pub revisions: Store<ControllerRevision>,
-    /// Node metadata only (labels, for topology-spread ranks).
-    pub nodes: Store<PartialObjectMeta<Node>>,
+    /// Nodes (topology-spread ranks read their labels; per-node kinds read all of them).
+    pub nodes: Store<Node>,
     /// Pods, PVCs and ControllerRevisions by controller owner uid.
     pub pod_owners: Arc<OwnerIndex>,
     pub claim_owners: Arc<OwnerIndex>,
     pub revision_owners: Arc<OwnerIndex>,
     pod_fanout: Fanout<Pod>,
     claim_fanout: Fanout<PersistentVolumeClaim>,
+    node_fanout: Fanout<Node>,
     /// Resolves once pods, claims and revisions have their first list (see `ready`).
     ready: Shared<BoxFuture<'static, ()>>,
 }
@@ -61,6 +61,9 @@ pub struct Watches {
 pub struct Subscriptions {
     pub pod_events: mpsc::Receiver<Arc<Pod>>,
     pub claim_events: mpsc::Receiver<Arc<PersistentVolumeClaim>>,
+    /// Node changes, for a kind that triggers on them (Advanced DaemonSet, BroadcastJob);
+    /// a kind that does not simply drops it.
+    pub node_events: mpsc::Receiver<Arc<Node>>,
 }
 
 /// Sends every applied or deleted object to each subscriber.
@@ -107,19 +110,19 @@ impl Watches {
         Subscriptions {
             pod_events: self.pod_fanout.subscribe(),
             claim_events: self.claim_fanout.subscribe(),
+            node_events: self.node_fanout.subscribe(),
         }
     }
 }
 
-/// `Api::namespaced` when a namespace scope is given, else `Api::all`.
+/// The API to watch kind `K` through: `namespace` when one is given and the kind is
+/// namespaced, else every object (see [`crate::runtime::scope`]).
 pub fn scoped<K>(client: &Client, namespace: Option<&str>) -> Api<K>
 where
-    K: Resource<Scope = k8s_openapi::NamespaceResourceScope, DynamicType = ()>,
+    K: Resource<DynamicType = ()>,
+    K::Scope: crate::runtime::scope::Scoped,
 {
-    match namespace {
-        Some(ns) => Api::namespaced(client.clone(), ns),
-        None => Api::all(client.clone()),
-    }
+    <K::Scope as crate::runtime::scope::Scoped>::api(client, namespace)
 }
 
 fn strip<K: Resource>(object: &mut K) {
@@ -236,32 +239,20 @@ pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<
         scoped::<ControllerRevision>(client, namespace),
         "controllerrevisions",
     );
-    let (nodes_store, nodes_writer) = reflector::store();
-    let nodes_drive = watcher(
-        Api::<PartialObjectMeta<Node>>::all(client.clone()),
-        watcher::Config::default(),
-    )
-    .default_backoff()
-    .modify(strip)
-    .reflect(nodes_writer)
-    .for_each(|event| async move {
-        if let Err(error) = event {
-            tracing::debug!(%error, "node watch failed (only topology-spread ranks need it); retrying");
-        }
-    })
-    .boxed();
+    let (nodes, _, node_fanout, nodes_drive) = fanned_out(Api::<Node>::all(client.clone()), "nodes");
     let ready = first_lists(pods.clone(), claims.clone(), revisions.clone());
     let watches = Watches {
         ready,
         pods,
         claims,
         revisions,
-        nodes: nodes_store,
+        nodes,
         pod_owners,
         claim_owners,
         revision_owners,
         pod_fanout,
         claim_fanout,
+        node_fanout,
     };
     (
         watches,

@@ -98,6 +98,7 @@ where
 /// the podsToDelete pruning is its own spec write.
 impl crate::runtime::driver::Reconciled for CloneSet {
     const CONTROLLER: &'static str = CONTROLLER;
+    type Revisions = crate::runtime::driver::TemplateRevisions;
     type Status = crate::api::cloneset::CloneSetStatus;
 
     fn plan(
@@ -205,5 +206,6 @@ pub async fn run<F>(serve: Serve<F>)
 where
     F: std::future::Future<Output = ()> + Send + Sync + 'static,
 {
-    crate::runtime::driver::run::<CloneSet, _>("clonesets", serve).await;
+    crate::runtime::driver::run::<CloneSet, _>("clonesets", serve, crate::runtime::triggers::Triggers::new())
+        .await;
 }

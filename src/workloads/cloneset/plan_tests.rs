@@ -146,6 +146,7 @@ impl World {
             }
             Action::DeletePod { name, .. } => self.pods.retain(|p| p.name_any() != name),
             Action::DeleteClaim { .. } | Action::CreateClaim { .. } => {}
+            Action::Child(child) => panic!("a CloneSet has no other children: {child:?}"),
             Action::PatchPod { name, patch, .. } => {
                 let pod = self.pods.iter_mut().find(|p| p.name_any() == name).expect("pod");
                 let mut value = serde_json::to_value(&*pod).expect("json");

@@ -33,6 +33,7 @@ crate::impl_workload!(StatefulSet, CONTROLLER);
 /// failed write shows as the round's `FailedCreatePod` / `FailedUpdatePod` condition.
 impl crate::runtime::driver::Reconciled for StatefulSet {
     const CONTROLLER: &'static str = CONTROLLER;
+    type Revisions = crate::runtime::driver::TemplateRevisions;
     type Status = StatefulSetStatus;
 
     fn plan(
@@ -191,7 +192,12 @@ pub async fn run<F>(serve: Serve<F>)
 where
     F: std::future::Future<Output = ()> + Send + Sync + 'static,
 {
-    crate::runtime::driver::run::<StatefulSet, _>("statefulsets.apps.kruise.io", serve).await;
+    crate::runtime::driver::run::<StatefulSet, _>(
+        "statefulsets.apps.kruise.io",
+        serve,
+        crate::runtime::triggers::Triggers::new(),
+    )
+    .await;
 }
 
 #[cfg(test)]

@@ -1,0 +1,146 @@
+//! Children that are not pods: the Jobs of an AdvancedCronJob, the workloads of a
+//! UnitedDeployment, or any object a kind creates and owns. A kind asks for a watch of
+//! each child kind when it starts ([`crate::runtime::triggers::Triggers::children`]); its
+//! planner reads the children it controls from [`Children::get`] by owner uid (an index,
+//! not a scan), and the expectations of its child writes are checked against the same
+//! store ([`Children::find`]).
+//!
+//! Invariants: one watch per child kind and controller, started with the controller and
+//! stopped with it; a child kind is known by its [`key`] (`jobs.batch`), the same key its
+//! expectations and actions carry; the owner index is updated before the store (see
+//! [`crate::runtime::owner_index`]).
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+use kube::core::ApiResource;
+use kube::runtime::reflector::{ObjectRef, Store};
+use kube::{Resource, ResourceExt};
+
+use crate::runtime::expectations::resource_version;
+use crate::runtime::owner_index::OwnerIndex;
+
+/// The key of a child kind: `plural.group` (`jobs.batch`), or the plural alone for the core
+/// group (`configmaps`).
+pub fn key(resource: &ApiResource) -> String {
+    if resource.group.is_empty() {
+        resource.plural.clone()
+    } else {
+        format!("{}.{}", resource.plural, resource.group)
+    }
+}
+
+/// The key of the typed child kind `C`.
+pub fn key_of<C: Resource<DynamicType = ()>>() -> String {
+    key(&ApiResource::erase::<C>(&()))
+}
+
+/// The cache of one child kind: its store and its owner index.
+#[derive(Clone)]
+pub struct ChildWatch<C: Resource<DynamicType = ()> + Clone + 'static> {
+    pub store: Store<C>,
+    pub owners: Arc<OwnerIndex>,
+}
+
+impl<C: Resource<DynamicType = ()> + Clone + 'static> ChildWatch<C> {
+    /// The cached children whose controller has `owner_uid` (owner index lookups).
+    pub fn controlled_by(&self, owner_uid: &str) -> Vec<Arc<C>> {
+        self.owners
+            .owned(owner_uid)
+            .into_iter()
+            .filter_map(|(ns, name)| self.store.get(&ObjectRef::new(&name).within(&ns)))
+            .filter(|c| {
+                c.owner_references()
+                    .iter()
+                    .any(|o| o.controller == Some(true) && o.uid == owner_uid)
+            })
+            .collect()
+    }
+}
+
+type Finder = Arc<dyn Fn(&str, &str) -> Option<(String, u64)> + Send + Sync>;
+
+/// Every child cache of one controller, by type (for planners) and by key (for
+/// expectations). Cheap to clone; clones share the caches.
+#[derive(Clone, Default)]
+pub struct Children {
+    typed: Arc<RwLock<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>>,
+    finders: Arc<RwLock<HashMap<String, Finder>>>,
+}
+
+impl Children {
+    /// Registers the cache of child kind `C`.
+    pub fn register<C>(&self, watch: ChildWatch<C>)
+    where
+        C: Resource<DynamicType = ()> + Clone + Send + Sync + 'static,
+    {
+        let store = watch.store.clone();
+        let finder: Finder = Arc::new(move |namespace: &str, name: &str| {
+            let mut reference = ObjectRef::new(name);
+            if !namespace.is_empty() {
+                reference = reference.within(namespace);
+            }
+            store.get(&reference).map(|c| {
+                (
+                    c.meta().uid.clone().unwrap_or_default(),
+                    resource_version(c.meta().resource_version.as_deref()),
+                )
+            })
+        });
+        self.finders
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key_of::<C>(), finder);
+        self.typed
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(TypeId::of::<C>(), Arc::new(watch));
+    }
+
+    /// The cache of child kind `C`, if the controller watches it.
+    pub fn get<C>(&self) -> Option<ChildWatch<C>>
+    where
+        C: Resource<DynamicType = ()> + Clone + Send + Sync + 'static,
+    {
+        let typed = self.typed.read().unwrap_or_else(|e| e.into_inner());
+        typed
+            .get(&TypeId::of::<C>())
+            .and_then(|w| w.clone().downcast::<ChildWatch<C>>().ok())
+            .map(|w| w.as_ref().clone())
+    }
+
+    /// `(uid, resourceVersion)` of the cached child `namespace/name` of kind `key`; None
+    /// when it is not cached (or the kind is not watched).
+    pub fn find(&self, key: &str, namespace: &str, name: &str) -> Option<(String, u64)> {
+        let finders = self.finders.read().unwrap_or_else(|e| e.into_inner());
+        finders.get(key).and_then(|f| f(namespace, name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use k8s_openapi::api::batch::v1::Job;
+    use k8s_openapi::api::core::v1::ConfigMap;
+
+    #[test]
+    fn a_child_kind_is_known_by_plural_and_group() {
+        assert_eq!(key_of::<Job>(), "jobs.batch");
+        assert_eq!(key_of::<ConfigMap>(), "configmaps");
+    }
+
+    #[test]
+    fn a_registered_cache_is_found_by_type_and_by_key() {
+        let children = Children::default();
+        assert!(children.get::<Job>().is_none());
+        let (store, _writer) = kube::runtime::reflector::store::<Job>();
+        children.register(ChildWatch {
+            store,
+            owners: Arc::default(),
+        });
+        assert!(children.get::<Job>().is_some());
+        assert!(children.get::<ConfigMap>().is_none());
+        assert_eq!(children.find("jobs.batch", "ns", "nightly-1"), None);
+        assert_eq!(children.find("configmaps", "ns", "x"), None);
+    }
+}

@@ -1,0 +1,322 @@
+//! What wakes a controller's objects besides their own changes: its pods and claims
+//! (every pod-owning kind), Nodes (per-node kinds), and children of any other kind (Jobs,
+//! workloads). One rule decides whom an event wakes ([`woken`]), for every trigger.
+//!
+//! ```text
+//! event of an object ──controlled by a K?──yes──> that K
+//!                     └─no──> every K with an expectation on it
+//!                             + (no controller at all) every K interested in it
+//! ```
+//!
+//! Invariants: a child event wakes its controller without a look at the expectations or a
+//! scan of the kind's objects (the common case costs nothing); an uncontrolled object
+//! (an orphan pod, a Node) is offered to each object of the kind that could care, in its
+//! namespace when both are namespaced; a cluster-scoped owner is woken by its name alone.
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use futures::stream::BoxStream;
+use futures::{Stream, StreamExt};
+use k8s_openapi::api::core::v1::Node;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use kube::runtime::reflector::{ObjectRef, Store};
+use kube::{Client, Resource};
+use serde::de::DeserializeOwned;
+
+use crate::runtime::children::{ChildWatch, Children, key_of};
+use crate::runtime::context::Context;
+use crate::runtime::decoded::Decoded;
+use crate::runtime::expectations::{ObjectKind, Watched};
+use crate::runtime::scope::Scoped;
+
+/// Counts a woken object in the queue-depth metric.
+pub type Mark<K> = Arc<dyn Fn(&ObjectRef<Decoded<K>>) + Send + Sync>;
+
+/// What a trigger needs once the controller runs.
+pub struct Wake<K: Resource<DynamicType = ()> + Clone + 'static> {
+    pub ctx: Arc<Context>,
+    pub objects: Store<Decoded<K>>,
+    pub mark: Mark<K>,
+}
+
+impl<K: Resource<DynamicType = ()> + Clone + 'static> Clone for Wake<K> {
+    fn clone(&self) -> Self {
+        Self {
+            ctx: self.ctx.clone(),
+            objects: self.objects.clone(),
+            mark: self.mark.clone(),
+        }
+    }
+}
+
+type Waker<K> = Box<dyn FnOnce(Wake<K>) -> BoxStream<'static, ObjectRef<Decoded<K>>> + Send>;
+pub(crate) type NodeInterest<K> = Arc<dyn Fn(&K, &Node) -> bool + Send + Sync>;
+
+/// The triggers of one controller beyond its own objects, and the watches it started for
+/// them.
+pub struct Triggers<K: Resource<DynamicType = ()> + Clone + 'static> {
+    pub(crate) children: Children,
+    pub(crate) wakers: Vec<Waker<K>>,
+    pub(crate) drives: Vec<BoxFuture<'static, ()>>,
+    pub(crate) nodes: Option<NodeInterest<K>>,
+}
+
+impl<K> Default for Triggers<K>
+where
+    K: Resource<DynamicType = ()> + Clone + Send + Sync + 'static,
+    K::Scope: Scoped,
+{
+    fn default() -> Self {
+        Self {
+            children: Children::default(),
+            wakers: Vec::new(),
+            drives: Vec::new(),
+            nodes: None,
+        }
+    }
+}
+
+impl<K> Triggers<K>
+where
+    K: Resource<DynamicType = ()> + Clone + Send + Sync + 'static,
+    K::Scope: Scoped,
+{
+    /// Only pods and claims (which every controller triggers on).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Node changes wake the objects `interested` in the node as it is now or as it was
+    /// before the change (a node that stops matching wakes the objects it used to match:
+    /// an Advanced DaemonSet must remove its pod there); the planner reads
+    /// `ctx.watches.nodes`. Per-node kinds: Advanced DaemonSet, BroadcastJob.
+    pub fn nodes(mut self, interested: impl Fn(&K, &Node) -> bool + Send + Sync + 'static) -> Self {
+        self.nodes = Some(Arc::new(interested));
+        self
+    }
+
+    /// Watches children of kind `C` (in `namespace`, or everywhere): the planner reads
+    /// them from `ctx.children.get::<C>()`, their events wake their controller (and, for an
+    /// uncontrolled one, the objects `interested` in it), and expectations on them are
+    /// checked against this watch.
+    pub fn children<C>(
+        mut self,
+        client: &Client,
+        namespace: Option<&str>,
+        interested: impl Fn(&K, &C) -> bool + Send + Sync + 'static,
+    ) -> Self
+    where
+        C: Resource<DynamicType = ()> + Clone + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
+        C::Scope: Scoped,
+    {
+        let api = crate::runtime::watches::scoped::<C>(client, namespace);
+        let what = Box::leak(key_of::<C>().into_boxed_str());
+        let (store, owners, fanout, drive) = crate::runtime::watches::fanned_out(api, what);
+        self.children.register(ChildWatch { store, owners });
+        let events = fanout.subscribe();
+        self.drives.push(drive);
+        self.on(ObjectKind::Child(key_of::<C>()), events, interested)
+    }
+
+    /// Node events (with the selection-relevant part of each node's previous version, see
+    /// [`Triggers::nodes`]) wake whom [`woken`] names.
+    pub(crate) fn on_nodes(
+        mut self,
+        events: impl Stream<Item = Arc<Node>> + Send + 'static,
+        interested: NodeInterest<K>,
+    ) -> Self {
+        self.wakers.push(Box::new(move |wake: Wake<K>| {
+            let mut before: std::collections::HashMap<String, Node> = std::collections::HashMap::new();
+            events
+                .flat_map(move |node| {
+                    let name = node.metadata.name.clone().unwrap_or_default();
+                    let previous = before.remove(&name);
+                    let refs = woken(
+                        &node.metadata,
+                        &ObjectKind::Child("nodes".into()),
+                        &wake,
+                        |k: &K| interested(k, &node) || previous.as_ref().is_some_and(|p| interested(k, p)),
+                    );
+                    if wake.ctx.watches.nodes.get(&ObjectRef::new(&name)).is_some() {
+                        before.insert(name, selection_part(&node));
+                    }
+                    refs.iter().for_each(|r| (wake.mark)(r));
+                    futures::stream::iter(refs)
+                })
+                .boxed()
+        }));
+        self
+    }
+
+    /// Events of `C` (objects of `kind`) wake whom [`woken`] names.
+    pub fn on<C>(
+        mut self,
+        kind: ObjectKind,
+        events: impl Stream<Item = Arc<C>> + Send + 'static,
+        interested: impl Fn(&K, &C) -> bool + Send + Sync + 'static,
+    ) -> Self
+    where
+        C: Resource + Send + Sync + 'static,
+    {
+        self.wakers.push(Box::new(move |wake: Wake<K>| {
+            events
+                .flat_map(move |object| {
+                    let refs = woken(object.meta(), &kind, &wake, |k: &K| interested(k, &object));
+                    refs.iter().for_each(|r| (wake.mark)(r));
+                    futures::stream::iter(refs)
+                })
+                .boxed()
+        }));
+        self
+    }
+}
+
+/// What a node's selection can depend on (name, labels, annotations, spec: taints,
+/// unschedulable), without its status (images, conditions: most of its bytes).
+fn selection_part(node: &Node) -> Node {
+    let mut metadata = ObjectMeta {
+        name: node.metadata.name.clone(),
+        labels: node.metadata.labels.clone(),
+        annotations: node.metadata.annotations.clone(),
+        ..ObjectMeta::default()
+    };
+    metadata.uid = node.metadata.uid.clone();
+    Node {
+        metadata,
+        spec: node.spec.clone(),
+        status: None,
+    }
+}
+
+/// Whether the kind of `K` is namespaced.
+fn namespaced<K: Resource<DynamicType = ()>>() -> bool
+where
+    K::Scope: Scoped,
+{
+    <K::Scope as Scoped>::NAMESPACED
+}
+
+/// The reference of the `K` named `name` seen from an object in `namespace`.
+fn reference<K>(namespace: &str, name: &str) -> ObjectRef<Decoded<K>>
+where
+    K: Resource<DynamicType = ()> + Clone,
+    K::Scope: Scoped,
+{
+    let r = ObjectRef::new(name);
+    if namespaced::<K>() { r.within(namespace) } else { r }
+}
+
+/// The name of the `K` that controls the object with `meta`, if any.
+pub fn controlled_by<K: Resource<DynamicType = ()>>(meta: &ObjectMeta) -> Option<String> {
+    let (kind, group) = (K::kind(&()), K::group(&()));
+    meta.owner_references.iter().flatten().find_map(|o| {
+        let owner_group = o.api_version.rsplit_once('/').map_or("", |(g, _)| g);
+        (o.controller == Some(true) && o.kind == kind && owner_group == group).then(|| o.name.clone())
+    })
+}
+
+/// The objects of kind `K` an event of the object with `meta` (a `kind`) must wake (pure,
+/// given the stores; see the module documentation).
+pub fn woken<K>(
+    meta: &ObjectMeta,
+    kind: &ObjectKind,
+    wake: &Wake<K>,
+    interested: impl Fn(&K) -> bool,
+) -> Vec<ObjectRef<Decoded<K>>>
+where
+    K: Resource<DynamicType = ()> + Clone,
+    K::Scope: Scoped,
+{
+    let namespace = meta.namespace.as_deref().unwrap_or_default();
+    let name = meta.name.as_deref().unwrap_or_default();
+    if let Some(owner) = controlled_by::<K>(meta) {
+        return vec![reference(namespace, &owner)];
+    }
+    let watched = Watched::new(kind.clone(), namespace, name);
+    let mut refs: Vec<ObjectRef<Decoded<K>>> = wake
+        .ctx
+        .expectations
+        .owners_expecting(&watched)
+        .into_iter()
+        .filter_map(|owner| owner.split_once('/').map(|(ns, n)| reference(ns, n)))
+        .collect();
+    let uncontrolled = !meta
+        .owner_references
+        .iter()
+        .flatten()
+        .any(|o| o.controller == Some(true));
+    if uncontrolled {
+        let same_namespace = namespaced::<K>() && !namespace.is_empty();
+        refs.extend(
+            wake.objects
+                .state()
+                .iter()
+                .filter(|o| !same_namespace || o.meta.namespace.as_deref() == Some(namespace))
+                .filter(|o| o.object.as_ref().is_ok_and(|k| interested(k)))
+                .map(|o| {
+                    reference(
+                        o.meta.namespace.as_deref().unwrap_or_default(),
+                        o.meta.name.as_deref().unwrap_or_default(),
+                    )
+                }),
+        );
+    }
+    refs.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+    refs.dedup();
+    refs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::cloneset::CloneSet;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
+
+    fn owned(api_version: &str, kind: &str, controller: bool) -> ObjectMeta {
+        ObjectMeta {
+            owner_references: Some(vec![OwnerReference {
+                api_version: api_version.into(),
+                kind: kind.into(),
+                name: "web".into(),
+                uid: "u1".into(),
+                controller: Some(controller),
+                ..OwnerReference::default()
+            }]),
+            ..ObjectMeta::default()
+        }
+    }
+
+    #[test]
+    fn a_controller_is_known_by_kind_and_group_in_any_version() {
+        let by = controlled_by::<CloneSet>;
+        assert_eq!(
+            by(&owned("apps.kruise.io/v1alpha1", "CloneSet", true)).as_deref(),
+            Some("web")
+        );
+        assert_eq!(
+            by(&owned("apps.kruise.io/v1beta1", "CloneSet", true)).as_deref(),
+            Some("web")
+        );
+        assert_eq!(by(&owned("apps/v1", "CloneSet", true)), None, "another group");
+        assert_eq!(by(&owned("apps.kruise.io/v1alpha1", "StatefulSet", true)), None);
+        assert_eq!(
+            by(&owned("apps.kruise.io/v1alpha1", "CloneSet", false)),
+            None,
+            "not the controller"
+        );
+    }
+
+    #[test]
+    fn a_nodes_previous_version_keeps_what_selection_reads_and_drops_its_status() {
+        let node: Node = serde_json::from_value(serde_json::json!({
+            "metadata": { "name": "n1", "labels": { "zone": "a" }, "resourceVersion": "7" },
+            "spec": { "unschedulable": true, "taints": [{ "key": "k", "effect": "NoSchedule" }] },
+            "status": { "images": [{ "names": ["big"] }] },
+        }))
+        .expect("node");
+        let kept = selection_part(&node);
+        assert_eq!(kept.metadata.labels, node.metadata.labels);
+        assert_eq!(kept.spec, node.spec);
+        assert!(kept.status.is_none() && kept.metadata.resource_version.is_none());
+    }
+}
