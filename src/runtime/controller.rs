@@ -193,7 +193,10 @@ pub async fn serve<K, R, Fut, F>(
     // A kind that does not trigger on nodes drops its subscription (the watch skips it).
     let triggers = match node_interest {
         Some(interested) => triggers.on_nodes(node_events, interested),
-        None => triggers,
+        None => {
+            drop(node_events);
+            triggers
+        }
     };
     let ctx = Arc::new(Context {
         events: Events::new(s.client.clone()),
@@ -227,7 +230,13 @@ pub async fn serve<K, R, Fut, F>(
         controller = controller.reconcile_on(waker(wake.clone()));
     }
     let controller = controller.graceful_shutdown_on(s.shutdown);
-    let child_drives = futures::future::join_all(triggers.drives);
+    // The child watches run as long as the controller (never "done": an empty list would
+    // end the select below at once).
+    let drives = triggers.drives;
+    let child_drives = async move {
+        futures::future::join_all(drives).await;
+        futures::future::pending::<()>().await;
+    };
     let reconcile_one = move |object: Arc<Decoded<K>>, ctx: Arc<Context>| {
         let reconcile = reconcile.clone();
         async move {
