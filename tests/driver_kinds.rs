@@ -133,6 +133,7 @@ impl Reconciled for NodeNote {
             requeue_after: None,
             pod_revisions: BTreeSet::new(),
             spec_patch: None,
+            refused: None,
         }
     }
 }

@@ -29,6 +29,9 @@ use serde_json::{Value, json};
 pub const INVALID_SPEC: &str = "InvalidSpec";
 /// Its reason (a readable object never has it).
 pub const UNREADABLE: &str = "Unreadable";
+/// Its reason when the object reads but its planner refuses the spec (a selector that does
+/// not select the template, too many replicas, bad numbers).
+pub const REFUSED: &str = "Refused";
 
 /// Why an object could not be read, with what the status patch needs.
 #[derive(Debug, Clone, PartialEq)]
@@ -137,7 +140,26 @@ fn field_of(path: &str, error: &str) -> String {
 /// The status to write on an unreadable object (see the module invariants). `blank` is the
 /// kind's empty status, which has every required counter.
 pub fn unreadable_status(unreadable: &Unreadable, blank: Value, now: &str) -> Value {
-    let mut status = match (&unreadable.status, blank) {
+    invalid_spec_status(
+        unreadable.status.as_ref(),
+        blank,
+        UNREADABLE,
+        &unreadable.message(),
+        now,
+    )
+}
+
+/// The stored status (`blank` filling what it lacks) with an `InvalidSpec` condition of
+/// `reason` and `message`; an identical condition keeps its transition time, and every
+/// other field and condition is kept.
+pub fn invalid_spec_status(
+    stored: Option<&Value>,
+    blank: Value,
+    reason: &str,
+    message: &str,
+    now: &str,
+) -> Value {
+    let mut status = match (stored, blank) {
         (Some(Value::Object(stored)), Value::Object(mut base)) => {
             base.extend(stored.clone());
             Value::Object(base)
@@ -149,11 +171,10 @@ pub fn unreadable_status(unreadable: &Unreadable, blank: Value, now: &str) -> Va
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    let message = unreadable.message();
     let unchanged = conditions
         .iter()
         .find(|c| c["type"] == INVALID_SPEC)
-        .filter(|c| c["message"] == message.as_str() && c["status"] == "True")
+        .filter(|c| c["message"] == message && c["status"] == "True" && c["reason"] == reason)
         .cloned();
     conditions.retain(|c| c["type"] != INVALID_SPEC);
     conditions.push(unchanged.unwrap_or_else(|| {
@@ -161,7 +182,7 @@ pub fn unreadable_status(unreadable: &Unreadable, blank: Value, now: &str) -> Va
             "type": INVALID_SPEC,
             "status": "True",
             "lastTransitionTime": now,
-            "reason": UNREADABLE,
+            "reason": reason,
             "message": message,
         })
     }));

@@ -9,7 +9,8 @@
 //! execute the actions (the executor: expectations, slow start, first error)
 //! events (one per kind of write; each problem once while it lasts)
 //! the kind's own spec write, if any (CloneSet: podsToDelete pruning)
-//! status, only when it changed or a write failed (the kind names the failure condition)
+//! status, only when it changed or a write failed (the kind names the failure condition);
+//!   a refused spec: the InvalidSpec condition instead, once
 //! history truncation ─> requeue (first error, stale cache, the plan's wake-up, or a change)
 //! ```
 //!
@@ -34,6 +35,7 @@ use serde_json::Value;
 use crate::runtime::actions::{Action, Problem};
 use crate::runtime::context::{Context, Error, FIELD_MANAGER, key, write_status};
 use crate::runtime::controller::{Interest, Serve, publish_outcome, requeue};
+use crate::runtime::decoded::{REFUSED, invalid_spec_status};
 use crate::runtime::executor::{self, Outcome};
 use crate::runtime::expectations::RECHECK;
 use crate::runtime::history::{self, History, Workload};
@@ -54,6 +56,10 @@ pub struct Planned<S> {
     /// A merge patch of the object's own spec, sent before the status with the cached
     /// resourceVersion (a conflict leaves it to the next round).
     pub spec_patch: Option<Value>,
+    /// The spec is refused (why, naming the field): the driver writes the `InvalidSpec`
+    /// condition (reason `Refused`) into the stored status instead of `status`, and the plan
+    /// has no actions.
+    pub refused: Option<String>,
 }
 
 /// A workload kind as the driver runs it.
@@ -71,7 +77,7 @@ where
 {
     /// The controller's name (`run --controllers`), as events and metrics name it.
     const CONTROLLER: &'static str;
-    type Status: serde::Serialize + Clone + std::fmt::Debug + Send + Sync;
+    type Status: serde::Serialize + Clone + std::fmt::Debug + Default + Send + Sync;
     /// Its revision history: [`TemplateRevisions`] for a kind with a pod template,
     /// [`NoRevisions`] for one without.
     type Revisions: Revisions<Self>;
@@ -183,6 +189,10 @@ where
     if let Some(patch) = &planned.spec_patch {
         patch_spec(ctx, object, patch).await?;
     }
+    if let Some(message) = &planned.refused {
+        write_refusal(ctx, object, message).await?;
+        return requeue(outcome, planned.requeue_after);
+    }
     let status = match &outcome.first_error {
         Some(error) => object.with_failure(planned.status.clone(), error),
         None => planned.status.clone(),
@@ -199,6 +209,25 @@ where
     }
     K::Revisions::truncate(ctx, object, &history, &planned.pod_revisions).await?;
     requeue(outcome, planned.requeue_after)
+}
+
+/// Writes the `InvalidSpec` condition of a refused spec into the stored status, only when
+/// it is not there yet (a refusal that lasts costs no writes).
+async fn write_refusal<K: Reconciled>(ctx: &Context, object: &K, message: &str) -> Result<(), Error>
+where
+    K::Scope: Scoped,
+{
+    let stored = serde_json::to_value(object)
+        .ok()
+        .and_then(|mut v| v.get_mut("status").map(Value::take))
+        .filter(|s| !s.is_null());
+    let blank = serde_json::to_value(K::Status::default()).unwrap_or(Value::Null);
+    let now = crate::runtime::inplace::step::rfc3339(Timestamp::now());
+    let status = invalid_spec_status(stored.as_ref(), blank, REFUSED, message, &now);
+    if stored.as_ref() == Some(&status) {
+        return Ok(());
+    }
+    write_status(ctx, object, K::CONTROLLER, &status).await
 }
 
 /// One event per kind of write (naming the pods), one for the first failed write, and

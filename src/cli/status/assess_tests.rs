@@ -7,7 +7,8 @@ fn clone(generation: i64, observed: i64, updated: i64, ready: i64, paused: bool)
         "metadata": { "generation": generation },
         "spec": {
             "replicas": 4, "updateStrategy": { "paused": paused },
-            "selector": { "matchLabels": { "app": "web" } }, "template": {},
+            "selector": { "matchLabels": { "app": "web" } },
+                "template": { "metadata": { "labels": { "app": "web" } } },
         },
         "status": {
             "observedGeneration": observed, "replicas": 4, "readyReplicas": 4,

@@ -157,6 +157,7 @@ impl crate::runtime::driver::Reconciled for CloneSet {
             status: plan.status,
             requeue_after: plan.requeue_after,
             pod_revisions,
+            refused: plan.refused,
         }
     }
 

@@ -33,6 +33,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     let numbers = match checked_numbers(set) {
         Ok(n) => n,
         Err(message) => {
+            plan.refused = Some(message.clone());
             plan.problems.push(Problem {
                 reason: "InvalidSpec",
                 message,

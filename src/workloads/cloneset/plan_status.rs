@@ -12,7 +12,7 @@ use super::progressing::{PROGRESSING, ProgressInput, progressing};
 use super::round::{Numbers, Plan, Snapshot};
 use super::status::{StatusInput, counters};
 use crate::api::cloneset::{CloneSetCondition, CloneSetStatus};
-use crate::runtime::decoded::{INVALID_SPEC, UNREADABLE};
+use crate::runtime::decoded::{INVALID_SPEC, REFUSED, UNREADABLE};
 use crate::workloads::common::availability;
 
 pub const FAILED_UPDATE: &str = "FailedUpdate";
@@ -48,7 +48,10 @@ pub fn plan_status(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], 
     conditions.retain(|c| c.type_ != PROGRESSING);
     conditions.extend(progress);
     // A set the planner reads is readable: an `InvalidSpec` left from an unreadable spec goes.
-    conditions.retain(|c| !(c.type_ == INVALID_SPEC && c.reason.as_deref() == Some(UNREADABLE)));
+    // So is one whose spec the planner refused before.
+    conditions.retain(|c| {
+        !(c.type_ == INVALID_SPEC && matches!(c.reason.as_deref(), Some(UNREADABLE) | Some(REFUSED)))
+    });
     conditions.retain(|c| c.type_ != FAILED_SCALE);
     if let Some(after) = deadline {
         plan.wake(after);

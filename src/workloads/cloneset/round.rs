@@ -14,6 +14,7 @@ use super::numbers::{self, InvalidIntOrPercent};
 use super::status;
 use crate::api::cloneset::{CloneSet, CloneSetStatus, CloneSetUpdateStrategyType};
 use crate::api::common::Lifecycle;
+use crate::workloads::common::refusals;
 
 pub use crate::runtime::history::Revision;
 
@@ -50,6 +51,8 @@ pub struct Plan {
     pub requeue_after: Option<Duration>,
     /// True when the update phase ran (so a cleared `FailedUpdate` can be dropped).
     pub update_ran: bool,
+    /// The spec is refused (the `InvalidSpec` message): nothing else is planned.
+    pub refused: Option<String>,
 }
 
 impl Plan {
@@ -129,10 +132,23 @@ pub(super) fn update_policy(set: &CloneSet) -> CloneSetUpdateStrategyType {
 pub(super) use crate::runtime::inplace::step::label_patch;
 
 /// The set's numbers, or why nothing can be planned for it (the `InvalidSpec` message,
-/// naming the set and the field). `rollout status` asks the same.
+/// naming the set and the field: too many replicas, a selector that does not select the
+/// template, a template upstream refuses, bad numbers). `rollout status` asks the same.
 pub fn checked_numbers(set: &CloneSet) -> Result<Numbers, String> {
     if let Some(message) = crate::workloads::too_many_replicas("CloneSet", &set.name_any(), set.spec.replicas)
     {
+        return Err(message);
+    }
+    let labels = set
+        .spec
+        .template
+        .metadata
+        .as_ref()
+        .and_then(|m| m.labels.as_ref());
+    let name = set.name_any();
+    let refused = refusals::selector("CloneSet", &name, &set.spec.selector, labels)
+        .or_else(|| refusals::template("CloneSet", &name, &set.spec.template));
+    if let Some(message) = refused {
         return Err(message);
     }
     Numbers::of(set).map_err(|error| format!("CloneSet {}: spec.{error}", set.name_any()))

@@ -74,6 +74,7 @@ impl crate::runtime::driver::Reconciled for StatefulSet {
             requeue_after: plan.requeue_after,
             pod_revisions,
             spec_patch: None,
+            refused: plan.refused,
         }
     }
 

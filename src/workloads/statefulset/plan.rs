@@ -53,6 +53,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     let n = match checked_numbers(set, &reserved) {
         Ok(n) => n,
         Err(message) => {
+            plan.refused = Some(message.clone());
             plan.problems.push(Problem {
                 reason: "InvalidSpec",
                 message,

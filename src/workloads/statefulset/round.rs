@@ -20,6 +20,7 @@ use crate::runtime::inplace::step::{StepContext, Steps, label_patch, rfc3339};
 use crate::runtime::lifecycle;
 use crate::workloads::common::availability::is_available;
 use crate::workloads::common::int_or_percent::{self as numbers, Amount, InvalidIntOrPercent};
+use crate::workloads::common::refusals;
 
 pub use crate::runtime::history::Revision;
 
@@ -49,6 +50,8 @@ pub struct Plan {
     pub status: Option<StatefulSetStatus>,
     /// Wake up after this long even without a change (minReadySeconds, grace periods).
     pub requeue_after: Option<Duration>,
+    /// The spec is refused (the `InvalidSpec` message): nothing else is planned.
+    pub refused: Option<String>,
 }
 
 impl Plan {
@@ -154,11 +157,24 @@ pub(super) fn finished(pod: &Pod) -> bool {
 }
 
 /// The set's numbers, or why nothing can be planned for it (the `InvalidSpec` message,
-/// naming the set and the field). `rollout status` asks the same.
+/// naming the set and the field: too many replicas, a selector that does not select the
+/// template, a template upstream refuses, bad numbers). `rollout status` asks the same.
 pub fn checked_numbers(set: &StatefulSet, reserved: &ReservedOrdinals) -> Result<Numbers, String> {
     if let Some(message) =
         crate::workloads::too_many_replicas("StatefulSet", &set.name_any(), set.spec.replicas)
     {
+        return Err(message);
+    }
+    let labels = set
+        .spec
+        .template
+        .metadata
+        .as_ref()
+        .and_then(|m| m.labels.as_ref());
+    let name = set.name_any();
+    let refused = refusals::selector("StatefulSet", &name, &set.spec.selector, labels)
+        .or_else(|| refusals::template("StatefulSet", &name, &set.spec.template));
+    if let Some(message) = refused {
         return Err(message);
     }
     Numbers::of(set, reserved).map_err(|error| format!("StatefulSet {}: spec.{error}", set.name_any()))
