@@ -299,6 +299,30 @@ async fn bad_input_is_rejected_with_a_message_naming_the_field() {
         ),
         (
             "CloneSet",
+            "empty selector",
+            json!({ "selector": { "matchLabels": null } }),
+            vec!["spec.selector", "empty selector"],
+        ),
+        (
+            "CloneSet",
+            "maxUnavailable and maxSurge both 0",
+            json!({ "updateStrategy": { "maxUnavailable": 0, "maxSurge": "0%" } }),
+            vec!["spec.updateStrategy.maxUnavailable", "maxSurge"],
+        ),
+        (
+            "CloneSet",
+            "a pod named twice in podsToDelete",
+            json!({ "scaleStrategy": { "podsToDelete": ["web-a", "web-a"] } }),
+            vec!["spec.scaleStrategy.podsToDelete", "Duplicate"],
+        ),
+        (
+            "StatefulSet",
+            "empty selector",
+            json!({ "selector": { "matchLabels": null } }),
+            vec!["spec.selector", "empty selector"],
+        ),
+        (
+            "CloneSet",
             "both priority kinds",
             json!({ "updateStrategy": { "priorityStrategy": {
             "weightPriority": [ { "weight": 50, "matchSelector": { "matchLabels": { "a": "b" } } } ],

@@ -105,6 +105,16 @@ use super::common::{
      || self.progressDeadlineSeconds > (has(self.minReadySeconds) ? self.minReadySeconds : 0)",
     "spec.progressDeadlineSeconds must be greater than spec.minReadySeconds",
 ))]
+#[schemars(transform = cel::rule_at(cel::SELECTOR_NOT_EMPTY, ".selector", cel::SELECTOR_NOT_EMPTY_MSG))]
+#[schemars(transform = cel::rule_at(cel::SELECTOR_IMMUTABLE, ".selector", cel::SELECTOR_IMMUTABLE_MSG))]
+#[schemars(transform = cel::rule_at(
+    "!(has(self.updateStrategy) && has(self.updateStrategy.maxUnavailable) \
+       && string(self.updateStrategy.maxUnavailable) in ['0', '0%'] \
+       && (!has(self.updateStrategy.maxSurge) || string(self.updateStrategy.maxSurge) in ['0', '0%']) \
+       && (!has(self.replicas) || self.replicas > 0))",
+    ".updateStrategy.maxUnavailable",
+    "updateStrategy.maxUnavailable and updateStrategy.maxSurge must not both be 0 (no pod could ever be updated)",
+))]
 pub struct CloneSetSpec {
     /// Desired number of pods (default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -142,12 +152,19 @@ pub struct CloneSetSpec {
     pub progress_deadline_seconds: Option<i32>,
 }
 
+/// Marks a list of strings `x-kubernetes-list-type: set` (duplicates are refused).
+fn list_type_set(schema: &mut schemars::Schema) {
+    schema.insert("x-kubernetes-list-type".into(), serde_json::json!("set"));
+}
+
 /// `spec.scaleStrategy`.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CloneSetScaleStrategy {
-    /// Names of pods to delete; names of vanished pods are pruned by the controller.
+    /// Names of pods to delete; names of vanished pods are pruned by the controller. No
+    /// name twice (`x-kubernetes-list-type: set`: the API server names the duplicate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(transform = list_type_set)]
     pub pods_to_delete: Option<Vec<String>>,
     /// Caps pod creation while pods are unavailable (scale up only).
     #[serde(default, skip_serializing_if = "Option::is_none")]

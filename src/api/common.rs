@@ -189,6 +189,15 @@ pub(crate) fn preserve_unknown_object_list(_: &mut SchemaGenerator) -> Schema {
 pub(crate) mod cel {
     use super::*;
 
+    /// A workload's `selector` has matchLabels or matchExpressions (spec-level rule).
+    pub(crate) const SELECTOR_NOT_EMPTY: &str = "(has(self.selector.matchLabels) && size(self.selector.matchLabels) > 0) \
+         || (has(self.selector.matchExpressions) && size(self.selector.matchExpressions) > 0)";
+    pub(crate) const SELECTOR_NOT_EMPTY_MSG: &str =
+        "selector must have matchLabels or matchExpressions (an empty selector would select every pod)";
+    /// A workload's `selector` never changes (spec-level transition rule).
+    pub(crate) const SELECTOR_IMMUTABLE: &str = "self.selector == oldSelf.selector";
+    pub(crate) const SELECTOR_IMMUTABLE_MSG: &str = "selector is immutable";
+
     /// An int-or-percent string is at most this long; bounding it keeps the CEL cost estimate
     /// of `matches()` small.
     const INT_OR_PERCENT_MAX_LENGTH: u64 = 16;

@@ -45,6 +45,12 @@ const PARALLEL_FOR_UNORDERED: &str = "!has(self.updateStrategy) || !has(self.upd
 const PARALLEL_FOR_UNORDERED_MSG: &str =
     "updateStrategy.rollingUpdate.unorderedUpdate requires podManagementPolicy Parallel";
 
+/// Transition rules: what a set was made with stays (an absent field counts as its default).
+const SERVICE_NAME_IMMUTABLE: &str = "(has(self.serviceName) ? self.serviceName : '') \
+     == (has(oldSelf.serviceName) ? oldSelf.serviceName : '')";
+const POD_MANAGEMENT_POLICY_IMMUTABLE: &str = "(has(self.podManagementPolicy) ? self.podManagementPolicy : 'OrderedReady') \
+     == (has(oldSelf.podManagementPolicy) ? oldSelf.podManagementPolicy : 'OrderedReady')";
+
 /// The merged CRD: `v1alpha1` (served, storage) and `v1beta1` (served).
 ///
 /// Nothing written through either version may be lost. With no conversion webhook the
@@ -174,6 +180,14 @@ macro_rules! statefulset_version {
         #[serde(rename_all = "camelCase")]
         #[schemars(transform = cel::rule(PARALLEL_FOR_MAX_UNAVAILABLE, PARALLEL_FOR_MAX_UNAVAILABLE_MSG))]
         #[schemars(transform = cel::rule(PARALLEL_FOR_UNORDERED, PARALLEL_FOR_UNORDERED_MSG))]
+        #[schemars(transform = cel::rule_at(cel::SELECTOR_NOT_EMPTY, ".selector", cel::SELECTOR_NOT_EMPTY_MSG))]
+        #[schemars(transform = cel::rule_at(cel::SELECTOR_IMMUTABLE, ".selector", cel::SELECTOR_IMMUTABLE_MSG))]
+        #[schemars(transform = cel::rule_at(SERVICE_NAME_IMMUTABLE, ".serviceName", "serviceName is immutable"))]
+        #[schemars(transform = cel::rule_at(
+            POD_MANAGEMENT_POLICY_IMMUTABLE,
+            ".podManagementPolicy",
+            "podManagementPolicy is immutable"
+        ))]
         pub struct StatefulSetSpec {
             /// Desired number of pods (default 1).
             #[serde(default, skip_serializing_if = "Option::is_none")]
