@@ -4,20 +4,9 @@
 //! field. What may change still does.
 mod support;
 
-use kube::api::{Api, DynamicObject, Patch, PatchParams, PostParams};
-use kube::core::{ApiResource, GroupVersionKind};
+use kube::api::{DynamicObject, Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
 use support::TestNamespace;
-
-fn api(ns: &TestNamespace, kind: &str, version: &str) -> Api<DynamicObject> {
-    let gvk = GroupVersionKind::gvk("apps.kruise.io", version, kind);
-    let plural = format!("{}s", kind.to_lowercase());
-    Api::namespaced_with(
-        ns.client.clone(),
-        &ns.name,
-        &ApiResource::from_gvk_with_plural(&gvk, &plural),
-    )
-}
 
 fn object(kind: &str, version: &str, name: &str) -> DynamicObject {
     let mut doc = json!({
@@ -95,7 +84,7 @@ async fn immutable_fields_are_refused_on_update_naming_the_field_and_the_rest_ma
     ];
     let mut failures = Vec::new();
     for (i, (kind, version, what, patch, words)) in table.into_iter().enumerate() {
-        let api = api(&ns, kind, version);
+        let api = support::kruise_api(&ns, kind, version);
         let name = format!("u-{i}");
         api.create(&PostParams::default(), &object(kind, version, &name))
             .await

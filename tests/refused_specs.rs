@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, DynamicObject, ListParams, Patch, PatchParams, PostParams};
-use kube::core::{ApiResource, GroupVersionKind};
 use serde_json::{Value, json};
 use support::controller::RunningController;
 use support::{TestNamespace, wait_for};
@@ -28,16 +27,6 @@ fn mismatched(kind: &str, version: &str, name: &str) -> Value {
             },
         },
     })
-}
-
-fn api(ns: &TestNamespace, kind: &str, version: &str) -> Api<DynamicObject> {
-    let gvk = GroupVersionKind::gvk("apps.kruise.io", version, kind);
-    let plural = format!("{}s", kind.to_lowercase());
-    Api::namespaced_with(
-        ns.client.clone(),
-        &ns.name,
-        &ApiResource::from_gvk_with_plural(&gvk, &plural),
-    )
 }
 
 /// The `InvalidSpec` condition of the object, once it has one.
@@ -64,7 +53,7 @@ async fn pod_count(ns: &TestNamespace) -> usize {
 async fn a_selector_that_misses_the_template_creates_no_pod(kind: &str, version: &str) {
     let ns = TestNamespace::create(&format!("refused-{}", kind.to_lowercase())).await;
     let controller = RunningController::start(&ns);
-    let api = api(&ns, kind, version);
+    let api = support::kruise_api(&ns, kind, version);
     let name = "web";
     let object: DynamicObject = serde_json::from_value(mismatched(kind, version, name)).expect("object");
     api.create(&PostParams::default(), &object)

@@ -306,6 +306,13 @@ pub fn dynamic_api(
     Api::namespaced_with(ns.client.clone(), &ns.name, &resource)
 }
 
+/// The API of an apps.kruise.io `kind` at `version` in the test's namespace (plural: the
+/// kind in lower case plus `s`, as every Kruise kind's is).
+pub fn kruise_api(ns: &TestNamespace, kind: &str, version: &str) -> Api<kube::api::DynamicObject> {
+    let plural = format!("{}s", kind.to_lowercase());
+    dynamic_api(ns, &format!("apps.kruise.io/{version}"), kind, &plural)
+}
+
 /// Sets the first container's image of any workload with a JSON patch (a merge patch of a
 /// custom resource would replace the whole container list, volume mounts and all).
 pub async fn set_first_image<K>(api: &kube::Api<K>, name: &str, image: &str)

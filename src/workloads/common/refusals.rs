@@ -1,4 +1,5 @@
-//! What upstream's admission webhook refuses in a workload's spec and a CRD's CEL rules
+//! What no planner can work with ([`workload`]): more replicas than one set may have, and
+//! what upstream's admission webhook refuses in a workload's spec and a CRD's CEL rules
 //! cannot express (the pod template is stored schemaless): a selector that does not select
 //! the pods of its own template ([`selector`]; without a webhook a controller would create
 //! pods, release them as not matching and create more, without end), and a template whose
@@ -12,6 +13,33 @@ use std::collections::BTreeMap;
 use k8s_openapi::api::core::v1::PodTemplateSpec;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use kube::core::{Selector, SelectorExt};
+
+/// The most pods one set may ask for. A larger `spec.replicas` (the API server stores up to
+/// 2^31 - 1) is refused with an event naming the field, instead of planning billions of pods.
+pub const MAX_REPLICAS: i32 = 100_000;
+
+/// The problem message for a `spec.replicas` above [`MAX_REPLICAS`], if it is.
+pub fn too_many_replicas(kind: &str, name: &str, replicas: Option<i32>) -> Option<String> {
+    let asked = replicas.unwrap_or(1);
+    (asked > MAX_REPLICAS).then(|| {
+        format!("{kind} {name}: spec.replicas {asked} is above the {MAX_REPLICAS} pods one set may have; nothing is planned until it is lowered")
+    })
+}
+
+/// Why nothing can be planned for a workload (`kind` `name`) with these fields: too many
+/// replicas, a selector that misses its template, a template upstream refuses. None: none.
+pub fn workload(
+    kind: &str,
+    name: &str,
+    replicas: Option<i32>,
+    selector: &LabelSelector,
+    template: &PodTemplateSpec,
+) -> Option<String> {
+    let labels = template.metadata.as_ref().and_then(|m| m.labels.as_ref());
+    too_many_replicas(kind, name, replicas)
+        .or_else(|| self::selector(kind, name, selector, labels))
+        .or_else(|| self::template(kind, name, template))
+}
 
 /// Why `selector` cannot be used for the pods of `template_labels` (None: it can).
 pub fn selector(

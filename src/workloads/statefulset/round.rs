@@ -160,21 +160,15 @@ pub(super) fn finished(pod: &Pod) -> bool {
 /// naming the set and the field: too many replicas, a selector that does not select the
 /// template, a template upstream refuses, bad numbers). `rollout status` asks the same.
 pub fn checked_numbers(set: &StatefulSet, reserved: &ReservedOrdinals) -> Result<Numbers, String> {
-    if let Some(message) =
-        crate::workloads::too_many_replicas("StatefulSet", &set.name_any(), set.spec.replicas)
-    {
-        return Err(message);
-    }
-    let labels = set
-        .spec
-        .template
-        .metadata
-        .as_ref()
-        .and_then(|m| m.labels.as_ref());
     let name = set.name_any();
-    let refused = refusals::selector("StatefulSet", &name, &set.spec.selector, labels)
-        .or_else(|| refusals::template("StatefulSet", &name, &set.spec.template));
-    if let Some(message) = refused {
+    let spec = &set.spec;
+    if let Some(message) = refusals::workload(
+        "StatefulSet",
+        &name,
+        spec.replicas,
+        &spec.selector,
+        &spec.template,
+    ) {
         return Err(message);
     }
     Numbers::of(set, reserved).map_err(|error| format!("StatefulSet {}: spec.{error}", set.name_any()))
