@@ -2049,7 +2049,7 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__run)
-            opts="-n -s -v -h -V --controllers --qps --burst --workers --metrics-addr --leader-elect --leader-elect-namespace --leader-elect-name --leader-elect-lease-duration --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
+            opts="-n -s -v -h -V --controllers --qps --burst --workers --metrics-addr --webhooks --webhook-addr --webhook-host --webhook-service --leader-elect --leader-elect-namespace --leader-elect-name --leader-elect-lease-duration --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2072,6 +2072,22 @@ _kubectl__kruise() {
                     return 0
                     ;;
                 --metrics-addr)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --webhooks)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --webhook-addr)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --webhook-host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --webhook-service)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -527,7 +527,12 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l co
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l qps -d 'Client requests per second (0: no limit)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l burst -d 'Client burst above --qps' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l workers -d 'Concurrent reconciles per controller: N, or KIND=N for one controller (repeatable)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l metrics-addr -d 'Serve Prometheus metrics on this address (e.g. 127.0.0.1:8080)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l metrics-addr -d 'Also serve /metrics, /healthz and /readyz over plain HTTP on this address (e.g. 127.0.0.1:8080)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l webhooks -d 'Serve and register the admission webhooks (--webhooks=false: neither)' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l webhook-addr -d 'Where the HTTPS server listens (port 0: any free port)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l webhook-host -d 'The host (IP or DNS name) the API server dials to reach the webhooks' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l webhook-service -d 'In-cluster: the configurations point at this Service instead of a URL' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l leader-elect -d 'Hold a Lease so that only one run writes at a time (--leader-elect=false: no lease)' -r -f -a "true\t''
 false\t''"
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l leader-elect-namespace -d 'Namespace of the Lease (default: the -n namespace, else `default`)' -r

@@ -1,6 +1,7 @@
 //! kubectl-kruise: OpenKruise-compatible advanced workloads in one kubectl plugin.
 //!
 //! Layout (see also the README's Layout section):
+//! - [`admission`]: `run`'s HTTPS server (metrics, probes, admission webhooks).
 //! - [`api`]: CRD types of `apps.kruise.io`, one file per kind.
 //! - [`cli`]: clap definitions and command dispatch; the binary only calls [`cli::main`].
 //! - [`runtime`]: shared controller machinery, starting with the in-place update engine.
@@ -8,6 +9,7 @@
 //! - [`testenv`]: the local control plane (etcd, kube-apiserver, controller-manager,
 //!   scheduler built from Go modules, plus a simulated kubelet) used for demos and tests.
 
+pub mod admission;
 pub mod api;
 pub mod cli;
 pub mod duration;

@@ -22,6 +22,8 @@ use kube::runtime::reflector::Store;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
+use crate::admission::Admission;
+use crate::admission::server::{self, Health, Shared};
 use crate::api::cloneset::CloneSet;
 use crate::runtime::controller::Serve;
 use crate::runtime::{client, leader, metrics, watches};
@@ -57,6 +59,15 @@ Leader election (on by default): the run holds the Lease --leader-elect-name in
 a standby and takes over once the first stops renewing (a graceful exit releases the lease
 at once). Losing the lease stops the run with exit 1.
 Ctrl-C or SIGTERM stops gracefully: in-flight writes finish, then exit 0.
+Webhooks (on by default): run serves HTTPS on --webhook-addr (/mutate writes CloneSet and
+Advanced StatefulSet defaults, /validate refuses a selector that misses its template, plus
+/metrics, /healthz, /readyz) under a CA kept in the Secret kubectl-kruise-webhook-certs of the
+lease namespace; the leader registers the webhook configurations `kubectl-kruise` (every one
+fails open: a stopped run never blocks a request) and a graceful exit removes them. The API
+server must reach --webhook-host: the local control plane and an API server on this host do;
+for a remote cluster give --webhook-host, --webhook-service, or --webhooks=false (the
+controllers still apply the same defaults and refusals; you lose them only in `kubectl get`
+and at admission).
 
 Examples:
   # run every available controller against the current context
@@ -85,9 +96,22 @@ pub struct RunArgs {
     /// first, in hash order, so some wait while others go round again)
     #[arg(long, value_delimiter = ',', value_name = "N|KIND=N", default_value = "0")]
     pub workers: Vec<String>,
-    /// Serve Prometheus metrics on this address (e.g. 127.0.0.1:8080)
+    /// Also serve /metrics, /healthz and /readyz over plain HTTP on this address (e.g. 127.0.0.1:8080)
     #[arg(long, value_name = "ADDR")]
     pub metrics_addr: Option<SocketAddr>,
+    /// Serve and register the admission webhooks (--webhooks=false: neither)
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, num_args = 0..=1,
+        default_missing_value = "true", value_name = "BOOL")]
+    pub webhooks: bool,
+    /// Where the HTTPS server listens (port 0: any free port)
+    #[arg(long, default_value = "127.0.0.1:0", value_name = "ADDR")]
+    pub webhook_addr: SocketAddr,
+    /// The host (IP or DNS name) the API server dials to reach the webhooks
+    #[arg(long, default_value = "127.0.0.1", value_name = "HOST")]
+    pub webhook_host: String,
+    /// In-cluster: the configurations point at this Service instead of a URL
+    #[arg(long, value_name = "NS/NAME[:PORT]", value_parser = parse_webhook_service)]
+    pub webhook_service: Option<(String, String, i32)>,
     /// Hold a Lease so that only one run writes at a time (--leader-elect=false: no lease)
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, num_args = 0..=1,
         default_missing_value = "true", value_name = "BOOL")]
@@ -101,6 +125,10 @@ pub struct RunArgs {
     /// How long the Lease holds without a renewal (a standby takes over after it)
     #[arg(long, default_value = "15s", value_parser = super::duration, value_name = "DURATION")]
     pub leader_elect_lease_duration: std::time::Duration,
+}
+
+fn parse_webhook_service(value: &str) -> Result<(String, String, i32), String> {
+    crate::admission::parse_service(value)
 }
 
 fn chosen_controllers(args: &RunArgs) -> Result<Vec<&'static Described>, UsageError> {
@@ -198,6 +226,11 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     require_crds(&client, &controllers).await?;
 
     let metrics = Arc::new(metrics::Metrics::new(counters));
+    let health = Arc::new(Health::default());
+    let shared = Shared {
+        metrics: metrics.clone(),
+        health: health.clone(),
+    };
     if let Some(addr) = args.metrics_addr {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
@@ -205,15 +238,19 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         let bound = listener.local_addr()?;
         tracing::info!(%bound, "serving metrics");
         eprintln!("metrics on http://{bound}/metrics");
-        tokio::spawn(metrics::serve(listener, metrics.clone()));
+        tokio::spawn(server::serve_plain(listener, server::probes(shared.clone())));
     }
+    let lease_namespace = args
+        .leader_elect_namespace
+        .clone()
+        .or_else(|| namespace.clone())
+        .unwrap_or_else(|| "default".into());
+    let admission = match args.webhooks {
+        true => Some(start_admission(&client, namespace.as_deref(), &lease_namespace, &args, shared).await?),
+        false => None,
+    };
 
     let elector = args.leader_elect.then(|| {
-        let lease_namespace = args
-            .leader_elect_namespace
-            .clone()
-            .or_else(|| namespace.clone())
-            .unwrap_or_else(|| "default".into());
         leader::Elector::new(
             client.clone(),
             leader::Settings::new(
@@ -251,6 +288,20 @@ the same lease with --leader-elect-namespace so one waits for the other",
         }
         eprintln!("leading: holding the lease {lease} as {}", s.identity);
     }
+    health.leading.store(true, std::sync::atomic::Ordering::Relaxed);
+    if let Some(admission) = &admission {
+        match admission.register().await {
+            Ok(()) => eprintln!(
+                "webhooks registered: configurations {} -> {}",
+                admission.name(),
+                admission.endpoint.describe()
+            ),
+            // The controllers do not depend on the webhooks: go on without them.
+            Err(error) => {
+                eprintln!("warning: registering the webhooks failed ({error}); going on without them")
+            }
+        }
+    }
     let lost = async {
         match &elector {
             Some(elector) => elector.keep().await,
@@ -262,6 +313,11 @@ the same lease with --leader-elect-namespace so one waits for the other",
     let (shutdown_tx, shutdown_rx) = futures::channel::oneshot::channel::<()>();
     let shutdown = shutdown_rx.map(|_| ()).shared();
     let (stores, drives) = watches::new(&client, namespace.as_deref());
+    let synced = (stores.clone(), health.clone());
+    tokio::spawn(async move {
+        synced.0.ready().await;
+        synced.1.synced.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
     // Every subscription is taken before the watches run, and each one is consumed.
     let serve = |workers: u16| Serve {
         client: client.clone(),
@@ -319,11 +375,43 @@ the same lease with --leader-elect-namespace so one waits for the other",
             std::process::exit(130);
         }
     }
+    if let Some(admission) = &admission
+        && let Err(error) = admission.remove().await
+    {
+        eprintln!("warning: removing the webhook configurations failed: {error}");
+    }
     if let Some(elector) = &elector {
         elector.release().await;
     }
     eprintln!("stopped; {} API writes in this run", metrics.api.writes());
     Ok(())
+}
+
+/// Starts the HTTPS server with its certificates and keeps them renewed (registration
+/// waits until this run leads).
+async fn start_admission(
+    client: &kube::Client,
+    scope: Option<&str>,
+    lease_namespace: &str,
+    args: &RunArgs,
+    shared: Shared,
+) -> anyhow::Result<Arc<Admission>> {
+    let options = crate::admission::Options {
+        addr: args.webhook_addr,
+        host: args.webhook_host.clone(),
+        service: args.webhook_service.clone(),
+        scope: scope.map(String::from),
+    };
+    let admission = Admission::start(client.clone(), lease_namespace, &options, shared)
+        .await
+        .context("starting the webhook server (--webhooks=false runs without it)")?;
+    eprintln!(
+        "webhooks served for {} (CA in Secret {lease_namespace}/{})",
+        admission.endpoint.describe(),
+        crate::admission::certs::SECRET
+    );
+    tokio::spawn(admission.clone().keep_renewed());
+    Ok(admission)
 }
 
 /// Ctrl-C or SIGTERM.

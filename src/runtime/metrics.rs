@@ -1,4 +1,5 @@
-//! Controller metrics in the Prometheus text format, served on `--metrics-addr`.
+//! Controller metrics (prometheus-client), served by `run`'s one server
+//! ([`crate::admission::server`]) on `/metrics`.
 //!
 //! Series:
 //! - `kruise_reconcile_total{controller}` / `kruise_reconcile_errors_total{controller,reason}`;
@@ -6,130 +7,188 @@
 //! - `kruise_queue_depth{controller}`: objects waiting for a reconcile (triggered or requeued,
 //!   not yet started);
 //! - `kruise_api_requests_total{verb,resource}` and `kruise_api_writes_total`, from the
-//!   shared client's counters.
+//!   shared client's counters (read when scraped);
+//! - `kruise_admission_total{operation,kind,result}`: admission calls answered.
 //!
-//! Invariant: reading metrics never blocks a reconcile for longer than one map copy.
+//! Invariant: updating a metric is an atomic operation on a series; reading metrics never
+//! blocks a reconcile for longer than one map copy.
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpListener;
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
+use prometheus_client::metrics::MetricType;
+use prometheus_client::metrics::counter::{ConstCounter, Counter};
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::registry::Registry;
 
 use super::client::{ApiCounters, is_write};
 
-#[derive(Debug, Default, Clone)]
-struct ControllerSeries {
-    reconciles: u64,
-    errors: BTreeMap<String, u64>,
-    active: i64,
-    queued: i64,
+/// The content type of [`Metrics::render`].
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ByController {
+    controller: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ByReason {
+    controller: String,
+    reason: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ByAdmission {
+    operation: String,
+    kind: String,
+    result: String,
+}
+
+/// The API counters of the shared client, as series (read when scraped).
+#[derive(Debug)]
+struct ApiSeries(Arc<ApiCounters>);
+
+impl Collector for ApiSeries {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let counts = self.0.snapshot();
+        let mut requests = encoder.encode_descriptor(
+            "kruise_api_requests",
+            "API requests sent, by verb and resource.",
+            None,
+            MetricType::Counter,
+        )?;
+        for ((verb, resource), n) in &counts {
+            let labels = [("verb", *verb), ("resource", resource.as_str())];
+            ConstCounter::new(*n).encode(requests.encode_family(&labels)?)?;
+        }
+        let writes: u64 = counts
+            .iter()
+            .filter(|((v, _), _)| is_write(v))
+            .map(|(_, n)| n)
+            .sum();
+        let total = encoder.encode_descriptor(
+            "kruise_api_writes",
+            "API writes sent (create, update, patch, delete).",
+            None,
+            MetricType::Counter,
+        )?;
+        ConstCounter::new(writes).encode(total)
+    }
 }
 
 /// All metrics of one `run` process.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Metrics {
-    controllers: Mutex<BTreeMap<&'static str, ControllerSeries>>,
+    registry: Registry,
+    reconciles: Family<ByController, Counter>,
+    errors: Family<ByReason, Counter>,
+    active: Family<ByController, Gauge>,
+    queued: Family<ByController, Gauge>,
+    admissions: Family<ByAdmission, Counter>,
     pub api: Arc<ApiCounters>,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new(Arc::default())
+    }
 }
 
 impl Metrics {
     pub fn new(api: Arc<ApiCounters>) -> Self {
+        let mut registry = Registry::default();
+        let reconciles = Family::<ByController, Counter>::default();
+        let errors = Family::<ByReason, Counter>::default();
+        let active = Family::<ByController, Gauge>::default();
+        let queued = Family::<ByController, Gauge>::default();
+        let admissions = Family::<ByAdmission, Counter>::default();
+        registry.register("kruise_reconcile", "Reconciles started.", reconciles.clone());
+        registry.register(
+            "kruise_reconcile_errors",
+            "Reconciles that failed, by reason.",
+            errors.clone(),
+        );
+        registry.register(
+            "kruise_reconcile_active",
+            "Reconciles running now.",
+            active.clone(),
+        );
+        registry.register(
+            "kruise_queue_depth",
+            "Objects waiting for a reconcile.",
+            queued.clone(),
+        );
+        registry.register(
+            "kruise_admission",
+            "Admission calls answered, by operation, kind and result.",
+            admissions.clone(),
+        );
+        registry.register_collector(Box::new(ApiSeries(api.clone())));
         Self {
-            controllers: Mutex::default(),
+            registry,
+            reconciles,
+            errors,
+            active,
+            queued,
+            admissions,
             api,
         }
     }
 
-    fn with(&self, controller: &'static str, f: impl FnOnce(&mut ControllerSeries)) {
-        let mut map = self.controllers.lock().unwrap_or_else(|e| e.into_inner());
-        f(map.entry(controller).or_default());
+    fn controller(controller: &str) -> ByController {
+        ByController {
+            controller: controller.to_string(),
+        }
     }
 
     pub fn reconcile_started(&self, controller: &'static str) {
-        self.with(controller, |s| {
-            s.reconciles += 1;
-            s.active += 1;
-        });
+        self.reconciles.get_or_create(&Self::controller(controller)).inc();
+        self.active.get_or_create(&Self::controller(controller)).inc();
     }
 
     pub fn reconcile_finished(&self, controller: &'static str, error: Option<&str>) {
-        self.with(controller, |s| {
-            s.active -= 1;
-            if let Some(reason) = error {
-                *s.errors.entry(reason.to_string()).or_default() += 1;
-            }
-        });
+        self.active.get_or_create(&Self::controller(controller)).dec();
+        if let Some(reason) = error {
+            let labels = ByReason {
+                controller: controller.to_string(),
+                reason: reason.to_string(),
+            };
+            self.errors.get_or_create(&labels).inc();
+        }
     }
 
     pub fn queue_changed(&self, controller: &'static str, delta: i64) {
-        self.with(controller, |s| s.queued = (s.queued + delta).max(0));
+        let gauge = self.queued.get_or_create(&Self::controller(controller));
+        let now = gauge.inc_by(delta) + delta;
+        if now < 0 {
+            gauge.set(0);
+        }
     }
 
-    /// The Prometheus text exposition.
+    /// One admission call answered (`result`: allowed, denied, patched, error).
+    pub fn admission(&self, operation: &str, kind: &str, result: &str) {
+        let labels = ByAdmission {
+            operation: operation.to_string(),
+            kind: kind.to_string(),
+            result: result.to_string(),
+        };
+        self.admissions.get_or_create(&labels).inc();
+    }
+
+    /// The OpenMetrics text exposition.
     pub fn render(&self) -> String {
-        let controllers = self.controllers.lock().unwrap_or_else(|e| e.into_inner()).clone();
         let mut out = String::new();
-        let _ = writeln!(out, "# HELP kruise_reconcile_total Reconciles started.");
-        let _ = writeln!(out, "# TYPE kruise_reconcile_total counter");
-        for (name, s) in &controllers {
-            let _ = writeln!(
-                out,
-                "kruise_reconcile_total{{controller=\"{name}\"}} {}",
-                s.reconciles
-            );
+        if prometheus_client::encoding::text::encode(&mut out, &self.registry).is_err() {
+            tracing::warn!("encoding the metrics failed");
         }
-        let _ = writeln!(
-            out,
-            "# HELP kruise_reconcile_errors_total Reconciles that failed, by reason."
-        );
-        let _ = writeln!(out, "# TYPE kruise_reconcile_errors_total counter");
-        for (name, s) in &controllers {
-            for (reason, n) in &s.errors {
-                let _ = writeln!(
-                    out,
-                    "kruise_reconcile_errors_total{{controller=\"{name}\",reason=\"{reason}\"}} {n}"
-                );
-            }
-        }
-        let _ = writeln!(out, "# HELP kruise_reconcile_active Reconciles running now.");
-        let _ = writeln!(out, "# TYPE kruise_reconcile_active gauge");
-        for (name, s) in &controllers {
-            let _ = writeln!(
-                out,
-                "kruise_reconcile_active{{controller=\"{name}\"}} {}",
-                s.active
-            );
-        }
-        let _ = writeln!(out, "# HELP kruise_queue_depth Objects waiting for a reconcile.");
-        let _ = writeln!(out, "# TYPE kruise_queue_depth gauge");
-        for (name, s) in &controllers {
-            let _ = writeln!(out, "kruise_queue_depth{{controller=\"{name}\"}} {}", s.queued);
-        }
-        let api = self.api.snapshot();
-        let _ = writeln!(
-            out,
-            "# HELP kruise_api_requests_total API requests sent, by verb and resource."
-        );
-        let _ = writeln!(out, "# TYPE kruise_api_requests_total counter");
-        for ((verb, resource), n) in &api {
-            let _ = writeln!(
-                out,
-                "kruise_api_requests_total{{verb=\"{verb}\",resource=\"{resource}\"}} {n}"
-            );
-        }
-        let writes: u64 = api.iter().filter(|((v, _), _)| is_write(v)).map(|(_, n)| n).sum();
-        let _ = writeln!(
-            out,
-            "# HELP kruise_api_writes_total API writes sent (create, update, patch, delete)."
-        );
-        let _ = writeln!(out, "# TYPE kruise_api_writes_total counter");
-        let _ = writeln!(out, "kruise_api_writes_total {writes}");
         out
     }
 }
 
-/// Parses a Prometheus text exposition into `series -> value` (for tests and the CLI).
+/// Parses a Prometheus or OpenMetrics text exposition into `series -> value` (for tests
+/// and the CLI).
 pub fn parse(text: &str) -> BTreeMap<String, f64> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -138,28 +197,6 @@ pub fn parse(text: &str) -> BTreeMap<String, f64> {
             Some((series.to_string(), value.parse().ok()?))
         })
         .collect()
-}
-
-/// Serves `GET /metrics` (any path, really) until the task is dropped.
-pub async fn serve(listener: TcpListener, metrics: Arc<Metrics>) {
-    loop {
-        let Ok((mut socket, _)) = listener.accept().await else {
-            continue;
-        };
-        let metrics = metrics.clone();
-        tokio::spawn(async move {
-            let mut buf = [0u8; 2048];
-            // One read is enough for a GET request line and headers; the body is ignored.
-            let _ = socket.read(&mut buf).await;
-            let body = metrics.render();
-            let response = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: text/plain; version=0.0.4\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            let _ = socket.write_all(response.as_bytes()).await;
-            let _ = socket.shutdown().await;
-        });
-    }
 }
 
 #[cfg(test)]
@@ -171,13 +208,39 @@ mod tests {
         let metrics = Metrics::default();
         metrics.reconcile_started("CloneSet");
         metrics.reconcile_finished("CloneSet", Some("CreatePod"));
-        let parsed = parse(&metrics.render());
-        assert_eq!(parsed["kruise_reconcile_total{controller=\"CloneSet\"}"], 1.0);
+        metrics.queue_changed("CloneSet", 2);
+        metrics.queue_changed("CloneSet", -5);
+        metrics.admission("CREATE", "CloneSet", "patched");
+        let text = metrics.render();
+        let parsed = parse(&text);
+        assert_eq!(
+            parsed["kruise_reconcile_total{controller=\"CloneSet\"}"], 1.0,
+            "{text}"
+        );
         assert_eq!(
             parsed["kruise_reconcile_errors_total{controller=\"CloneSet\",reason=\"CreatePod\"}"],
             1.0
         );
         assert_eq!(parsed["kruise_reconcile_active{controller=\"CloneSet\"}"], 0.0);
+        assert_eq!(
+            parsed["kruise_queue_depth{controller=\"CloneSet\"}"], 0.0,
+            "never below 0"
+        );
         assert_eq!(parsed["kruise_api_writes_total"], 0.0);
+        assert_eq!(
+            parsed["kruise_admission_total{operation=\"CREATE\",kind=\"CloneSet\",result=\"patched\"}"],
+            1.0
+        );
+    }
+
+    #[test]
+    fn api_requests_are_series_by_verb_and_resource() {
+        let (client_counters, text) = {
+            let api = Arc::new(ApiCounters::default());
+            let metrics = Metrics::new(api.clone());
+            (api, metrics.render())
+        };
+        assert!(client_counters.snapshot().is_empty());
+        assert!(text.contains("# TYPE kruise_api_requests counter"), "{text}");
     }
 }

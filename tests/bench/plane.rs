@@ -270,7 +270,7 @@ impl Controller {
         let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.metrics_port)).ok()?;
         stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
         stream
-            .write_all(b"GET /metrics HTTP/1.1\r\nhost: x\r\n\r\n")
+            .write_all(b"GET /metrics HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
             .ok()?;
         let mut text = String::new();
         stream.read_to_string(&mut text).ok()?;

@@ -39,6 +39,11 @@ impl RunningController {
     /// `run -n NS` with `extra` arguments (e.g. a short `--leader-elect-lease-duration`),
     /// on the namespace's control plane.
     pub fn start_with(ns: &TestNamespace, extra: &[&str]) -> Self {
+        Self::start_with_env(ns, extra, &[])
+    }
+
+    /// [`Self::start_with`] with environment variables set for the run.
+    pub fn start_with_env(ns: &TestNamespace, extra: &[&str], env: &[(&str, &str)]) -> Self {
         let kubeconfig = ns.kubeconfig.as_path();
         // Idempotent; the CRDs may already be there from another test.
         let (code, _, err) = super::kruise(kubeconfig, &["install"]);
@@ -58,6 +63,7 @@ impl RunningController {
             .arg("--kubeconfig")
             .arg(kubeconfig)
             .env("RUST_LOG", "kubectl_kruise=debug,warn")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(file)
@@ -97,15 +103,23 @@ impl RunningController {
     }
 
     fn metrics_text(&self) -> Option<String> {
+        self.get("/metrics").map(|(_, body)| body)
+    }
+
+    /// `GET path` on the run's plain HTTP listener: (status line, body).
+    pub fn get(&self, path: &str) -> Option<(String, String)> {
         use std::io::{Read, Write};
         let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.metrics_port)).ok()?;
         stream.set_read_timeout(Some(Duration::from_secs(2))).ok()?;
-        stream
-            .write_all(b"GET /metrics HTTP/1.1\r\nhost: x\r\n\r\n")
-            .ok()?;
+        let request = format!("GET {path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).ok()?;
         let mut text = String::new();
         stream.read_to_string(&mut text).ok()?;
-        text.split_once("\r\n\r\n").map(|(_, body)| body.to_string())
+        let (head, body) = text.split_once("\r\n\r\n")?;
+        Some((
+            head.lines().next().unwrap_or_default().to_string(),
+            body.to_string(),
+        ))
     }
 
     /// Parsed metrics (`series -> value`).

@@ -1,0 +1,154 @@
+//! The defaults OpenKruise's mutating webhook writes into a CloneSet or an Advanced
+//! StatefulSet (its `SetDefaults*`, spec level), so `kubectl get -o yaml` shows what the
+//! controller will do. Pure: an object as JSON in, the defaulted object out; the webhook
+//! answers with the JSON patch between them.
+//!
+//! Invariants: a field the user set is never changed, only absent ones are filled; the
+//! planners read the same defaults when a field is absent (an object created while no
+//! webhook ran is planned the same way); the pod template is not defaulted here (the
+//! revision hash depends on it, see the API-versions work), so a template is stored as
+//! written.
+use serde_json::{Value, json};
+
+/// Sets `object[path]` to `value` when it is absent (or null).
+fn fill(object: &mut Value, path: &[&str], value: Value) {
+    let mut node = object;
+    for key in &path[..path.len() - 1] {
+        if !node[*key].is_object() {
+            node[*key] = json!({});
+        }
+        node = &mut node[*key];
+    }
+    let last = path[path.len() - 1];
+    if node.get(last).is_none_or(Value::is_null) {
+        node[last] = value;
+    }
+}
+
+fn text<'a>(object: &'a Value, path: &[&str]) -> Option<&'a str> {
+    path.iter().try_fold(object, |node, key| node.get(*key))?.as_str()
+}
+
+/// A CloneSet's defaults (`apiVersion` v1alpha1; see the reference table of its spec).
+pub fn cloneset(object: &Value) -> Value {
+    let mut out = object.clone();
+    fill(&mut out, &["spec", "replicas"], json!(1));
+    fill(&mut out, &["spec", "revisionHistoryLimit"], json!(10));
+    fill(&mut out, &["spec", "updateStrategy", "type"], json!("ReCreate"));
+    if matches!(
+        text(&out, &["spec", "updateStrategy", "type"]),
+        Some("InPlaceIfPossible" | "InPlaceOnly")
+    ) {
+        fill(
+            &mut out,
+            &["spec", "updateStrategy", "inPlaceUpdateStrategy"],
+            json!({}),
+        );
+    }
+    fill(&mut out, &["spec", "updateStrategy", "partition"], json!(0));
+    fill(
+        &mut out,
+        &["spec", "updateStrategy", "maxUnavailable"],
+        json!("20%"),
+    );
+    fill(&mut out, &["spec", "updateStrategy", "maxSurge"], json!(0));
+    out
+}
+
+/// An Advanced StatefulSet's defaults (both versions: the stored schema is v1beta1's).
+pub fn statefulset(object: &Value) -> Value {
+    let mut out = object.clone();
+    fill(&mut out, &["spec", "replicas"], json!(1));
+    fill(&mut out, &["spec", "revisionHistoryLimit"], json!(10));
+    fill(&mut out, &["spec", "podManagementPolicy"], json!("OrderedReady"));
+    fill(
+        &mut out,
+        &["spec", "updateStrategy", "type"],
+        json!("RollingUpdate"),
+    );
+    if text(&out, &["spec", "updateStrategy", "type"]) == Some("RollingUpdate") {
+        let rolling = ["spec", "updateStrategy", "rollingUpdate"];
+        fill(&mut out, &[&rolling[..], &["partition"]].concat(), json!(0));
+        fill(&mut out, &[&rolling[..], &["maxUnavailable"]].concat(), json!(1));
+        fill(
+            &mut out,
+            &[&rolling[..], &["podUpdatePolicy"]].concat(),
+            json!("ReCreate"),
+        );
+        fill(&mut out, &[&rolling[..], &["minReadySeconds"]].concat(), json!(0));
+    }
+    if out["apiVersion"] == "apps.kruise.io/v1beta1" {
+        let retention = ["spec", "persistentVolumeClaimRetentionPolicy"];
+        fill(
+            &mut out,
+            &[&retention[..], &["whenDeleted"]].concat(),
+            json!("Retain"),
+        );
+        fill(
+            &mut out,
+            &[&retention[..], &["whenScaled"]].concat(),
+            json!("Retain"),
+        );
+    }
+    out
+}
+
+/// The defaults of `kind`, if it has any here.
+pub fn of(kind: &str, object: &Value) -> Option<Value> {
+    match kind {
+        "CloneSet" => Some(cloneset(object)),
+        "StatefulSet" => Some(statefulset(object)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_cloneset_gets_upstreams_defaults_and_a_set_field_is_kept() {
+        let bare = json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet",
+            "spec": { "selector": {}, "template": {} } });
+        let out = cloneset(&bare);
+        assert_eq!(out["spec"]["replicas"], 1);
+        assert_eq!(out["spec"]["revisionHistoryLimit"], 10);
+        assert_eq!(
+            out["spec"]["updateStrategy"],
+            json!({ "type": "ReCreate", "partition": 0, "maxUnavailable": "20%", "maxSurge": 0 })
+        );
+        let set = json!({ "spec": { "replicas": 0, "updateStrategy": {
+            "type": "InPlaceIfPossible", "maxUnavailable": 2, "partition": "50%" } } });
+        let out = cloneset(&set);
+        assert_eq!(out["spec"]["replicas"], 0, "a set zero stays");
+        assert_eq!(out["spec"]["updateStrategy"]["maxUnavailable"], 2);
+        assert_eq!(out["spec"]["updateStrategy"]["partition"], "50%");
+        assert_eq!(out["spec"]["updateStrategy"]["inPlaceUpdateStrategy"], json!({}));
+        assert_eq!(cloneset(&out), out, "defaulting twice changes nothing");
+    }
+
+    #[test]
+    fn an_advanced_statefulset_gets_a_rolling_update_block_only_under_rolling_update() {
+        let bare = json!({ "apiVersion": "apps.kruise.io/v1beta1", "spec": {} });
+        let out = statefulset(&bare);
+        assert_eq!(out["spec"]["podManagementPolicy"], "OrderedReady");
+        assert_eq!(
+            out["spec"]["updateStrategy"],
+            json!({ "type": "RollingUpdate", "rollingUpdate": {
+                "partition": 0, "maxUnavailable": 1, "podUpdatePolicy": "ReCreate", "minReadySeconds": 0 } })
+        );
+        assert_eq!(
+            out["spec"]["persistentVolumeClaimRetentionPolicy"],
+            json!({ "whenDeleted": "Retain", "whenScaled": "Retain" })
+        );
+        let on_delete = json!({ "apiVersion": "apps.kruise.io/v1alpha1",
+            "spec": { "updateStrategy": { "type": "OnDelete" } } });
+        let out = statefulset(&on_delete);
+        assert!(out["spec"]["updateStrategy"].get("rollingUpdate").is_none());
+        assert!(
+            out["spec"].get("persistentVolumeClaimRetentionPolicy").is_none(),
+            "v1alpha1 has none"
+        );
+        assert_eq!(statefulset(&out), out);
+    }
+}

@@ -1,0 +1,288 @@
+//! The webhook configurations `run` registers (its own names, never OpenKruise's) and
+//! removes on a graceful exit. Built by pure functions ([`mutating`], [`validating`]),
+//! written by server-side apply.
+//!
+//! Invariants: every webhook has `failurePolicy: Ignore`, `sideEffects: None` and a short
+//! timeout, so a `run` that is gone (SIGKILL, a sleeping laptop) costs a request at most
+//! the connection-refused time and never fails it; the controllers apply the same defaults
+//! and refusals themselves, so nothing depends on a webhook having run; only the kinds this
+//! run serves are sent to it.
+use k8s_openapi::ByteString;
+use k8s_openapi::api::admissionregistration::v1::{
+    MutatingWebhook, MutatingWebhookConfiguration, RuleWithOperations, ServiceReference, ValidatingWebhook,
+    ValidatingWebhookConfiguration, WebhookClientConfig,
+};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+use kube::api::{Api, DeleteParams, Patch, PatchParams};
+use kube::{Client, Resource};
+
+/// The name of both configurations of an all-namespaces run; a run scoped to namespace NS
+/// (`run -n NS`) registers `kubectl-kruise.NS`, for that namespace only ([`name`]).
+pub const NAME: &str = "kubectl-kruise";
+/// Seconds the API server waits for an answer.
+pub const TIMEOUT_SECONDS: i32 = 3;
+
+/// Where the API server reaches the admission server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Endpoint {
+    /// `https://HOST:PORT` (the local control plane, or an API server that can dial us).
+    Url(String),
+    /// An in-cluster Service in front of the run.
+    Service {
+        namespace: String,
+        name: String,
+        port: i32,
+    },
+}
+
+impl Endpoint {
+    fn client_config(&self, path: &str, ca_bundle: &str) -> WebhookClientConfig {
+        let ca_bundle = Some(ByteString(ca_bundle.as_bytes().to_vec()));
+        match self {
+            Endpoint::Url(base) => WebhookClientConfig {
+                url: Some(format!("{base}{path}")),
+                ca_bundle,
+                service: None,
+            },
+            Endpoint::Service {
+                namespace,
+                name,
+                port,
+            } => WebhookClientConfig {
+                url: None,
+                ca_bundle,
+                service: Some(ServiceReference {
+                    namespace: namespace.clone(),
+                    name: name.clone(),
+                    path: Some(path.into()),
+                    port: Some(*port),
+                }),
+            },
+        }
+    }
+
+    /// For messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Endpoint::Url(base) => base.clone(),
+            Endpoint::Service {
+                namespace,
+                name,
+                port,
+            } => format!("service {namespace}/{name}:{port}"),
+        }
+    }
+}
+
+/// The workload kinds whose defaults and refusals the server answers.
+fn workload_rules() -> Vec<RuleWithOperations> {
+    vec![RuleWithOperations {
+        api_groups: Some(vec!["apps.kruise.io".into()]),
+        api_versions: Some(vec!["*".into()]),
+        operations: Some(vec!["CREATE".into(), "UPDATE".into()]),
+        resources: Some(vec!["clonesets".into(), "statefulsets".into()]),
+        scope: Some("Namespaced".into()),
+    }]
+}
+
+/// The configurations' name for a run scoped to `scope` (None: all namespaces).
+pub fn name(scope: Option<&str>) -> String {
+    match scope {
+        Some(ns) => format!("{NAME}.{ns}"),
+        None => NAME.to_string(),
+    }
+}
+
+/// Only the run's namespace, when it is scoped to one.
+fn namespace_selector(scope: Option<&str>) -> Option<LabelSelector> {
+    scope.map(|ns| LabelSelector {
+        match_labels: Some([("kubernetes.io/metadata.name".to_string(), ns.to_string())].into()),
+        ..LabelSelector::default()
+    })
+}
+
+fn labelled<K: Resource>(object: &mut K, scope: Option<&str>) {
+    object.meta_mut().name = Some(name(scope));
+    object.meta_mut().labels = Some(
+        [(
+            "app.kubernetes.io/managed-by".to_string(),
+            "kubectl-kruise".to_string(),
+        )]
+        .into(),
+    );
+}
+
+/// The mutating configuration (defaults) for `endpoint`, trusting `ca_bundle` (PEM).
+pub fn mutating(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> MutatingWebhookConfiguration {
+    let mut config = MutatingWebhookConfiguration {
+        webhooks: Some(vec![MutatingWebhook {
+            name: "workloads.defaults.kubectl-kruise.io".into(),
+            client_config: endpoint.client_config("/mutate", ca_bundle),
+            rules: Some(workload_rules()),
+            namespace_selector: namespace_selector(scope),
+            failure_policy: Some("Ignore".into()),
+            side_effects: "None".into(),
+            admission_review_versions: vec!["v1".into()],
+            timeout_seconds: Some(TIMEOUT_SECONDS),
+            match_policy: Some("Equivalent".into()),
+            reinvocation_policy: Some("Never".into()),
+            ..MutatingWebhook::default()
+        }]),
+        ..MutatingWebhookConfiguration::default()
+    };
+    labelled(&mut config, scope);
+    config
+}
+
+/// The validating configuration (refusals CEL cannot express) for `endpoint`.
+pub fn validating(
+    endpoint: &Endpoint,
+    ca_bundle: &str,
+    scope: Option<&str>,
+) -> ValidatingWebhookConfiguration {
+    let mut config = ValidatingWebhookConfiguration {
+        webhooks: Some(vec![ValidatingWebhook {
+            name: "workloads.validation.kubectl-kruise.io".into(),
+            client_config: endpoint.client_config("/validate", ca_bundle),
+            rules: Some(workload_rules()),
+            namespace_selector: namespace_selector(scope),
+            failure_policy: Some("Ignore".into()),
+            side_effects: "None".into(),
+            admission_review_versions: vec!["v1".into()],
+            timeout_seconds: Some(TIMEOUT_SECONDS),
+            match_policy: Some("Equivalent".into()),
+            ..ValidatingWebhook::default()
+        }]),
+        ..ValidatingWebhookConfiguration::default()
+    };
+    labelled(&mut config, scope);
+    config
+}
+
+fn apply_params() -> PatchParams {
+    PatchParams::apply(crate::runtime::context::FIELD_MANAGER).force()
+}
+
+/// Writes both configurations (server-side apply: a re-registration replaces ours).
+pub async fn register(
+    client: &Client,
+    endpoint: &Endpoint,
+    ca_bundle: &str,
+    scope: Option<&str>,
+) -> Result<(), kube::Error> {
+    let name = name(scope);
+    let mutating_api: Api<MutatingWebhookConfiguration> = Api::all(client.clone());
+    let config = mutating(endpoint, ca_bundle, scope);
+    let body = serde_json::json!({
+        "apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingWebhookConfiguration",
+        "metadata": config.metadata, "webhooks": config.webhooks,
+    });
+    mutating_api
+        .patch(&name, &apply_params(), &Patch::Apply(&body))
+        .await?;
+    let validating_api: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
+    let config = validating(endpoint, ca_bundle, scope);
+    let body = serde_json::json!({
+        "apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration",
+        "metadata": config.metadata, "webhooks": config.webhooks,
+    });
+    validating_api
+        .patch(&name, &apply_params(), &Patch::Apply(&body))
+        .await?;
+    Ok(())
+}
+
+/// Deletes both configurations of `scope` (already gone is fine).
+pub async fn remove(client: &Client, scope: Option<&str>) -> Result<(), kube::Error> {
+    let name = name(scope);
+    let gone = |r: Result<(), kube::Error>| match r {
+        Err(kube::Error::Api(s)) if s.is_not_found() => Ok(()),
+        other => other,
+    };
+    let mutating_api: Api<MutatingWebhookConfiguration> = Api::all(client.clone());
+    gone(
+        mutating_api
+            .delete(&name, &DeleteParams::default())
+            .await
+            .map(|_| ()),
+    )?;
+    let validating_api: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
+    gone(
+        validating_api
+            .delete(&name, &DeleteParams::default())
+            .await
+            .map(|_| ()),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_webhook_fails_open_fast_and_has_no_side_effects() {
+        let endpoint = Endpoint::Url("https://127.0.0.1:9443".into());
+        let m = mutating(&endpoint, "CA", None);
+        let v = validating(&endpoint, "CA", None);
+        let hook = &m.webhooks.as_ref().expect("webhooks")[0];
+        assert_eq!(hook.failure_policy.as_deref(), Some("Ignore"));
+        assert_eq!(hook.side_effects, "None");
+        assert_eq!(hook.timeout_seconds, Some(TIMEOUT_SECONDS));
+        assert_eq!(
+            hook.client_config.url.as_deref(),
+            Some("https://127.0.0.1:9443/mutate")
+        );
+        let hook = &v.webhooks.as_ref().expect("webhooks")[0];
+        assert_eq!(hook.failure_policy.as_deref(), Some("Ignore"));
+        assert_eq!(
+            hook.client_config.url.as_deref(),
+            Some("https://127.0.0.1:9443/validate")
+        );
+        let rules = hook.rules.as_ref().expect("rules");
+        assert_eq!(
+            rules[0].resources.as_deref(),
+            Some(&["clonesets".to_string(), "statefulsets".to_string()][..])
+        );
+        assert_eq!(m.metadata.name.as_deref(), Some(NAME));
+        assert!(
+            hook.namespace_selector.is_none(),
+            "an all-namespaces run judges every namespace"
+        );
+    }
+
+    #[test]
+    fn a_namespace_scoped_run_registers_for_its_namespace_only() {
+        let endpoint = Endpoint::Url("https://127.0.0.1:9443".into());
+        let v = validating(&endpoint, "CA", Some("web"));
+        assert_eq!(v.metadata.name.as_deref(), Some("kubectl-kruise.web"));
+        let selector = v.webhooks.as_ref().expect("webhooks")[0]
+            .namespace_selector
+            .clone()
+            .expect("selector");
+        assert_eq!(
+            selector.match_labels.expect("labels")["kubernetes.io/metadata.name"],
+            "web"
+        );
+    }
+
+    #[test]
+    fn an_in_cluster_run_is_reached_through_its_service() {
+        let endpoint = Endpoint::Service {
+            namespace: "kruise-system".into(),
+            name: "kubectl-kruise".into(),
+            port: 443,
+        };
+        let m = mutating(&endpoint, "CA", None);
+        let config = &m.webhooks.as_ref().expect("webhooks")[0].client_config;
+        assert!(config.url.is_none());
+        let service = config.service.as_ref().expect("service");
+        assert_eq!(
+            (service.name.as_str(), service.port, service.path.as_deref()),
+            ("kubectl-kruise", Some(443), Some("/mutate"))
+        );
+        assert_eq!(
+            config.ca_bundle.as_ref().map(|b| b.0.clone()),
+            Some(b"CA".to_vec())
+        );
+    }
+}

@@ -1,0 +1,199 @@
+//! The admission endpoints: `/mutate` writes the defaults of [`super::defaults`] back as a
+//! JSON patch; `/validate` refuses what the CRDs' CEL rules cannot express
+//! ([`validate_object`], pure). Each call is counted (`kruise_admission_total`).
+//!
+//! Invariants: a request this server cannot read is answered (allowed, with a warning),
+//! never left hanging, so a malformed call costs the API server nothing but the call; a
+//! refusal names the object and the field, with code 422 as upstream's webhook answers;
+//! only kinds this module knows are ever changed or refused (the configurations only send
+//! those).
+use axum::Json;
+use axum::extract::State;
+use kube::core::DynamicObject;
+use kube::core::admission::{AdmissionRequest, AdmissionResponse, AdmissionReview, Operation};
+use kube::core::response::Status;
+use serde_json::Value;
+
+use super::defaults;
+use super::server::Shared;
+use crate::api::cloneset::CloneSet;
+use crate::api::statefulset::v1beta1::StatefulSet;
+use crate::runtime::decoded::read;
+use crate::workloads::common::refusals;
+
+type Review = AdmissionReview<DynamicObject>;
+
+fn operation(op: &Operation) -> &'static str {
+    match op {
+        Operation::Create => "CREATE",
+        Operation::Update => "UPDATE",
+        Operation::Delete => "DELETE",
+        Operation::Connect => "CONNECT",
+    }
+}
+
+/// The request, or the answer for one that cannot be read.
+fn request(review: Review) -> Result<AdmissionRequest<DynamicObject>, Box<Review>> {
+    review
+        .try_into()
+        .map_err(|error: kube::core::admission::ConvertAdmissionReviewError| {
+            let mut response = AdmissionResponse::invalid(error.to_string());
+            response.allowed = true;
+            response.warnings = Some(vec![format!(
+                "kubectl-kruise could not read the request: {error}"
+            )]);
+            Box::new(response.into_review())
+        })
+}
+
+/// `/mutate`: the defaults of the object's kind, as a JSON patch.
+pub async fn mutate(State(shared): State<Shared>, Json(review): Json<Review>) -> Json<Review> {
+    let request = match request(review) {
+        Ok(request) => request,
+        Err(answer) => return Json(*answer),
+    };
+    let kind = request.kind.kind.clone();
+    let op = operation(&request.operation);
+    let response = AdmissionResponse::from(&request);
+    let Some(object) = request.object.as_ref() else {
+        shared.metrics.admission(op, &kind, "allowed");
+        return Json(response.into_review());
+    };
+    let before = serde_json::to_value(object).unwrap_or(Value::Null);
+    let Some(after) = defaults::of(&kind, &before) else {
+        shared.metrics.admission(op, &kind, "allowed");
+        return Json(response.into_review());
+    };
+    let patch = json_patch::diff(&before, &after);
+    if patch.0.is_empty() {
+        shared.metrics.admission(op, &kind, "allowed");
+        return Json(response.into_review());
+    }
+    match response.clone().with_patch(patch) {
+        Ok(patched) => {
+            shared.metrics.admission(op, &kind, "patched");
+            Json(patched.into_review())
+        }
+        Err(error) => {
+            tracing::warn!(%error, "could not encode a defaults patch; allowing unchanged");
+            shared.metrics.admission(op, &kind, "error");
+            Json(response.into_review())
+        }
+    }
+}
+
+/// Why an object of `kind` must be refused (None: it may be stored). Pure.
+pub fn validate_object(kind: &str, object: &Value) -> Option<String> {
+    let name = object["metadata"]["name"].as_str().unwrap_or_default();
+    match kind {
+        "CloneSet" => match read::<CloneSet>(object) {
+            Err(error) => Some(format!("CloneSet {name}: {error}")),
+            Ok(set) => {
+                let labels = set
+                    .spec
+                    .template
+                    .metadata
+                    .as_ref()
+                    .and_then(|m| m.labels.as_ref());
+                refusals::selector(kind, name, &set.spec.selector, labels)
+                    .or_else(|| refusals::template(kind, name, &set.spec.template))
+            }
+        },
+        "StatefulSet" => {
+            // Both versions are read by the v1beta1 shape (a superset of v1alpha1).
+            match read::<StatefulSet>(object) {
+                Err(error) => Some(format!("StatefulSet {name}: {error}")),
+                Ok(set) => {
+                    let labels = set
+                        .spec
+                        .template
+                        .metadata
+                        .as_ref()
+                        .and_then(|m| m.labels.as_ref());
+                    refusals::selector(kind, name, &set.spec.selector, labels)
+                        .or_else(|| refusals::template(kind, name, &set.spec.template))
+                }
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `/validate`: refuses what [`validate_object`] refuses, with code 422.
+pub async fn validate(State(shared): State<Shared>, Json(review): Json<Review>) -> Json<Review> {
+    let request = match request(review) {
+        Ok(request) => request,
+        Err(answer) => return Json(*answer),
+    };
+    let kind = request.kind.kind.clone();
+    let op = operation(&request.operation);
+    let response = AdmissionResponse::from(&request);
+    let refusal = request
+        .object
+        .as_ref()
+        .and_then(|o| serde_json::to_value(o).ok())
+        .and_then(|value| validate_object(&kind, &value));
+    match refusal {
+        None => {
+            shared.metrics.admission(op, &kind, "allowed");
+            Json(response.into_review())
+        }
+        Some(message) => {
+            shared.metrics.admission(op, &kind, "denied");
+            let mut denied = response.deny(&message);
+            denied.result = Status::failure(&message, "Invalid").with_code(422);
+            Json(denied.into_review())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn cloneset(selector: Value, labels: Value) -> Value {
+        json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet",
+            "metadata": { "name": "web" },
+            "spec": { "selector": selector,
+                "template": { "metadata": { "labels": labels },
+                    "spec": { "containers": [{ "name": "app", "image": "nginx" }] } } } })
+    }
+
+    #[test]
+    fn a_selector_that_misses_the_template_is_refused_naming_the_field() {
+        let ok = cloneset(
+            json!({ "matchLabels": { "app": "web" } }),
+            json!({ "app": "web" }),
+        );
+        assert_eq!(validate_object("CloneSet", &ok), None);
+        let expressions = cloneset(
+            json!({ "matchExpressions": [{ "key": "app", "operator": "In", "values": ["api"] }] }),
+            json!({ "app": "web" }),
+        );
+        let message = validate_object("CloneSet", &expressions).expect("refused");
+        assert!(message.starts_with("CloneSet web: spec.selector"), "{message}");
+        let mut asts = ok.clone();
+        asts["apiVersion"] = json!("apps.kruise.io/v1beta1");
+        asts["kind"] = json!("StatefulSet");
+        asts["spec"]["template"]["spec"]["restartPolicy"] = json!("OnFailure");
+        let message = validate_object("StatefulSet", &asts).expect("refused");
+        assert!(message.contains("spec.template.spec.restartPolicy"), "{message}");
+        assert_eq!(
+            validate_object("SidecarSet", &asts),
+            None,
+            "other kinds are not judged here"
+        );
+    }
+
+    #[test]
+    fn an_unreadable_object_is_refused_naming_the_bad_field() {
+        let mut bad = cloneset(
+            json!({ "matchLabels": { "app": "web" } }),
+            json!({ "app": "web" }),
+        );
+        bad["spec"]["replicas"] = json!("three");
+        let message = validate_object("CloneSet", &bad).expect("refused");
+        assert!(message.contains("spec.replicas"), "{message}");
+    }
+}
