@@ -4,26 +4,9 @@
 //! field. What may change still does.
 mod support;
 
-use kube::api::{DynamicObject, Patch, PatchParams, PostParams};
+use kube::api::{Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
 use support::TestNamespace;
-
-fn object(kind: &str, version: &str, name: &str) -> DynamicObject {
-    let mut doc = json!({
-        "apiVersion": format!("apps.kruise.io/{version}"), "kind": kind,
-        "metadata": { "name": name },
-        "spec": {
-            "replicas": 0,
-            "selector": { "matchLabels": { "app": name } },
-            "template": { "metadata": { "labels": { "app": name, "tier": "web" } },
-                "spec": { "containers": [{ "name": "main", "image": "nginx:1.25" }] } },
-        },
-    });
-    if kind == "StatefulSet" {
-        doc["spec"]["serviceName"] = json!(name);
-    }
-    serde_json::from_value(doc).expect("object")
-}
 
 #[tokio::test]
 async fn immutable_fields_are_refused_on_update_naming_the_field_and_the_rest_may_change() {
@@ -86,9 +69,12 @@ async fn immutable_fields_are_refused_on_update_naming_the_field_and_the_rest_ma
     for (i, (kind, version, what, patch, words)) in table.into_iter().enumerate() {
         let api = support::kruise_api(&ns, kind, version);
         let name = format!("u-{i}");
-        api.create(&PostParams::default(), &object(kind, version, &name))
-            .await
-            .unwrap_or_else(|e| panic!("{kind} {name} could not be created: {e}"));
+        api.create(
+            &PostParams::default(),
+            &support::kruise_workload(kind, version, &name, &name),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{kind} {name} could not be created: {e}"));
         let result = api
             .patch(
                 &name,

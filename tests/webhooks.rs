@@ -10,27 +10,10 @@ use k8s_openapi::api::admissionregistration::v1::{
     MutatingWebhookConfiguration, ValidatingWebhookConfiguration,
 };
 use k8s_openapi::api::core::v1::{Pod, Secret};
-use kube::api::{Api, DynamicObject, Patch, PatchParams, PostParams};
+use kube::api::{Api, Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
 use support::controller::RunningController;
-use support::{TestNamespace, kruise_api, wait_for};
-
-fn workload(kind: &str, version: &str, name: &str, app: &str) -> DynamicObject {
-    let mut doc = json!({
-        "apiVersion": format!("apps.kruise.io/{version}"), "kind": kind,
-        "metadata": { "name": name },
-        "spec": {
-            "replicas": 0,
-            "selector": { "matchLabels": { "app": name } },
-            "template": { "metadata": { "labels": { "app": app } },
-                "spec": { "containers": [{ "name": "main", "image": "nginx:1.25" }] } },
-        },
-    });
-    if kind == "StatefulSet" {
-        doc["spec"]["serviceName"] = json!(name);
-    }
-    serde_json::from_value(doc).expect("object")
-}
+use support::{TestNamespace, kruise_api, kruise_workload, wait_for};
 
 async fn create(
     ns: &TestNamespace,
@@ -40,7 +23,7 @@ async fn create(
     app: &str,
 ) -> Result<Value, kube::Error> {
     let api = kruise_api(ns, kind, version);
-    api.create(&PostParams::default(), &workload(kind, version, name, app))
+    api.create(&PostParams::default(), &kruise_workload(kind, version, name, app))
         .await
         .map(|o| o.data)
 }

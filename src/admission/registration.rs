@@ -112,22 +112,45 @@ fn labelled<K: Resource>(object: &mut K, scope: Option<&str>) {
     );
 }
 
+/// One webhook of this run: fails open, fast, without side effects (the fields both kinds
+/// of webhook share).
+fn hook(
+    name: &str,
+    path: &str,
+    endpoint: &Endpoint,
+    ca_bundle: &str,
+    scope: Option<&str>,
+) -> ValidatingWebhook {
+    ValidatingWebhook {
+        name: name.into(),
+        client_config: endpoint.client_config(path, ca_bundle),
+        rules: Some(workload_rules()),
+        namespace_selector: namespace_selector(scope),
+        failure_policy: Some("Ignore".into()),
+        side_effects: "None".into(),
+        admission_review_versions: vec!["v1".into()],
+        timeout_seconds: Some(TIMEOUT_SECONDS),
+        match_policy: Some("Equivalent".into()),
+        ..ValidatingWebhook::default()
+    }
+}
+
 /// The mutating configuration (defaults) for `endpoint`, trusting `ca_bundle` (PEM).
 pub fn mutating(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> MutatingWebhookConfiguration {
+    let shared = hook(
+        "workloads.defaults.kubectl-kruise.io",
+        "/mutate",
+        endpoint,
+        ca_bundle,
+        scope,
+    );
+    // A mutating webhook has every field of a validating one, plus its reinvocation policy.
+    let mut webhook: MutatingWebhook = serde_json::to_value(shared)
+        .and_then(serde_json::from_value)
+        .unwrap_or_default();
+    webhook.reinvocation_policy = Some("Never".into());
     let mut config = MutatingWebhookConfiguration {
-        webhooks: Some(vec![MutatingWebhook {
-            name: "workloads.defaults.kubectl-kruise.io".into(),
-            client_config: endpoint.client_config("/mutate", ca_bundle),
-            rules: Some(workload_rules()),
-            namespace_selector: namespace_selector(scope),
-            failure_policy: Some("Ignore".into()),
-            side_effects: "None".into(),
-            admission_review_versions: vec!["v1".into()],
-            timeout_seconds: Some(TIMEOUT_SECONDS),
-            match_policy: Some("Equivalent".into()),
-            reinvocation_policy: Some("Never".into()),
-            ..MutatingWebhook::default()
-        }]),
+        webhooks: Some(vec![webhook]),
         ..MutatingWebhookConfiguration::default()
     };
     labelled(&mut config, scope);
@@ -140,19 +163,15 @@ pub fn validating(
     ca_bundle: &str,
     scope: Option<&str>,
 ) -> ValidatingWebhookConfiguration {
+    let webhook = hook(
+        "workloads.validation.kubectl-kruise.io",
+        "/validate",
+        endpoint,
+        ca_bundle,
+        scope,
+    );
     let mut config = ValidatingWebhookConfiguration {
-        webhooks: Some(vec![ValidatingWebhook {
-            name: "workloads.validation.kubectl-kruise.io".into(),
-            client_config: endpoint.client_config("/validate", ca_bundle),
-            rules: Some(workload_rules()),
-            namespace_selector: namespace_selector(scope),
-            failure_policy: Some("Ignore".into()),
-            side_effects: "None".into(),
-            admission_review_versions: vec!["v1".into()],
-            timeout_seconds: Some(TIMEOUT_SECONDS),
-            match_policy: Some("Equivalent".into()),
-            ..ValidatingWebhook::default()
-        }]),
+        webhooks: Some(vec![webhook]),
         ..ValidatingWebhookConfiguration::default()
     };
     labelled(&mut config, scope);
@@ -227,6 +246,8 @@ mod tests {
         let hook = &m.webhooks.as_ref().expect("webhooks")[0];
         assert_eq!(hook.failure_policy.as_deref(), Some("Ignore"));
         assert_eq!(hook.side_effects, "None");
+        assert_eq!(hook.reinvocation_policy.as_deref(), Some("Never"));
+        assert_eq!(hook.name, "workloads.defaults.kubectl-kruise.io");
         assert_eq!(hook.timeout_seconds, Some(TIMEOUT_SECONDS));
         assert_eq!(
             hook.client_config.url.as_deref(),

@@ -9,9 +9,12 @@
 //! those).
 use axum::Json;
 use axum::extract::State;
+use k8s_openapi::api::core::v1::PodTemplateSpec;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use kube::core::DynamicObject;
 use kube::core::admission::{AdmissionRequest, AdmissionResponse, AdmissionReview, Operation};
 use kube::core::response::Status;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::defaults;
@@ -84,38 +87,30 @@ pub async fn mutate(State(shared): State<Shared>, Json(review): Json<Review>) ->
 
 /// Why an object of `kind` must be refused (None: it may be stored). Pure.
 pub fn validate_object(kind: &str, object: &Value) -> Option<String> {
-    let name = object["metadata"]["name"].as_str().unwrap_or_default();
     match kind {
-        "CloneSet" => match read::<CloneSet>(object) {
-            Err(error) => Some(format!("CloneSet {name}: {error}")),
-            Ok(set) => {
-                let labels = set
-                    .spec
-                    .template
-                    .metadata
-                    .as_ref()
-                    .and_then(|m| m.labels.as_ref());
-                refusals::selector(kind, name, &set.spec.selector, labels)
-                    .or_else(|| refusals::template(kind, name, &set.spec.template))
-            }
-        },
-        "StatefulSet" => {
-            // Both versions are read by the v1beta1 shape (a superset of v1alpha1).
-            match read::<StatefulSet>(object) {
-                Err(error) => Some(format!("StatefulSet {name}: {error}")),
-                Ok(set) => {
-                    let labels = set
-                        .spec
-                        .template
-                        .metadata
-                        .as_ref()
-                        .and_then(|m| m.labels.as_ref());
-                    refusals::selector(kind, name, &set.spec.selector, labels)
-                        .or_else(|| refusals::template(kind, name, &set.spec.template))
-                }
-            }
-        }
+        "CloneSet" => judged::<CloneSet>(kind, object, |s| (&s.spec.selector, &s.spec.template)),
+        // Both versions are read by the v1beta1 shape (a superset of v1alpha1).
+        "StatefulSet" => judged::<StatefulSet>(kind, object, |s| (&s.spec.selector, &s.spec.template)),
         _ => None,
+    }
+}
+
+/// Reads `object` as a `K` (an unreadable one is refused naming the field) and judges its
+/// selector and template as the planners do.
+fn judged<K: DeserializeOwned>(
+    kind: &str,
+    object: &Value,
+    parts: impl Fn(&K) -> (&LabelSelector, &PodTemplateSpec),
+) -> Option<String> {
+    let name = object["metadata"]["name"].as_str().unwrap_or_default();
+    match read::<K>(object) {
+        Err(error) => Some(format!("{kind} {name}: {error}")),
+        Ok(read) => {
+            let (selector, template) = parts(&read);
+            let labels = template.metadata.as_ref().and_then(|m| m.labels.as_ref());
+            refusals::selector(kind, name, selector, labels)
+                .or_else(|| refusals::template(kind, name, template))
+        }
     }
 }
 

@@ -313,6 +313,25 @@ pub fn kruise_api(ns: &TestNamespace, kind: &str, version: &str) -> Api<kube::ap
     dynamic_api(ns, &format!("apps.kruise.io/{version}"), kind, &plural)
 }
 
+/// A minimal CloneSet or Advanced StatefulSet (`kind` at `version`) with no pods: its
+/// selector is `app: NAME`, its template's label `app: APP` (another value: it misses).
+pub fn kruise_workload(kind: &str, version: &str, name: &str, app: &str) -> kube::api::DynamicObject {
+    let mut doc = serde_json::json!({
+        "apiVersion": format!("apps.kruise.io/{version}"), "kind": kind,
+        "metadata": { "name": name },
+        "spec": {
+            "replicas": 0,
+            "selector": { "matchLabels": { "app": name } },
+            "template": { "metadata": { "labels": { "app": app, "tier": "web" } },
+                "spec": { "containers": [{ "name": "main", "image": "nginx:1.25" }] } },
+        },
+    });
+    if kind == "StatefulSet" {
+        doc["spec"]["serviceName"] = serde_json::json!(name);
+    }
+    object(doc)
+}
+
 /// Sets the first container's image of any workload with a JSON patch (a merge patch of a
 /// custom resource would replace the whole container list, volume mounts and all).
 pub async fn set_first_image<K>(api: &kube::Api<K>, name: &str, image: &str)
