@@ -49,38 +49,49 @@ fn request(review: Review) -> Result<AdmissionRequest<DynamicObject>, Box<Review
         })
 }
 
-/// `/mutate`: the defaults of the object's kind, as a JSON patch.
-pub async fn mutate(State(shared): State<Shared>, Json(review): Json<Review>) -> Json<Review> {
+/// What one call decided: the answer and its result (`kruise_admission_total`'s label).
+type Decision = (AdmissionResponse, &'static str);
+
+/// Reads the call, lets `decide` answer it from the kind and the object, counts it.
+fn answer(
+    shared: &Shared,
+    review: Review,
+    decide: impl FnOnce(&str, Option<Value>, AdmissionResponse) -> Decision,
+) -> Json<Review> {
     let request = match request(review) {
         Ok(request) => request,
         Err(answer) => return Json(*answer),
     };
     let kind = request.kind.kind.clone();
-    let op = operation(&request.operation);
-    let response = AdmissionResponse::from(&request);
-    let Some(object) = request.object.as_ref() else {
-        shared.metrics.admission(op, &kind, "allowed");
-        return Json(response.into_review());
+    let object = request.object.as_ref().and_then(|o| serde_json::to_value(o).ok());
+    let (response, result) = decide(&kind, object, AdmissionResponse::from(&request));
+    shared
+        .metrics
+        .admission(operation(&request.operation), &kind, result);
+    Json(response.into_review())
+}
+
+/// `/mutate`: the defaults of the object's kind, as a JSON patch.
+pub async fn mutate(State(shared): State<Shared>, Json(review): Json<Review>) -> Json<Review> {
+    answer(&shared, review, defaults_patch)
+}
+
+fn defaults_patch(kind: &str, object: Option<Value>, response: AdmissionResponse) -> Decision {
+    let Some(before) = object else {
+        return (response, "allowed");
     };
-    let before = serde_json::to_value(object).unwrap_or(Value::Null);
-    let Some(after) = defaults::of(&kind, &before) else {
-        shared.metrics.admission(op, &kind, "allowed");
-        return Json(response.into_review());
+    let Some(after) = defaults::of(kind, &before) else {
+        return (response, "allowed");
     };
     let patch = json_patch::diff(&before, &after);
     if patch.0.is_empty() {
-        shared.metrics.admission(op, &kind, "allowed");
-        return Json(response.into_review());
+        return (response, "allowed");
     }
     match response.clone().with_patch(patch) {
-        Ok(patched) => {
-            shared.metrics.admission(op, &kind, "patched");
-            Json(patched.into_review())
-        }
+        Ok(patched) => (patched, "patched"),
         Err(error) => {
             tracing::warn!(%error, "could not encode a defaults patch; allowing unchanged");
-            shared.metrics.admission(op, &kind, "error");
-            Json(response.into_review())
+            (response, "error")
         }
     }
 }
@@ -116,28 +127,16 @@ fn judged<K: DeserializeOwned>(
 
 /// `/validate`: refuses what [`validate_object`] refuses, with code 422.
 pub async fn validate(State(shared): State<Shared>, Json(review): Json<Review>) -> Json<Review> {
-    let request = match request(review) {
-        Ok(request) => request,
-        Err(answer) => return Json(*answer),
-    };
-    let kind = request.kind.kind.clone();
-    let op = operation(&request.operation);
-    let response = AdmissionResponse::from(&request);
-    let refusal = request
-        .object
-        .as_ref()
-        .and_then(|o| serde_json::to_value(o).ok())
-        .and_then(|value| validate_object(&kind, &value));
-    match refusal {
-        None => {
-            shared.metrics.admission(op, &kind, "allowed");
-            Json(response.into_review())
-        }
+    answer(&shared, review, refusal)
+}
+
+fn refusal(kind: &str, object: Option<Value>, response: AdmissionResponse) -> Decision {
+    match object.and_then(|value| validate_object(kind, &value)) {
+        None => (response, "allowed"),
         Some(message) => {
-            shared.metrics.admission(op, &kind, "denied");
             let mut denied = response.deny(&message);
             denied.result = Status::failure(&message, "Invalid").with_code(422);
-            Json(denied.into_review())
+            (denied, "denied")
         }
     }
 }
