@@ -3,7 +3,8 @@
 //! the API server stores it; the controller must not create pods it would at once release
 //! (and create again, without end). It gets an `InvalidSpec` condition (reason `Refused`,
 //! naming `spec.selector`) and zero pods; once the template is fixed, the set rolls out and
-//! the condition goes.
+//! the condition goes. The run here has `--webhooks=false`: with its webhooks on, the API
+//! server would refuse the object at admission (`tests/webhooks.rs`).
 mod support;
 
 use std::time::{Duration, Instant};
@@ -52,7 +53,8 @@ async fn pod_count(ns: &TestNamespace) -> usize {
 
 async fn a_selector_that_misses_the_template_creates_no_pod(kind: &str, version: &str) {
     let ns = TestNamespace::create(&format!("refused-{}", kind.to_lowercase())).await;
-    let controller = RunningController::start(&ns);
+    // As with run down: no webhook refuses the object at admission, the controller does.
+    let controller = RunningController::start_with(&ns, &["--webhooks=false"]);
     let api = support::kruise_api(&ns, kind, version);
     let name = "web";
     let object: DynamicObject = serde_json::from_value(mismatched(kind, version, name)).expect("object");
