@@ -232,11 +232,27 @@ async fn remove_leftovers(client: &Client) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cluster_scoped_kind_woken_by_nodes_keeps_one_child_per_node_through_the_driver() {
+    // The driver's own log, shown when the test fails.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter("kubectl_kruise=debug")
+        .with_writer(std::io::stderr)
+        .try_init();
     let admin = support::client().await;
     install_crd(&admin).await;
     remove_leftovers(&admin).await;
     let ns = support::TestNamespace::create("driver-kinds").await;
     let label = format!("notes.test.kubectl-kruise.io/{}", ns.name);
+
+    // Two labelled nodes exist before the controller starts: they reach it in its first
+    // list, while the node cache is still empty (the unlabel step below depends on it).
+    let nodes: Api<Node> = Api::all(admin.clone());
+    let (first, second, third) = (
+        format!("{}-a", ns.name),
+        format!("{}-b", ns.name),
+        format!("{}-c", ns.name),
+    );
+    node(&nodes, &first, &label).await;
+    node(&nodes, &second, &label).await;
 
     // The controller, in this process, with a client that counts its requests.
     let config = kube::Config::from_custom_kubeconfig(
@@ -272,14 +288,6 @@ async fn a_cluster_scoped_kind_woken_by_nodes_keeps_one_child_per_node_through_t
         tokio::spawn(drive);
     }
 
-    let nodes: Api<Node> = Api::all(admin.clone());
-    let (first, second, third) = (
-        format!("{}-a", ns.name),
-        format!("{}-b", ns.name),
-        format!("{}-c", ns.name),
-    );
-    node(&nodes, &first, &label).await;
-    node(&nodes, &second, &label).await;
     let notes: Api<NodeNote> = Api::all(admin.clone());
     let note_name = ns.name.clone();
     let note: NodeNote = serde_json::from_value(json!({

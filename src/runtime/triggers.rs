@@ -126,20 +126,17 @@ where
         interested: NodeInterest<K>,
     ) -> Self {
         self.wakers.push(Box::new(move |wake: Wake<K>| {
-            let mut before: std::collections::HashMap<String, Node> = std::collections::HashMap::new();
+            let mut history = NodeHistory::default();
             events
                 .flat_map(move |node| {
-                    let name = node.metadata.name.clone().unwrap_or_default();
-                    let previous = before.remove(&name);
+                    let exists = |n: &str| wake.ctx.watches.nodes.get(&ObjectRef::new(n)).is_some();
+                    let previous = history.observe(&node, exists);
                     let refs = woken(
                         &node.metadata,
                         &ObjectKind::Child("nodes".into()),
                         &wake,
                         |k: &K| interested(k, &node) || previous.as_ref().is_some_and(|p| interested(k, p)),
                     );
-                    if wake.ctx.watches.nodes.get(&ObjectRef::new(&name)).is_some() {
-                        before.insert(name, selection_part(&node));
-                    }
                     refs.iter().for_each(|r| (wake.mark)(r));
                     futures::stream::iter(refs)
                 })
@@ -168,6 +165,41 @@ where
                 .boxed()
         }));
         self
+    }
+}
+
+/// The selection-relevant part of the last version seen of every node, so that a node's
+/// event can also be judged as the node was before it (pure but for `exists`).
+///
+/// Invariant: every node seen is kept, even when the store does not show it: during the
+/// watch's first list the store holds nothing yet (it swaps the list in at the end), and a
+/// node skipped then would have no previous version when it later loses a label. Entries
+/// of deleted nodes are dropped whenever the map doubles (no scan per event).
+#[derive(Debug)]
+struct NodeHistory {
+    before: std::collections::HashMap<String, Node>,
+    limit: usize,
+}
+
+impl Default for NodeHistory {
+    fn default() -> Self {
+        Self {
+            before: std::collections::HashMap::new(),
+            limit: 64,
+        }
+    }
+}
+
+impl NodeHistory {
+    /// Records `node` and returns its previous version, if one was seen.
+    fn observe(&mut self, node: &Node, exists: impl Fn(&str) -> bool) -> Option<Node> {
+        let name = node.metadata.name.clone().unwrap_or_default();
+        let previous = self.before.insert(name, selection_part(node));
+        if self.before.len() > self.limit {
+            self.before.retain(|n, _| exists(n));
+            self.limit = (2 * self.before.len()).max(64);
+        }
+        previous
     }
 }
 
@@ -304,6 +336,37 @@ mod tests {
             None,
             "not the controller"
         );
+    }
+
+    fn labelled(name: &str, labels: serde_json::Value) -> Node {
+        serde_json::from_value(serde_json::json!({ "metadata": { "name": name, "labels": labels } }))
+            .expect("node")
+    }
+
+    #[test]
+    fn a_node_first_seen_while_the_store_is_empty_still_has_a_previous_version() {
+        let mut history = NodeHistory::default();
+        let nowhere = |_: &str| false;
+        assert!(
+            history
+                .observe(&labelled("a", serde_json::json!({ "pool": "x" })), nowhere)
+                .is_none()
+        );
+        let previous = history
+            .observe(&labelled("a", serde_json::json!({})), nowhere)
+            .expect("previous");
+        assert_eq!(previous.metadata.labels.expect("labels")["pool"], "x");
+    }
+
+    #[test]
+    fn deleted_nodes_leave_the_history_when_it_doubles() {
+        let mut history = NodeHistory::default();
+        for i in 0..65 {
+            history.observe(&labelled(&format!("gone-{i}"), serde_json::json!({})), |_| false);
+        }
+        assert!(history.before.is_empty(), "none of them exists any more");
+        history.observe(&labelled("kept", serde_json::json!({})), |_| true);
+        assert_eq!(history.before.len(), 1);
     }
 
     #[test]
