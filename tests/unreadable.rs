@@ -96,7 +96,8 @@ async fn fix_port(api: &Api<DynamicObject>, name: &str) {
 async fn an_unreadable_cloneset_is_reported_and_the_others_keep_going() {
     let ns = TestNamespace::create("unreadable-cs").await;
     let api = support::dynamic_api(&ns, "apps.kruise.io/v1alpha1", "CloneSet", "clonesets");
-    let controller = RunningController::start(&ns);
+    // Stored while no webhook runs (with its webhooks on, run refuses it at admission).
+    let controller = RunningController::start_with(&ns, &["--webhooks=false"]);
     // Stored first, so the controller's first list has it.
     api.create(
         &PostParams::default(),
@@ -153,7 +154,8 @@ async fn an_unreadable_cloneset_is_reported_and_the_others_keep_going() {
 async fn an_unreadable_advanced_statefulset_is_reported_and_the_others_keep_going() {
     let ns = TestNamespace::create("unreadable-asts").await;
     let api = support::dynamic_api(&ns, "apps.kruise.io/v1beta1", "StatefulSet", "statefulsets");
-    let _controller = RunningController::start(&ns);
+    // Stored while no webhook runs (with its webhooks on, run refuses it at admission).
+    let _controller = RunningController::start_with(&ns, &["--webhooks=false"]);
     api.create(
         &PostParams::default(),
         &unreadable("apps.kruise.io/v1beta1", "StatefulSet", "bad"),

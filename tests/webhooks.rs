@@ -126,6 +126,22 @@ async fn while_run_is_up_defaults_come_back_and_a_missed_selector_is_refused_and
         "{refused}"
     );
 
+    // An object the controller could not read is refused too, naming the field.
+    let mut unreadable = kruise_workload("CloneSet", "v1alpha1", "unreadable", "unreadable");
+    unreadable.data["spec"]["template"]["spec"]["containers"][0]["ports"] =
+        json!([{ "containerPort": "http" }]);
+    let api = kruise_api(&ns, "CloneSet", "v1alpha1");
+    let refused = api
+        .create(&PostParams::default(), &unreadable)
+        .await
+        .expect_err("refused");
+    assert!(
+        refused
+            .to_string()
+            .contains("spec.template.spec.containers[0].ports[0].containerPort"),
+        "{refused}"
+    );
+
     // The probes and the metrics come from the same server.
     let (status, body) = controller.get("/readyz").expect("readyz");
     assert!(status.contains("200"), "{status} {body}");
