@@ -5,10 +5,14 @@
 //!
 //! Invariants: a field the user set is never changed, only absent ones are filled; the
 //! planners read the same defaults when a field is absent (an object created while no
-//! webhook ran is planned the same way); the pod template is not defaulted here (the
-//! revision hash depends on it, see the API-versions work), so a template is stored as
-//! written.
+//! webhook ran is planned the same way); the pod template gets OpenKruise's template
+//! defaults ([`template_defaults`]) on create and when an update changed it, so a template
+//! stored through us hashes to the revision name OpenKruise would compute, and the
+//! controllers hash every template defaulted anyway (a template stored while no webhook
+//! ran gets the same revision).
 use serde_json::{Value, json};
+
+use crate::runtime::template_defaults;
 
 /// Sets `object[path]` to `value` when it is absent (or null).
 fn fill(object: &mut Value, path: &[&str], value: Value) {
@@ -93,13 +97,18 @@ pub fn statefulset(object: &Value) -> Value {
     out
 }
 
-/// The defaults of `kind`, if it has any here.
-pub fn of(kind: &str, object: &Value) -> Option<Value> {
-    match kind {
-        "CloneSet" => Some(cloneset(object)),
-        "StatefulSet" => Some(statefulset(object)),
-        _ => None,
+/// The defaults of `kind`, if it has any here; the pod template too when `template` (on
+/// create, and on an update that changed it, as upstream).
+pub fn of(kind: &str, object: &Value, template: bool) -> Option<Value> {
+    let mut out = match kind {
+        "CloneSet" => cloneset(object),
+        "StatefulSet" => statefulset(object),
+        _ => return None,
+    };
+    if template && out["spec"]["template"].is_object() {
+        out["spec"]["template"] = template_defaults::defaulted(&out["spec"]["template"]);
     }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -125,6 +134,20 @@ mod tests {
         assert_eq!(out["spec"]["updateStrategy"]["partition"], "50%");
         assert_eq!(out["spec"]["updateStrategy"]["inPlaceUpdateStrategy"], json!({}));
         assert_eq!(cloneset(&out), out, "defaulting twice changes nothing");
+    }
+
+    #[test]
+    fn the_template_is_defaulted_only_when_asked() {
+        let set = json!({ "kind": "CloneSet", "spec": { "template": {
+            "spec": { "containers": [{ "name": "app", "image": "web:1" }] } } } });
+        let with = of("CloneSet", &set, true).expect("a kind with defaults");
+        assert_eq!(
+            with["spec"]["template"]["spec"]["containers"][0]["imagePullPolicy"],
+            "Always"
+        );
+        let without = of("CloneSet", &set, false).expect("a kind with defaults");
+        assert_eq!(without["spec"]["template"], set["spec"]["template"]);
+        assert!(of("SidecarSet", &set, true).is_none());
     }
 
     #[test]

@@ -56,7 +56,7 @@ type Decision = (AdmissionResponse, &'static str);
 fn answer(
     shared: &Shared,
     review: Review,
-    decide: impl FnOnce(&str, Option<Value>, AdmissionResponse) -> Decision,
+    decide: impl FnOnce(&str, Option<Value>, Option<Value>, AdmissionResponse) -> Decision,
 ) -> Json<Review> {
     let request = match request(review) {
         Ok(request) => request,
@@ -64,7 +64,11 @@ fn answer(
     };
     let kind = request.kind.kind.clone();
     let object = request.object.as_ref().and_then(|o| serde_json::to_value(o).ok());
-    let (response, result) = decide(&kind, object, AdmissionResponse::from(&request));
+    let old = request
+        .old_object
+        .as_ref()
+        .and_then(|o| serde_json::to_value(o).ok());
+    let (response, result) = decide(&kind, object, old, AdmissionResponse::from(&request));
     shared
         .metrics
         .admission(operation(&request.operation), &kind, result);
@@ -76,11 +80,18 @@ pub async fn mutate(State(shared): State<Shared>, Json(review): Json<Review>) ->
     answer(&shared, review, defaults_patch)
 }
 
-fn defaults_patch(kind: &str, object: Option<Value>, response: AdmissionResponse) -> Decision {
+fn defaults_patch(
+    kind: &str,
+    object: Option<Value>,
+    old: Option<Value>,
+    response: AdmissionResponse,
+) -> Decision {
     let Some(before) = object else {
         return (response, "allowed");
     };
-    let Some(after) = defaults::of(kind, &before) else {
+    // As upstream: the template is defaulted on create, and on update only when it changed.
+    let template_changed = old.is_none_or(|old| old["spec"]["template"] != before["spec"]["template"]);
+    let Some(after) = defaults::of(kind, &before, template_changed) else {
         return (response, "allowed");
     };
     let patch = json_patch::diff(&before, &after);
@@ -130,7 +141,7 @@ pub async fn validate(State(shared): State<Shared>, Json(review): Json<Review>) 
     answer(&shared, review, refusal)
 }
 
-fn refusal(kind: &str, object: Option<Value>, response: AdmissionResponse) -> Decision {
+fn refusal(kind: &str, object: Option<Value>, _old: Option<Value>, response: AdmissionResponse) -> Decision {
     match object.and_then(|value| validate_object(kind, &value)) {
         None => (response, "allowed"),
         Some(message) => {

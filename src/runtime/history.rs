@@ -121,8 +121,12 @@ impl History {
     }
 }
 
+/// The revision's template, defaulted as every new revision's is, so that two revisions'
+/// templates differ only where a user changed them (a revision written before templates
+/// were defaulted would otherwise differ from a new one in every pull policy and make an
+/// in-place update a recreation).
 fn template_of(data: &Value) -> Option<PodTemplateSpec> {
-    let mut template = data.get("spec")?.get("template")?.clone();
+    let mut template = crate::runtime::template_defaults::defaulted(data.get("spec")?.get("template")?);
     if let Some(obj) = template.as_object_mut() {
         obj.remove("$patch");
     }

@@ -23,5 +23,6 @@ pub mod metrics;
 pub mod owner_index;
 pub mod revision;
 pub mod scope;
+pub mod template_defaults;
 pub mod triggers;
 pub mod watches;

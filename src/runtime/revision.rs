@@ -4,7 +4,9 @@
 //! Invariants:
 //! - The hash is FNV-1 (32-bit) over the payload bytes followed by the decimal collision
 //!   count, printed in decimal with each digit mapped through Kubernetes' safe alphabet
-//!   (653280100 -> `b976d4544`), as upstream does.
+//!   (653280100 -> `b976d4544`), as upstream does; the payload's template is defaulted as
+//!   OpenKruise's webhook defaults it, so for the templates [`template_defaults`] covers the
+//!   revision name is the one OpenKruise gives (measured names in the tests).
 //! - Equality with an existing revision is SEMANTIC: both templates compare equal after
 //!   dropping `null`s and empty objects that Go's encoder writes (`creationTimestamp: null`,
 //!   `resources: {}`). Our payload bytes are not Go's, so byte equality would never find
@@ -16,6 +18,8 @@ use std::collections::BTreeSet;
 
 use k8s_openapi::api::core::v1::PodTemplateSpec;
 use serde_json::{Value, json};
+
+use super::template_defaults;
 
 /// The pod label naming its revision (the full ControllerRevision name).
 pub const REVISION_LABEL: &str = "controller-revision-hash";
@@ -50,9 +54,11 @@ pub fn template_of<'a>(
         .map(|(_, t)| t)
 }
 
-/// The revision's `data`: `{"spec":{"template":{...,"$patch":"replace"}}}`.
+/// The revision's `data`: `{"spec":{"template":{...,"$patch":"replace"}}}`, the template
+/// as OpenKruise's webhook defaults it with the empty values Go writes
+/// ([`template_defaults::defaulted`]), so its hash is the one OpenKruise computes.
 pub fn payload(template: &PodTemplateSpec) -> Value {
-    let mut template = serde_json::to_value(template).unwrap_or(Value::Null);
+    let mut template = template_defaults::defaulted(&serde_json::to_value(template).unwrap_or(Value::Null));
     if let Some(obj) = template.as_object_mut() {
         obj.insert("$patch".into(), json!("replace"));
     }
@@ -103,9 +109,12 @@ fn normalized(value: &Value) -> Value {
     }
 }
 
-/// Do two revision payloads hold the same template?
+/// Do two revision payloads hold the same template? Both are compared defaulted, so a
+/// revision written before templates were defaulted (by an older kubectl-kruise) still
+/// holds the template it held, and taking it over starts no rollout.
 pub fn same_template(a: &Value, b: &Value) -> bool {
-    normalized(&a["spec"]["template"]) == normalized(&b["spec"]["template"])
+    let template = |p: &Value| normalized(&template_defaults::defaulted(&p["spec"]["template"]));
+    template(a) == template(b)
 }
 
 /// What the planner needs of one existing revision.

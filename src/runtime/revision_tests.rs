@@ -126,3 +126,46 @@ proptest! {
         prop_assert!(history.len() - gone.len() <= limit.max(protected));
     }
 }
+
+/// Measured on OpenKruise v1.8.4 (kruise-manager with its webhooks, collisionCount 0): the
+/// CloneSet `web` with one container `app` named its revisions `web-78f9fc5944` (image
+/// `registry.local/web:1`) and `web-c8bd6cc57` (`:2`). The same hash and name over the
+/// payload as OpenKruise hashes it (the template as its webhook defaulted it, with the
+/// empty values Go's encoder writes, sorted keys, the collision count appended) gives the
+/// same names: the hashing is OpenKruise's; what still differs is the payload (our
+/// templates are not defaulted, and serde omits what Go writes empty).
+#[test]
+fn the_hash_of_openkruises_payload_is_the_revision_name_openkruise_measured() {
+    let upstream_payload = |image: &str| {
+        json!({ "spec": { "template": {
+            "$patch": "replace",
+            "metadata": { "creationTimestamp": null, "labels": { "app": "web" } },
+            "spec": {
+                "containers": [{
+                    "image": image, "imagePullPolicy": "Always", "name": "app", "resources": {},
+                    "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
+                }],
+                "dnsPolicy": "ClusterFirst", "restartPolicy": "Always",
+                "schedulerName": "default-scheduler", "securityContext": {},
+                "terminationGracePeriodSeconds": 30,
+            },
+        } } })
+    };
+    let name = |image: &str| revision_name("web", &revision_hash(&upstream_payload(image), 0));
+    assert_eq!(name("registry.local/web:1"), "web-78f9fc5944");
+    assert_eq!(name("registry.local/web:2"), "web-c8bd6cc57");
+    // And our own payload of the template as the user wrote it is that payload.
+    let ours = |image: &str| revision_name("web", &revision_hash(&payload(&template(image)), 0));
+    assert_eq!(ours("registry.local/web:1"), "web-78f9fc5944");
+    assert_eq!(ours("registry.local/web:2"), "web-c8bd6cc57");
+    // A CloneSet created under OpenKruise stores the defaulted template, and our payload of
+    // it is the same template as OpenKruise's revision (only Go's empty values differ), so
+    // that revision is found and reused on take-over.
+    let stored: PodTemplateSpec =
+        serde_json::from_value(upstream_payload("registry.local/web:1")["spec"]["template"].clone())
+            .expect("template");
+    assert!(same_template(
+        &payload(&stored),
+        &upstream_payload("registry.local/web:1")
+    ));
+}
