@@ -1,7 +1,8 @@
 //! Admission for `run`: one HTTPS server ([`server`]: `/metrics`, `/healthz`, `/readyz`,
-//! `/mutate`, `/validate`), its certificates kept in a Secret ([`certs`]), the webhook
-//! configurations it registers and removes ([`registration`]), the defaults it writes
-//! ([`defaults`]) and the refusals CEL cannot express ([`review`]).
+//! `/mutate`, `/validate`; what its handlers share: [`shared`]), its certificates kept in a
+//! Secret ([`certs`]), the webhook configurations it registers and removes
+//! ([`registration`]), the defaults it writes ([`defaults`]) and the refusals CEL cannot
+//! express ([`review`]).
 //!
 //! ```text
 //! run ─> Secret (CA + serving cert) ─> TLS listener --webhook-addr ─> axum routes
@@ -18,6 +19,7 @@ pub mod defaults;
 pub mod registration;
 pub mod review;
 pub mod server;
+pub mod shared;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -28,7 +30,8 @@ use kube::Client;
 use tokio::net::TcpListener;
 
 use registration::Endpoint;
-use server::{Rotating, Shared};
+use server::Rotating;
+use shared::Shared;
 
 /// What `run` asks of admission.
 #[derive(Debug, Clone)]

@@ -18,7 +18,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::defaults;
-use super::server::Shared;
+use super::shared::Shared;
 use crate::api::cloneset::CloneSet;
 use crate::api::statefulset::v1beta1::StatefulSet;
 use crate::runtime::decoded::read;

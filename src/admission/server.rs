@@ -8,7 +8,6 @@
 //! run leads (a standby is live but not ready); a slow or broken connection never holds
 //! another (one task each).
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
 use axum::Router;
@@ -26,36 +25,7 @@ use tokio_rustls::rustls::sign::CertifiedKey;
 use tokio_rustls::rustls::{self, ServerConfig};
 
 use super::review;
-use crate::runtime::metrics::Metrics;
-
-/// What `/readyz` reports.
-#[derive(Debug, Default)]
-pub struct Health {
-    /// The caches have their first lists.
-    pub synced: AtomicBool,
-    /// This run may write (it leads, or leader election is off).
-    pub leading: AtomicBool,
-}
-
-impl Health {
-    /// Why the run is not ready, if it is not.
-    pub fn not_ready(&self) -> Option<&'static str> {
-        if !self.synced.load(Ordering::Relaxed) {
-            Some("caches not synced yet")
-        } else if !self.leading.load(Ordering::Relaxed) {
-            Some("standby: another run holds the lease")
-        } else {
-            None
-        }
-    }
-}
-
-/// What the handlers share.
-#[derive(Clone)]
-pub struct Shared {
-    pub metrics: Arc<Metrics>,
-    pub health: Arc<Health>,
-}
+use super::shared::Shared;
 
 async fn metrics(axum::extract::State(s): axum::extract::State<Shared>) -> impl IntoResponse {
     (

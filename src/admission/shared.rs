@@ -1,0 +1,36 @@
+//! What the server's handlers share: the metrics and the health `/readyz` reports. Its own
+//! module so that the routes ([`super::server`]) and the admission handlers
+//! ([`super::review`]) both depend on it and not on each other.
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::runtime::metrics::Metrics;
+
+/// What `/readyz` reports.
+#[derive(Debug, Default)]
+pub struct Health {
+    /// The caches have their first lists.
+    pub synced: AtomicBool,
+    /// This run may write (it leads, or leader election is off).
+    pub leading: AtomicBool,
+}
+
+impl Health {
+    /// Why the run is not ready, if it is not.
+    pub fn not_ready(&self) -> Option<&'static str> {
+        if !self.synced.load(Ordering::Relaxed) {
+            Some("caches not synced yet")
+        } else if !self.leading.load(Ordering::Relaxed) {
+            Some("standby: another run holds the lease")
+        } else {
+            None
+        }
+    }
+}
+
+/// What the handlers share.
+#[derive(Clone)]
+pub struct Shared {
+    pub metrics: Arc<Metrics>,
+    pub health: Arc<Health>,
+}
