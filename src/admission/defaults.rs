@@ -12,7 +12,9 @@
 //! ran gets the same revision).
 use serde_json::{Value, json};
 
+use crate::runtime::history::DEFAULT_REVISION_HISTORY_LIMIT;
 use crate::runtime::template_defaults;
+use crate::workloads::cloneset::numbers::DEFAULT_MAX_UNAVAILABLE;
 
 /// Sets `object[path]` to `value` when it is absent (or null).
 fn fill(object: &mut Value, path: &[&str], value: Value) {
@@ -37,7 +39,11 @@ fn text<'a>(object: &'a Value, path: &[&str]) -> Option<&'a str> {
 pub fn cloneset(object: &Value) -> Value {
     let mut out = object.clone();
     fill(&mut out, &["spec", "replicas"], json!(1));
-    fill(&mut out, &["spec", "revisionHistoryLimit"], json!(10));
+    fill(
+        &mut out,
+        &["spec", "revisionHistoryLimit"],
+        json!(DEFAULT_REVISION_HISTORY_LIMIT),
+    );
     fill(&mut out, &["spec", "updateStrategy", "type"], json!("ReCreate"));
     if matches!(
         text(&out, &["spec", "updateStrategy", "type"]),
@@ -53,7 +59,7 @@ pub fn cloneset(object: &Value) -> Value {
     fill(
         &mut out,
         &["spec", "updateStrategy", "maxUnavailable"],
-        json!("20%"),
+        json!(DEFAULT_MAX_UNAVAILABLE),
     );
     fill(&mut out, &["spec", "updateStrategy", "maxSurge"], json!(0));
     out
@@ -63,7 +69,11 @@ pub fn cloneset(object: &Value) -> Value {
 pub fn statefulset(object: &Value) -> Value {
     let mut out = object.clone();
     fill(&mut out, &["spec", "replicas"], json!(1));
-    fill(&mut out, &["spec", "revisionHistoryLimit"], json!(10));
+    fill(
+        &mut out,
+        &["spec", "revisionHistoryLimit"],
+        json!(DEFAULT_REVISION_HISTORY_LIMIT),
+    );
     fill(&mut out, &["spec", "podManagementPolicy"], json!("OrderedReady"));
     fill(
         &mut out,

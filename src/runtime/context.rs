@@ -170,8 +170,15 @@ pub struct Context {
 /// `(name, uid)` of the object's controller when it is a `kind` of apps.kruise.io (any
 /// served version).
 pub fn controller_of(meta: &ObjectMeta, kind: &str) -> Option<(String, String)> {
+    controller_in(meta, "apps.kruise.io", kind)
+}
+
+/// `(name, uid)` of the object's controller when it is a `kind` of API group `group` (any
+/// served version; the core group is `""`).
+pub fn controller_in(meta: &ObjectMeta, group: &str, kind: &str) -> Option<(String, String)> {
     meta.owner_references.iter().flatten().find_map(|o| {
-        (o.controller == Some(true) && o.kind == kind && o.api_version.starts_with("apps.kruise.io/"))
+        let owner_group = o.api_version.rsplit_once('/').map_or("", |(g, _)| g);
+        (o.controller == Some(true) && o.kind == kind && owner_group == group)
             .then(|| (o.name.clone(), o.uid.clone()))
     })
 }

@@ -23,6 +23,9 @@ use crate::runtime::revision::{
 
 pub const HASH_LABEL: &str = "controller.kubernetes.io/hash";
 
+/// `spec.revisionHistoryLimit` when none is set (the webhook writes it).
+pub const DEFAULT_REVISION_HISTORY_LIMIT: i32 = 10;
+
 /// What the history needs of a workload.
 pub trait Workload:
     Resource<DynamicType = (), Scope = k8s_openapi::NamespaceResourceScope>
@@ -67,7 +70,9 @@ macro_rules! impl_workload {
                     .and_then(|s| s.current_revision.as_deref())
             }
             fn revision_history_limit(&self) -> i32 {
-                self.spec.revision_history_limit.unwrap_or(10)
+                self.spec
+                    .revision_history_limit
+                    .unwrap_or($crate::runtime::history::DEFAULT_REVISION_HISTORY_LIMIT)
             }
             fn status_with_collision_count(&self, count: i32) -> serde_json::Value {
                 let mut status = self.status.clone().unwrap_or_default();

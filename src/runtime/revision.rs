@@ -109,12 +109,16 @@ fn normalized(value: &Value) -> Value {
     }
 }
 
-/// Do two revision payloads hold the same template? Both are compared defaulted, so a
-/// revision written before templates were defaulted (by an older kubectl-kruise) still
-/// holds the template it held, and taking it over starts no rollout.
+/// A payload's template in the form two payloads are compared in: defaulted, so a revision
+/// written before templates were defaulted (by an older kubectl-kruise) still holds the
+/// template it held and taking it over starts no rollout; then [`normalized`].
+fn comparable(payload: &Value) -> Value {
+    normalized(&template_defaults::defaulted(&payload["spec"]["template"]))
+}
+
+/// Do two revision payloads hold the same template?
 pub fn same_template(a: &Value, b: &Value) -> bool {
-    let template = |p: &Value| normalized(&template_defaults::defaulted(&p["spec"]["template"]));
-    template(a) == template(b)
+    comparable(a) == comparable(b)
 }
 
 /// What the planner needs of one existing revision.
@@ -151,10 +155,12 @@ pub fn plan_update_revision(
     collision_count: i32,
 ) -> RevisionStep {
     let data = payload(template);
+    // Made comparable once, not once per existing revision.
+    let wanted = comparable(&data);
     let mut sorted: Vec<&KnownRevision> = existing.iter().collect();
     sorted.sort_by(|a, b| (a.revision, &a.created, &a.name).cmp(&(b.revision, &b.created, &b.name)));
     let next = sorted.last().map_or(1, |r| r.revision + 1);
-    match sorted.iter().rposition(|r| same_template(&r.data, &data)) {
+    match sorted.iter().rposition(|r| comparable(&r.data) == wanted) {
         Some(i) if i + 1 == sorted.len() => RevisionStep::Current {
             name: sorted[i].name.clone(),
         },

@@ -24,7 +24,7 @@ use kube::{Client, Resource};
 use serde::de::DeserializeOwned;
 
 use crate::runtime::children::{ChildWatch, Children, key_of};
-use crate::runtime::context::Context;
+use crate::runtime::context::{Context, controller_in};
 use crate::runtime::decoded::Decoded;
 use crate::runtime::expectations::{ObjectKind, Watched};
 use crate::runtime::scope::Scoped;
@@ -110,8 +110,7 @@ where
         C::Scope: Scoped,
     {
         let api = crate::runtime::watches::scoped::<C>(client, namespace);
-        let what = Box::leak(key_of::<C>().into_boxed_str());
-        let (store, owners, fanout, drive) = crate::runtime::watches::fanned_out(api, what);
+        let (store, owners, fanout, drive) = crate::runtime::watches::fanned_out(api, key_of::<C>());
         self.children.register(ChildWatch { store, owners });
         let events = fanout.subscribe();
         self.drives.push(drive);
@@ -240,11 +239,7 @@ where
 
 /// The name of the `K` that controls the object with `meta`, if any.
 pub fn controlled_by<K: Resource<DynamicType = ()>>(meta: &ObjectMeta) -> Option<String> {
-    let (kind, group) = (K::kind(&()), K::group(&()));
-    meta.owner_references.iter().flatten().find_map(|o| {
-        let owner_group = o.api_version.rsplit_once('/').map_or("", |(g, _)| g);
-        (o.controller == Some(true) && o.kind == kind && owner_group == group).then(|| o.name.clone())
-    })
+    controller_in(meta, &K::group(&()), &K::kind(&())).map(|(name, _)| name)
 }
 
 /// The objects of kind `K` an event of the object with `meta` (a `kind`) must wake (pure,

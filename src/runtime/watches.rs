@@ -130,10 +130,10 @@ fn strip<K: Resource>(object: &mut K) {
 }
 
 /// A store whose changes (deletes included) go to a [`Fanout`], and the future that drives
-/// its watch.
+/// its watch (`what` names it in warnings).
 pub fn fanned_out<K>(
     api: Api<K>,
-    what: &'static str,
+    what: impl Into<Arc<str>>,
 ) -> (Store<K>, Arc<OwnerIndex>, Fanout<K>, BoxFuture<'static, ()>)
 where
     K: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
@@ -143,6 +143,7 @@ where
     let fanout = Fanout::default();
     let out = fanout.clone();
     let observer = index.clone();
+    let what: Arc<str> = what.into();
     let drive = watcher(api, watcher::Config::default())
         .default_backoff()
         .modify(strip)
@@ -155,14 +156,16 @@ where
             event
         })
         .for_each(move |event| {
-            let out = out.clone();
+            let (out, what) = (out.clone(), what.clone());
             async move {
                 match event {
                     Ok(
                         watcher::Event::Apply(o) | watcher::Event::InitApply(o) | watcher::Event::Delete(o),
                     ) => out.send(Arc::new(o)).await,
                     Ok(_) => {}
-                    Err(error) => tracing::warn!(what, %error, "watch failed; retrying with backoff"),
+                    Err(error) => {
+                        tracing::warn!(what = &*what, %error, "watch failed; retrying with backoff")
+                    }
                 }
             }
         })

@@ -52,13 +52,16 @@ pub fn max_surge(
     })
 }
 
+/// A CloneSet's `updateStrategy.maxUnavailable` when none is set (the webhook writes it).
+pub const DEFAULT_MAX_UNAVAILABLE: &str = "20%";
+
 /// `updateStrategy.maxUnavailable` (default 20%): percent rounds up without surge, down with it.
 pub fn max_unavailable(
     value: Option<&IntOrString>,
     replicas: i64,
     surge: i64,
 ) -> Result<i64, InvalidIntOrPercent> {
-    let default = IntOrString::String("20%".into());
+    let default = IntOrString::String(DEFAULT_MAX_UNAVAILABLE.into());
     Ok(
         match parse("updateStrategy.maxUnavailable", value.unwrap_or(&default))? {
             Amount::Int(n) => n,

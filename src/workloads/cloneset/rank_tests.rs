@@ -6,19 +6,7 @@ const ZONE: &str = "failure-domain.beta.kubernetes.io/zone";
 type Nodes = BTreeMap<String, BTreeMap<String, String>>;
 
 fn facts(name: &str) -> PodFacts {
-    PodFacts {
-        name: name.into(),
-        labels: BTreeMap::new(),
-        scheduled: true,
-        phase_rank: 2,
-        ready: true,
-        available: true,
-        ready_since: Some("2026-12-01T00:00:00Z".parse().expect("time")),
-        restarts: 0,
-        deletion_cost: 0,
-        created: Some("2026-11-01T00:00:00Z".parse().expect("time")),
-        rank: 0,
-    }
+    PodFacts::sample(name)
 }
 
 fn with(name: &str, edit: impl FnOnce(&mut PodFacts)) -> PodFacts {

@@ -45,6 +45,25 @@ pub struct PodFacts {
 }
 
 impl PodFacts {
+    /// A scheduled, running, ready and available pod with no cost or rank (tests build the
+    /// cases they need from it).
+    #[cfg(test)]
+    pub fn sample(name: &str) -> Self {
+        PodFacts {
+            name: name.into(),
+            labels: BTreeMap::new(),
+            scheduled: true,
+            phase_rank: 2,
+            ready: true,
+            available: true,
+            ready_since: Some("2026-12-01T00:00:00Z".parse().expect("time")),
+            restarts: 0,
+            deletion_cost: 0,
+            created: Some("2026-11-01T00:00:00Z".parse().expect("time")),
+            rank: 0,
+        }
+    }
+
     pub fn from_resource(pod: &Pod, min_ready_seconds: i64, now: Timestamp) -> Self {
         let status = pod.status.as_ref();
         let conditions = status.and_then(|s| s.conditions.as_ref());
