@@ -35,7 +35,9 @@ fn text<'a>(object: &'a Value, path: &[&str]) -> Option<&'a str> {
     path.iter().try_fold(object, |node, key| node.get(*key))?.as_str()
 }
 
-/// A CloneSet's defaults (`apiVersion` v1alpha1; see the reference table of its spec).
+/// A CloneSet's defaults, in the spelling of the object: `v1beta1` (its `apiVersion`, or
+/// an update strategy already nested) gets `type: RollingUpdate` and the knobs under
+/// `rollingUpdate`; `v1alpha1` gets them flat (see the reference table of its spec).
 pub fn cloneset(object: &Value) -> Value {
     let mut out = object.clone();
     fill(&mut out, &["spec", "replicas"], json!(1));
@@ -44,24 +46,32 @@ pub fn cloneset(object: &Value) -> Value {
         &["spec", "revisionHistoryLimit"],
         json!(DEFAULT_REVISION_HISTORY_LIMIT),
     );
-    fill(&mut out, &["spec", "updateStrategy", "type"], json!("ReCreate"));
-    if matches!(
-        text(&out, &["spec", "updateStrategy", "type"]),
-        Some("InPlaceIfPossible" | "InPlaceOnly")
-    ) {
+    let nested = object["apiVersion"]
+        .as_str()
+        .is_some_and(|v| v.ends_with("/v1beta1"))
+        || object["spec"]["updateStrategy"]["rollingUpdate"].is_object()
+        || text(object, &["spec", "updateStrategy", "type"]) == Some("RollingUpdate");
+    let (knobs, policy): (&[&str], &str) = if nested {
         fill(
             &mut out,
-            &["spec", "updateStrategy", "inPlaceUpdateStrategy"],
-            json!({}),
+            &["spec", "updateStrategy", "type"],
+            json!("RollingUpdate"),
         );
+        if text(&out, &["spec", "updateStrategy", "type"]) != Some("RollingUpdate") {
+            return out;
+        }
+        (&["spec", "updateStrategy", "rollingUpdate"], "podUpdatePolicy")
+    } else {
+        (&["spec", "updateStrategy"], "type")
+    };
+    let at = |leaf: &'static str| [knobs, &[leaf]].concat();
+    fill(&mut out, &at(policy), json!("ReCreate"));
+    if matches!(text(&out, &at(policy)), Some("InPlaceIfPossible" | "InPlaceOnly")) {
+        fill(&mut out, &at("inPlaceUpdateStrategy"), json!({}));
     }
-    fill(&mut out, &["spec", "updateStrategy", "partition"], json!(0));
-    fill(
-        &mut out,
-        &["spec", "updateStrategy", "maxUnavailable"],
-        json!(DEFAULT_MAX_UNAVAILABLE),
-    );
-    fill(&mut out, &["spec", "updateStrategy", "maxSurge"], json!(0));
+    fill(&mut out, &at("partition"), json!(0));
+    fill(&mut out, &at("maxUnavailable"), json!(DEFAULT_MAX_UNAVAILABLE));
+    fill(&mut out, &at("maxSurge"), json!(0));
     out
 }
 
@@ -144,6 +154,24 @@ mod tests {
         assert_eq!(out["spec"]["updateStrategy"]["partition"], "50%");
         assert_eq!(out["spec"]["updateStrategy"]["inPlaceUpdateStrategy"], json!({}));
         assert_eq!(cloneset(&out), out, "defaulting twice changes nothing");
+    }
+
+    #[test]
+    fn a_v1beta1_cloneset_gets_its_defaults_nested_and_on_delete_gets_none() {
+        let bare = json!({ "apiVersion": "apps.kruise.io/v1beta1", "kind": "CloneSet",
+            "spec": { "updateStrategy": { "rollingUpdate": { "podUpdatePolicy": "InPlaceIfPossible" } } } });
+        let out = cloneset(&bare);
+        assert_eq!(
+            out["spec"]["updateStrategy"],
+            json!({ "type": "RollingUpdate", "rollingUpdate": { "podUpdatePolicy": "InPlaceIfPossible",
+                "inPlaceUpdateStrategy": {}, "partition": 0, "maxUnavailable": "20%", "maxSurge": 0 } })
+        );
+        let on_delete = json!({ "apiVersion": "apps.kruise.io/v1beta1", "kind": "CloneSet",
+            "spec": { "updateStrategy": { "type": "OnDelete" } } });
+        assert_eq!(
+            cloneset(&on_delete)["spec"]["updateStrategy"],
+            json!({ "type": "OnDelete" })
+        );
     }
 
     #[test]

@@ -1,19 +1,29 @@
-//! `CloneSet` (`apps.kruise.io/v1alpha1`): a set of interchangeable pods with in-place update,
+//! `CloneSet` (`apps.kruise.io`): a set of interchangeable pods with in-place update,
 //! partitioned rollout, surge, specified deletion and per-pod PVCs.
 //!
-//! The Rust shape is the v1alpha1 wire shape (flat `updateStrategy`), which is what existing
-//! manifests use. Spec fields are all optional except `selector` and `template`; status counters
-//! that upstream always writes are plain integers (required in the schema).
+//! Invariants:
+//! - The Rust shape is the superset of OpenKruise's two spellings, served as both `v1alpha1`
+//!   and `v1beta1` (see [`super::versions`]): the flat `v1alpha1` `updateStrategy`
+//!   (`type: ReCreate|InPlaceIfPossible|InPlaceOnly|OnDelete`, `partition`, ...) and the nested
+//!   `v1beta1` one (`type: RollingUpdate|OnDelete`, `rollingUpdate.{podUpdatePolicy,
+//!   partition, ...}`); `scaleStrategy.disablePVCReuse` and `v1beta1`'s inverted
+//!   `enablePVCReuse`; `excludePreparingDelete` and its `v1alpha1` label.
+//! - Nothing outside this module reads the spelled fields: [`CloneSetSpec::update`],
+//!   [`CloneSetSpec::reuses_pvcs`] and [`CloneSetSpec::excludes_preparing_delete`] resolve
+//!   them, and the `v1beta1` spelling wins when both are set.
+//! - Spec fields are all optional except `selector` and `template`; status counters that
+//!   upstream always writes are plain integers (required in the schema).
 
 use k8s_openapi::api::core::v1::{PersistentVolumeClaim, PodTemplateSpec};
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, Time};
 use kube::CustomResource;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::common::{
-    InPlaceUpdateStrategy, IntOrString, Lifecycle, UpdatePriorityStrategy, UpdateScatterStrategy, cel,
-    preserve_unknown_object, preserve_unknown_object_list,
+    InPlaceUpdateStrategy, IntOrString, Lifecycle, PodUpdatePolicy, UpdatePriorityStrategy,
+    UpdateScatterStrategy, cel, preserve_unknown_object, preserve_unknown_object_list,
 };
 
 /// Desired state of a CloneSet.
@@ -170,12 +180,20 @@ pub struct CloneSetScaleStrategy {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(transform = cel::int_or_percent("scaleStrategy.maxUnavailable"))]
     pub max_unavailable: Option<IntOrString>,
-    /// `true` disables reusing PVCs left by vanished pods.
+    /// `true` disables reusing PVCs left by vanished pods (`v1alpha1` spelling).
     #[serde(default, rename = "disablePVCReuse", skip_serializing_if = "Option::is_none")]
     pub disable_pvc_reuse: Option<bool>,
+    /// `true` reuses PVCs left by vanished pods (`v1beta1` spelling; a write through
+    /// `v1beta1` defaults it to `false`). Wins over `disablePVCReuse`.
+    #[serde(default, rename = "enablePVCReuse", skip_serializing_if = "Option::is_none")]
+    pub enable_pvc_reuse: Option<bool>,
+    /// Pods in the PreparingDelete lifecycle state do not count as replicas (`v1beta1`; in
+    /// `v1alpha1` the label `apps.kruise.io/cloneset-scaling-exclude-preparing-delete`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclude_preparing_delete: Option<bool>,
 }
 
-/// `spec.updateStrategy` (v1alpha1: flat, the type is the pod update policy).
+/// `spec.updateStrategy`: the flat `v1alpha1` fields and the nested `v1beta1` `rollingUpdate`.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(transform = cel::rule(
@@ -184,9 +202,13 @@ pub struct CloneSetScaleStrategy {
     "updateStrategy.maxSurge must be 0 when updateStrategy.type is InPlaceOnly",
 ))]
 pub struct CloneSetUpdateStrategy {
-    /// Pod update policy (default `ReCreate`).
+    /// `v1alpha1`: the pod update policy (default `ReCreate`) or `OnDelete`; `v1beta1`:
+    /// `RollingUpdate` (default) or `OnDelete`.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub type_: Option<CloneSetUpdateStrategyType>,
+    /// The `v1beta1` rolling-update knobs; each one set here wins over its flat twin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolling_update: Option<RollingUpdateCloneSetStrategy>,
     /// Number or share of pods kept at the current revision (default 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(transform = cel::int_or_percent("updateStrategy.partition"))]
@@ -213,7 +235,46 @@ pub struct CloneSetUpdateStrategy {
     pub in_place_update_strategy: Option<InPlaceUpdateStrategy>,
 }
 
-/// v1alpha1 `updateStrategy.type`.
+/// `spec.updateStrategy.rollingUpdate` (`v1beta1`).
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(transform = cel::rule(
+    "!(has(self.podUpdatePolicy) && self.podUpdatePolicy == 'InPlaceOnly' && has(self.maxSurge) \
+      && !(string(self.maxSurge) in ['0', '0%']))",
+    "updateStrategy.rollingUpdate.maxSurge must be 0 when podUpdatePolicy is InPlaceOnly",
+))]
+pub struct RollingUpdateCloneSetStrategy {
+    /// How pods are updated (default `ReCreate`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_update_policy: Option<PodUpdatePolicy>,
+    /// Number or share of pods kept at the current revision (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(transform = cel::int_or_percent("updateStrategy.rollingUpdate.partition"))]
+    pub partition: Option<IntOrString>,
+    /// Unavailable budget during update and deletion (default `20%`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(transform = cel::int_or_percent("updateStrategy.rollingUpdate.maxUnavailable"))]
+    pub max_unavailable: Option<IntOrString>,
+    /// Extra pods above `replicas` during update (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(transform = cel::int_or_percent("updateStrategy.rollingUpdate.maxSurge"))]
+    pub max_surge: Option<IntOrString>,
+    /// Stop updating pods; scaling continues.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused: Option<bool>,
+    /// Update order by weights or ordered label keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority_strategy: Option<UpdatePriorityStrategy>,
+    /// Spread pods with the given labels across update batches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scatter_strategy: Option<UpdateScatterStrategy>,
+    /// Knobs of in-place updates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_place_update_strategy: Option<InPlaceUpdateStrategy>,
+}
+
+/// `updateStrategy.type`, both spellings: `v1alpha1` names the pod update policy (or
+/// `OnDelete`), `v1beta1` names `RollingUpdate` or `OnDelete`.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
 pub enum CloneSetUpdateStrategyType {
     /// Always delete and recreate pods.
@@ -222,6 +283,117 @@ pub enum CloneSetUpdateStrategyType {
     InPlaceIfPossible,
     /// Only update in place; never recreate.
     InPlaceOnly,
+    /// `v1beta1`: update pods as `rollingUpdate.podUpdatePolicy` says.
+    RollingUpdate,
+    /// Pods are updated only when deleted by hand.
+    OnDelete,
+}
+
+impl From<PodUpdatePolicy> for CloneSetUpdateStrategyType {
+    fn from(policy: PodUpdatePolicy) -> Self {
+        match policy {
+            PodUpdatePolicy::ReCreate => Self::ReCreate,
+            PodUpdatePolicy::InPlaceIfPossible => Self::InPlaceIfPossible,
+            PodUpdatePolicy::InPlaceOnly => Self::InPlaceOnly,
+        }
+    }
+}
+
+/// Label by which a `v1alpha1` CloneSet asks that PreparingDelete pods not count as replicas.
+pub const EXCLUDE_PREPARING_DELETE_LABEL: &str = "apps.kruise.io/cloneset-scaling-exclude-preparing-delete";
+
+impl CloneSetUpdateStrategy {
+    /// Whether the strategy is spelled the `v1beta1` way (a `rollingUpdate` block or
+    /// `type: RollingUpdate`): writers put knobs where the object already has them.
+    pub fn is_nested(&self) -> bool {
+        self.rolling_update.is_some() || self.type_ == Some(CloneSetUpdateStrategyType::RollingUpdate)
+    }
+}
+
+impl CloneSetSpec {
+    /// The update strategy with both spellings resolved into the flat one: every knob set in
+    /// `rollingUpdate` wins over its flat twin, `type` is the pod update policy
+    /// (`RollingUpdate` becomes `rollingUpdate.podUpdatePolicy`, default `ReCreate`) or
+    /// `OnDelete`, and `rolling_update` is `None`.
+    pub fn update(&self) -> CloneSetUpdateStrategy {
+        let flat = self.update_strategy.clone().unwrap_or_default();
+        let nested = flat.rolling_update.clone().unwrap_or_default();
+        use CloneSetUpdateStrategyType::{OnDelete, RollingUpdate};
+        let type_ = match flat.type_ {
+            Some(OnDelete) => Some(OnDelete),
+            spelled => nested
+                .pod_update_policy
+                .map(Into::into)
+                .or(spelled.filter(|t| *t != RollingUpdate)),
+        };
+        CloneSetUpdateStrategy {
+            type_,
+            rolling_update: None,
+            partition: nested.partition.or(flat.partition),
+            max_unavailable: nested.max_unavailable.or(flat.max_unavailable),
+            max_surge: nested.max_surge.or(flat.max_surge),
+            paused: nested.paused.or(flat.paused),
+            priority_strategy: nested.priority_strategy.or(flat.priority_strategy),
+            scatter_strategy: nested.scatter_strategy.or(flat.scatter_strategy),
+            in_place_update_strategy: nested.in_place_update_strategy.or(flat.in_place_update_strategy),
+        }
+    }
+
+    /// How pods are updated, both spellings resolved: `ReCreate` when unset, and for
+    /// `OnDelete` (which updates no pod; a pod deleted by hand is recreated).
+    pub fn pod_update_policy(&self) -> PodUpdatePolicy {
+        match self.update().type_ {
+            Some(CloneSetUpdateStrategyType::InPlaceIfPossible) => PodUpdatePolicy::InPlaceIfPossible,
+            Some(CloneSetUpdateStrategyType::InPlaceOnly) => PodUpdatePolicy::InPlaceOnly,
+            _ => PodUpdatePolicy::ReCreate,
+        }
+    }
+
+    /// Whether PVCs left by vanished pods are reused: `enablePVCReuse` when set, else not
+    /// `disablePVCReuse` when set, else `false` for a strategy spelled the `v1beta1` way
+    /// (OpenKruise's `v1beta1` default) and `true` otherwise (its `v1alpha1` default).
+    pub fn reuses_pvcs(&self) -> bool {
+        let scale = self.scale_strategy.as_ref();
+        scale
+            .and_then(|s| s.enable_pvc_reuse)
+            .or_else(|| scale.and_then(|s| s.disable_pvc_reuse).map(|d| !d))
+            .unwrap_or_else(|| !self.update_strategy.as_ref().is_some_and(|u| u.is_nested()))
+    }
+
+    /// Whether pods in the PreparingDelete state stop counting as replicas: the field when
+    /// set, else the `v1alpha1` label on the CloneSet (`labels`).
+    pub fn excludes_preparing_delete(
+        &self,
+        labels: Option<&std::collections::BTreeMap<String, String>>,
+    ) -> bool {
+        self.scale_strategy
+            .as_ref()
+            .and_then(|s| s.exclude_preparing_delete)
+            .unwrap_or_else(|| {
+                labels
+                    .and_then(|l| l.get(EXCLUDE_PREPARING_DELETE_LABEL))
+                    .is_some_and(|v| v == "true")
+            })
+    }
+}
+
+/// `v1beta1`'s own default: a write through `v1beta1` gets `scaleStrategy.enablePVCReuse:
+/// false` (OpenKruise's CRD default), so such an object keeps `v1beta1`'s meaning when it
+/// is later read through `v1alpha1`.
+pub fn with_beta_defaults(mut crd: CustomResourceDefinition) -> CustomResourceDefinition {
+    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON;
+    if let Some(spec) = super::versions::schema_mut(&mut crd, "v1beta1")
+        .and_then(|s| s.properties.as_mut())
+        .and_then(|p| p.get_mut("spec"))
+        .and_then(|s| s.properties.as_mut())
+        .and_then(|p| p.get_mut("scaleStrategy"))
+    {
+        spec.default = Some(JSON(serde_json::json!({})));
+        if let Some(enable) = spec.properties.as_mut().and_then(|p| p.get_mut("enablePVCReuse")) {
+            enable.default = Some(JSON(serde_json::json!(false)));
+        }
+    }
+    crd
 }
 
 /// Observed state of a CloneSet.
@@ -405,7 +577,13 @@ mod tests {
         let strategy = &spec["properties"]["updateStrategy"]["properties"];
         assert_eq!(
             strategy["type"]["enum"],
-            serde_json::json!(["ReCreate", "InPlaceIfPossible", "InPlaceOnly"])
+            serde_json::json!([
+                "ReCreate",
+                "InPlaceIfPossible",
+                "InPlaceOnly",
+                "RollingUpdate",
+                "OnDelete"
+            ])
         );
         for field in ["partition", "maxUnavailable", "maxSurge"] {
             assert_eq!(strategy[field]["x-kubernetes-int-or-string"], true, "{field}");
@@ -420,5 +598,96 @@ mod tests {
             spec["properties"]["template"]["x-kubernetes-preserve-unknown-fields"],
             true
         );
+    }
+
+    fn spec(value: serde_json::Value) -> CloneSetSpec {
+        let mut doc = serde_json::json!({ "selector": {}, "template": {} });
+        doc.as_object_mut()
+            .expect("object")
+            .extend(value.as_object().expect("object").clone());
+        serde_json::from_value(doc).expect("a CloneSet spec")
+    }
+
+    #[test]
+    fn both_spellings_of_the_update_strategy_resolve_to_one_and_v1beta1_wins() {
+        use CloneSetUpdateStrategyType::*;
+        let flat = spec(serde_json::json!({ "updateStrategy": {
+            "type": "InPlaceIfPossible", "partition": 2, "paused": true, "maxSurge": 1 } }));
+        let nested = spec(serde_json::json!({ "updateStrategy": { "type": "RollingUpdate",
+            "rollingUpdate": { "podUpdatePolicy": "InPlaceIfPossible", "partition": 2, "paused": true,
+                "maxSurge": 1 } } }));
+        assert_eq!(flat.update(), nested.update());
+        assert_eq!(nested.update().type_, Some(InPlaceIfPossible));
+        assert_eq!(nested.pod_update_policy(), PodUpdatePolicy::InPlaceIfPossible);
+        let both = spec(
+            serde_json::json!({ "updateStrategy": { "type": "InPlaceOnly", "partition": 5,
+            "rollingUpdate": { "podUpdatePolicy": "ReCreate", "partition": "40%" } } }),
+        );
+        let resolved = both.update();
+        assert_eq!(resolved.type_, Some(ReCreate));
+        assert_eq!(resolved.partition, Some(IntOrString::String("40%".into())));
+        let rolling_default = spec(serde_json::json!({ "updateStrategy": { "type": "RollingUpdate" } }));
+        assert_eq!(rolling_default.pod_update_policy(), PodUpdatePolicy::ReCreate);
+        let on_delete = spec(serde_json::json!({ "updateStrategy": { "type": "OnDelete",
+            "rollingUpdate": { "podUpdatePolicy": "InPlaceOnly" } } }));
+        assert_eq!(on_delete.update().type_, Some(OnDelete));
+        assert_eq!(
+            spec(serde_json::json!({})).update(),
+            CloneSetUpdateStrategy::default()
+        );
+    }
+
+    #[test]
+    fn pvc_reuse_reads_both_spellings_and_each_version_s_default() {
+        let cases = [
+            (serde_json::json!({}), true),
+            (
+                serde_json::json!({ "scaleStrategy": { "disablePVCReuse": true } }),
+                false,
+            ),
+            (
+                serde_json::json!({ "scaleStrategy": { "enablePVCReuse": false } }),
+                false,
+            ),
+            (
+                serde_json::json!({ "scaleStrategy": { "enablePVCReuse": true, "disablePVCReuse": true } }),
+                true,
+            ),
+            (
+                serde_json::json!({ "updateStrategy": { "type": "RollingUpdate" } }),
+                false,
+            ),
+            (
+                serde_json::json!({ "updateStrategy": { "rollingUpdate": {} },
+                "scaleStrategy": { "enablePVCReuse": true } }),
+                true,
+            ),
+        ];
+        for (value, reuses) in cases {
+            assert_eq!(spec(value.clone()).reuses_pvcs(), reuses, "{value}");
+        }
+    }
+
+    #[test]
+    fn preparing_delete_exclusion_reads_the_field_or_the_v1alpha1_label() {
+        let labels = std::collections::BTreeMap::from([(
+            EXCLUDE_PREPARING_DELETE_LABEL.to_owned(),
+            "true".to_owned(),
+        )]);
+        assert!(spec(serde_json::json!({})).excludes_preparing_delete(Some(&labels)));
+        assert!(!spec(serde_json::json!({})).excludes_preparing_delete(None));
+        let field = spec(serde_json::json!({ "scaleStrategy": { "excludePreparingDelete": true } }));
+        assert!(field.excludes_preparing_delete(None));
+    }
+
+    #[test]
+    fn a_write_through_v1beta1_defaults_pvc_reuse_off() {
+        let crd = crate::api::crd_for_kind("CloneSet").expect("CloneSet CRD");
+        let scale = |version: &str| {
+            version_schema(&crd, version)["properties"]["spec"]["properties"]["scaleStrategy"].clone()
+        };
+        assert_eq!(scale("v1beta1")["default"], serde_json::json!({}));
+        assert_eq!(scale("v1beta1")["properties"]["enablePVCReuse"]["default"], false);
+        assert!(scale("v1alpha1").get("default").is_none());
     }
 }

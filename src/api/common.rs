@@ -160,6 +160,10 @@ pub struct Condition {
     /// Human-readable details.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// Generation the condition was computed for (`metav1.Condition`, as `v1beta1`
+    /// WorkloadSpread subsets write it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observed_generation: Option<i64>,
 }
 
 /// `schema_with` for typed Kubernetes objects that OpenKruise stores schemaless (pod

@@ -120,8 +120,9 @@ pub enum ConcurrencyPolicy {
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(transform = cel::rule(
-    "(has(self.jobTemplate) ? 1 : 0) + (has(self.broadcastJobTemplate) ? 1 : 0) == 1",
-    "template must set exactly one of jobTemplate and broadcastJobTemplate",
+    "(has(self.jobTemplate) ? 1 : 0) + (has(self.broadcastJobTemplate) ? 1 : 0) \
+     + (has(self.imageListPullJobTemplate) ? 1 : 0) == 1",
+    "template must set exactly one of jobTemplate, broadcastJobTemplate and imageListPullJobTemplate",
 ))]
 pub struct CronJobTemplate {
     /// A `batch/v1` Job template.
@@ -131,6 +132,11 @@ pub struct CronJobTemplate {
     /// A BroadcastJob template.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub broadcast_job_template: Option<BroadcastJobTemplateSpec>,
+    /// `v1beta1`: an ImageListPullJob template (kept, not run: image pulls need
+    /// OpenKruise's node agent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "preserve_unknown_object")]
+    pub image_list_pull_job_template: Option<serde_json::Value>,
 }
 
 /// Metadata and spec of the BroadcastJobs to create.

@@ -2,9 +2,11 @@
 //! partitions, node-selector canaries, surge and in-place updates.
 //!
 //! Invariants:
-//! - v1alpha1 shape: the hash is reported in `status.daemonSetHash`, partitioned scaling is
-//!   the object annotation `daemonset.kruise.io/progressive-create-pod`, and the deprecated
-//!   `rollingUpdateType: Surging` is still accepted (it means `Standard`).
+//! - Superset of both served versions: the hash is reported in `status.daemonSetHash`
+//!   (`v1alpha1`) and `status.updateRevision` (`v1beta1`); partitioned scaling is
+//!   `spec.scaleStrategy.partitionedScaling` (`v1beta1`, wins) or the object annotation
+//!   `daemonset.kruise.io/progressive-create-pod` ([`DaemonSet::partitioned_scaling`]); the
+//!   deprecated `rollingUpdateType: Surging` is still accepted (it means `Standard`).
 //! - `rollingUpdate.partition` is an int-or-string (OpenKruise ≥ 1.9), so both old integer
 //!   manifests and new percentage manifests are accepted.
 //! - CRD: short names `daemon`, `ads`; status subresource only (no scale); printer columns
@@ -116,6 +118,37 @@ pub struct DaemonSetSpec {
     /// Lifecycle hooks (only `preDelete` is honoured).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lifecycle: Option<Lifecycle>,
+    /// `v1beta1`: how pods are created (in `v1alpha1`, an annotation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_strategy: Option<DaemonSetScaleStrategy>,
+}
+
+/// `spec.scaleStrategy` (`v1beta1`).
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DaemonSetScaleStrategy {
+    /// `true`: the partition also holds back pod creation on new nodes (`v1alpha1`: the
+    /// annotation `daemonset.kruise.io/progressive-create-pod: "true"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partitioned_scaling: Option<bool>,
+}
+
+impl DaemonSet {
+    /// Whether the partition also limits pod creation: `scaleStrategy.partitionedScaling`
+    /// when set (`v1beta1` wins), else the `v1alpha1` annotation.
+    pub fn partitioned_scaling(&self) -> bool {
+        self.spec
+            .scale_strategy
+            .as_ref()
+            .and_then(|s| s.partitioned_scaling)
+            .unwrap_or_else(|| {
+                self.metadata
+                    .annotations
+                    .as_ref()
+                    .and_then(|a| a.get(PROGRESSIVE_CREATE_POD_ANNOTATION))
+                    .is_some_and(|v| v == "true")
+            })
+    }
 }
 
 /// `RollingUpdate` (default) or `OnDelete`.
@@ -246,9 +279,12 @@ pub struct DaemonSetStatus {
     /// Never written by the controller; kept for compatibility.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conditions: Option<Vec<Condition>>,
-    /// Current revision hash (v1beta1 calls it `updateRevision`).
+    /// Current revision hash (`v1alpha1` name; the controller writes both names).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub daemon_set_hash: Option<String>,
+    /// Current revision hash (`v1beta1` name, the same value as `daemonSetHash`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub update_revision: Option<String>,
 }
 
 #[cfg(test)]

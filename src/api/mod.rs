@@ -9,8 +9,8 @@
 //!   `x-kubernetes-preserve-unknown-fields` (as OpenKruise's CRDs do); everything else is a
 //!   typed schema, so undeclared or misplaced fields are rejected under strict validation.
 //! - CEL rules (`x-kubernetes-validations`) only reject what OpenKruise's webhooks reject.
-//! - All kinds are served as `v1alpha1`; `StatefulSet` is also served as `v1beta1`
-//!   (`v1alpha1` is the storage version, no conversion webhook).
+//! - All kinds are served as `v1alpha1` and `v1beta1` with one superset schema and no
+//!   conversion webhook; the storage version is OpenKruise 1.9's ([`versions`]).
 //! - This module holds no behaviour beyond [`crds`], [`crd_for_kind`] and [`KINDS`].
 //!
 //! ```text
@@ -38,6 +38,7 @@ pub mod statefulset;
 #[cfg(test)]
 mod test_support;
 pub mod uniteddeployment;
+pub mod versions;
 pub mod workloadspread;
 
 pub use broadcastjob::{BroadcastJob, BroadcastJobSpec, BroadcastJobStatus};
@@ -50,7 +51,7 @@ pub use common::{
 pub use cronjob::{AdvancedCronJob, AdvancedCronJobSpec, AdvancedCronJobStatus};
 pub use daemonset::{DaemonSet, DaemonSetSpec, DaemonSetStatus};
 pub use sidecarset::{SidecarSet, SidecarSetSpec, SidecarSetStatus};
-/// The storage version of the Advanced StatefulSet; `statefulset::v1beta1` is also served.
+/// The `v1alpha1` Advanced StatefulSet; `statefulset::v1beta1` (the superset) is what controllers read.
 pub use statefulset::v1alpha1::{StatefulSet, StatefulSetSpec, StatefulSetStatus};
 pub use uniteddeployment::{UnitedDeployment, UnitedDeploymentSpec, UnitedDeploymentStatus};
 pub use workloadspread::{WorkloadSpread, WorkloadSpreadSpec, WorkloadSpreadStatus};
@@ -95,6 +96,20 @@ impl Error {
 
 /// The CRD of `kind` (one of [`KINDS`]), or the merge error for multi-version kinds.
 pub fn try_crd_for_kind(kind: &str) -> Option<Result<CustomResourceDefinition, Error>> {
+    let crd = single_crd_for_kind(kind)?;
+    Some(crd.map(|crd| kind_defaults(versions::serve_both(crd))))
+}
+
+/// Per-version defaults a kind adds after [`versions::serve_both`].
+fn kind_defaults(crd: CustomResourceDefinition) -> CustomResourceDefinition {
+    match crd.spec.names.kind.as_str() {
+        "CloneSet" => cloneset::with_beta_defaults(crd),
+        _ => crd,
+    }
+}
+
+/// The CRD of `kind` as its types declare it, before both versions are made served.
+fn single_crd_for_kind(kind: &str) -> Option<Result<CustomResourceDefinition, Error>> {
     Some(Ok(match kind {
         "CloneSet" => CloneSet::crd(),
         "StatefulSet" => {

@@ -96,9 +96,14 @@ pub struct SidecarSetSpec {
     /// Pods to inject; required and must not be empty.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<LabelSelector>,
-    /// Restrict injection to one namespace.
+    /// Restrict injection to one namespace (`v1alpha1`; `v1beta1` spells it as a
+    /// `namespaceSelector` on `kubernetes.io/metadata.name`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
+    /// `v1beta1`: the custom version of this SidecarSet's revisions (`v1alpha1`: the label
+    /// `apps.kruise.io/sidecarset-custom-version`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom_version: Option<String>,
     /// Restrict injection to namespaces with matching labels.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namespace_selector: Option<LabelSelector>,

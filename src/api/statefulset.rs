@@ -1,14 +1,12 @@
 //! Advanced `StatefulSet` (`apps.kruise.io`), served as `v1alpha1` and `v1beta1`.
 //!
 //! Invariants:
-//! - `v1alpha1` is the storage version and `v1beta1` is served (see [`crd`]); the CRD has no
-//!   conversion webhook (strategy `None`) and `v1beta1` is a strict superset of `v1alpha1`.
-//!   The apiserver prunes objects against the storage version's schema, so the stored
-//!   `v1alpha1` version carries the `v1beta1` schema in the CRD: the fields only `v1beta1`
-//!   types have (`reserveOrdinals`, `lifecycle`, `scaleStrategy`,
+//! - `v1beta1` is the storage version, as in OpenKruise (see [`crd`] and
+//!   [`super::versions`]); the CRD has no conversion webhook (strategy `None`) and `v1beta1`
+//!   is a strict superset of `v1alpha1`. Both versions carry the `v1beta1` schema, so the
+//!   fields only `v1beta1` types have (`reserveOrdinals`, `lifecycle`, `scaleStrategy`,
 //!   `persistentVolumeClaimRetentionPolicy`, `ordinals`, `volumeClaimUpdateStrategy`, extra
 //!   status counters) survive a write through either version (`tests/crds.rs` proves it).
-//!   [`STORAGE_VERSION`] is the single switch.
 //! - The rolling-update block (`updateStrategy.rollingUpdate`) is identical in both versions
 //!   and defined once here.
 //! - `template` / `volumeClaimTemplates` are typed in Rust, schemaless in the CRD.
@@ -28,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use super::common::{InPlaceUpdateStrategy, IntOrString, PodUpdatePolicy, UpdatePriorityStrategy, cel};
 
 /// The version marked `storage: true` in the merged CRD.
-pub const STORAGE_VERSION: &str = "v1alpha1";
+pub const STORAGE_VERSION: &str = "v1beta1";
 
 /// Rules at spec level that relate `podManagementPolicy` to the rolling-update knobs; both
 /// versions carry them (upstream `validateMaxUnavailableField`, `unorderedUpdate` check).
@@ -51,7 +49,7 @@ const SERVICE_NAME_IMMUTABLE: &str = "(has(self.serviceName) ? self.serviceName 
 const POD_MANAGEMENT_POLICY_IMMUTABLE: &str = "(has(self.podManagementPolicy) ? self.podManagementPolicy : 'OrderedReady') \
      == (has(oldSelf.podManagementPolicy) ? oldSelf.podManagementPolicy : 'OrderedReady')";
 
-/// The merged CRD: `v1alpha1` (served, storage) and `v1beta1` (served).
+/// The merged CRD: `v1alpha1` (served) and `v1beta1` (served, storage).
 ///
 /// Nothing written through either version may be lost. With no conversion webhook the
 /// stored objects are only relabelled between versions, and the apiserver prunes what the
@@ -255,7 +253,7 @@ macro_rules! statefulset_version {
     };
 }
 
-/// `apps.kruise.io/v1alpha1` StatefulSet: the shape of existing manifests (storage version).
+/// `apps.kruise.io/v1alpha1` StatefulSet: the shape of existing manifests.
 pub mod v1alpha1 {
     use k8s_openapi::{
         api::core::v1::{PersistentVolumeClaim, PodTemplateSpec},
@@ -427,7 +425,7 @@ mod tests {
     }
 
     #[test]
-    fn statefulset_crd_stores_v1alpha1_and_serves_v1beta1() -> Result<(), kube::core::crd::MergeError> {
+    fn statefulset_crd_stores_v1beta1_and_serves_v1alpha1() -> Result<(), kube::core::crd::MergeError> {
         let crd = crd()?;
         assert_crd_names(
             &crd,
@@ -436,7 +434,7 @@ mod tests {
             "Namespaced",
             &["sts", "asts"],
         );
-        assert_versions(&crd, &[("v1alpha1", true, true), ("v1beta1", true, false)]);
+        assert_versions(&crd, &[("v1beta1", true, true), ("v1alpha1", true, false)]);
         for version in ["v1alpha1", "v1beta1"] {
             assert_scale(&crd, version);
             assert_columns(
@@ -457,7 +455,7 @@ mod tests {
     }
 
     #[test]
-    fn the_stored_v1alpha1_schema_keeps_every_v1beta1_field() -> Result<(), kube::core::crd::MergeError> {
+    fn the_v1alpha1_schema_keeps_every_v1beta1_field() -> Result<(), kube::core::crd::MergeError> {
         let crd = crd()?;
         let alpha = spec_schema(&crd, "v1alpha1");
         let beta = spec_schema(&crd, "v1beta1");

@@ -393,9 +393,12 @@ pub struct UnitedDeploymentStatus {
     /// `SubsetProvisioned`, `SubsetUpdated`, `UnitedDeploymentUpdated`, `SubsetFailure`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conditions: Option<Vec<Condition>>,
-    /// Update revision and computed partitions.
+    /// Update revision and computed partitions (`v1alpha1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub update_status: Option<UpdateStatus>,
+    /// Update revision (`v1beta1` name of `updateStatus.updatedRevision`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_revision: Option<String>,
     /// Selector as a string, for the scale subresource.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label_selector: Option<String>,

@@ -173,12 +173,18 @@ pub struct AdaptiveWorkloadSpreadStrategy {
 pub struct WorkloadSpreadSubset {
     /// Unique name.
     pub name: String,
-    /// ANDed into the pod's required node affinity.
+    /// ANDed into the pod's required node affinity (`v1alpha1` name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub required_node_selector_term: Option<NodeSelectorTerm>,
-    /// Appended to the pod's preferred node affinity.
+    /// Appended to the pod's preferred node affinity (`v1alpha1` name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preferred_node_selector_terms: Option<Vec<PreferredSchedulingTerm>>,
+    /// `v1beta1` name of `requiredNodeSelectorTerm` (wins when both are set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required_node_selector: Option<NodeSelectorTerm>,
+    /// `v1beta1` name of `preferredNodeSelectorTerms` (wins when both are set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preferred_node_selector: Option<Vec<PreferredSchedulingTerm>>,
     /// Appended to the pod's tolerations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tolerations: Option<Vec<Toleration>>,

@@ -29,7 +29,7 @@ impl Kind {
             // Its partition is a pod count (v1beta1 semantics).
             Kind::AdvancedStatefulSet => {
                 let partition = self
-                    .partition_path()
+                    .partition_path(object)
                     .map_or(0, |p| super::target::value_at(object, p).as_i64().unwrap_or(0))
                     .clamp(0, replicas);
                 (replicas - partition).max(updated)

@@ -12,7 +12,7 @@ use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
 use kube::api::{Api, DynamicObject, ListParams};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
@@ -99,14 +99,14 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
     let [t] = targets.as_slice() else {
         return Err(UsageError("set partition takes one workload (see --help)".into()).into());
     };
-    let Some(path) = t.kind.partition_path() else {
+    if t.kind.partition_path(&Value::Null).is_none() {
         return Err(UsageError(format!(
             "{}/{} has no partition; pause it instead (kubectl kruise rollout pause)",
             t.kind.qualified(),
             t.name
         ))
         .into());
-    };
+    }
     let value = parse_value(&args.partition, t.kind)?;
     let (client, namespace) = target::connect(connection).await?;
     let api: Api<DynamicObject> = t.api(&client, &namespace);
@@ -133,7 +133,7 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
         } else {
             eprintln!("updates next, in this order: {}", next.join(", "));
         }
-        let strategy = set.spec.update_strategy.clone().unwrap_or_default();
+        let strategy = set.spec.update();
         let surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, false).unwrap_or(0);
         let budget =
             numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, surge).unwrap_or(1);
@@ -148,6 +148,7 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
         }
     }
 
+    let path = t.kind.partition_path(&raw).unwrap_or_default();
     let mut patch = target::nested(path, json!(value));
     patch["metadata"] = json!({ "resourceVersion": object.metadata.resource_version });
     if args.dry_run == DryRun::Client {

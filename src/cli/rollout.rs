@@ -120,7 +120,7 @@ pub async fn run(verb: RolloutVerb, connection: &ConnectionArgs) -> anyhow::Resu
     let (client, namespace) = target::connect(connection).await?;
     let targets = selection.resolve(&client, &namespace).await?;
     for t in &targets {
-        if t.kind.paused_path().is_none() {
+        if t.kind.paused_path(&serde_json::Value::Null).is_none() {
             anyhow::bail!(
                 "{}/{} cannot be {}: the built-in kind has no pause; hold it with a partition \
                  (kubectl kruise set partition, or spec.updateStrategy.rollingUpdate.partition)",
@@ -145,7 +145,6 @@ async fn set_paused(
 ) -> anyhow::Result<()> {
     let resource = t.kind.resource();
     let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), namespace, &resource);
-    let path = t.kind.paused_path().unwrap_or_default();
     let id = t.id();
     let (done, already) = if pause {
         ("paused", "already paused")
@@ -155,6 +154,7 @@ async fn set_paused(
     for _attempt in 0..3 {
         let object = api.get(&t.name).await?;
         let value = serde_json::to_value(&object)?;
+        let path = t.kind.paused_path(&value).unwrap_or_default();
         let current = path.iter().fold(&value, |v, k| &v[*k]).as_bool().unwrap_or(false);
         if current == pause {
             return target::print(&object, &id, already, args.output);
@@ -238,15 +238,26 @@ mod tests {
 
     #[test]
     fn the_patch_nests_the_switch_at_the_kind_s_path() {
-        let path = Kind::CloneSet.paused_path().expect("pausable");
+        let path = Kind::CloneSet.paused_path(&json!({})).expect("pausable");
         assert_eq!(
             target::nested(path, json!(true)),
             json!({ "spec": { "updateStrategy": { "paused": true } } })
         );
         assert_eq!(
-            target::nested(Kind::Deployment.paused_path().expect("pausable"), json!(false)),
+            target::nested(
+                Kind::Deployment.paused_path(&json!({})).expect("pausable"),
+                json!(false)
+            ),
             json!({ "spec": { "paused": false } })
         );
-        assert!(Kind::StatefulSet.paused_path().is_none());
+        assert!(Kind::StatefulSet.paused_path(&json!({})).is_none());
+        let nested = json!({ "spec": { "updateStrategy": { "type": "RollingUpdate" } } });
+        assert_eq!(
+            target::nested(
+                Kind::CloneSet.paused_path(&nested).expect("pausable"),
+                json!(true)
+            ),
+            json!({ "spec": { "updateStrategy": { "rollingUpdate": { "paused": true } } } })
+        );
     }
 }

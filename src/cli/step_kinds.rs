@@ -10,7 +10,7 @@ use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use serde_json::{Value, json};
 
 use super::target::Kind;
-use crate::api::cloneset::{CloneSet, CloneSetUpdateStrategyType};
+use crate::api::cloneset::CloneSet;
 use crate::api::common::PodUpdatePolicy;
 use crate::api::statefulset::v1beta1::StatefulSet;
 use crate::workloads::cloneset::numbers;
@@ -32,15 +32,9 @@ pub struct Facts {
     pub update_revision: String,
     pub updated: i64,
     /// The policy, as `pod_outcome` reads it.
-    pub policy: CloneSetUpdateStrategyType,
-}
-
-fn as_cloneset_policy(p: PodUpdatePolicy) -> CloneSetUpdateStrategyType {
-    match p {
-        PodUpdatePolicy::ReCreate => CloneSetUpdateStrategyType::ReCreate,
-        PodUpdatePolicy::InPlaceIfPossible => CloneSetUpdateStrategyType::InPlaceIfPossible,
-        PodUpdatePolicy::InPlaceOnly => CloneSetUpdateStrategyType::InPlaceOnly,
-    }
+    pub policy: PodUpdatePolicy,
+    /// Where the object keeps its partition (a CloneSet's spelling decides).
+    pub partition_path: &'static [&'static str],
 }
 
 impl Facts {
@@ -49,7 +43,7 @@ impl Facts {
         match kind {
             Kind::CloneSet => {
                 let set: CloneSet = super::target::read_as(value, id)?;
-                let strategy = set.spec.update_strategy.clone().unwrap_or_default();
+                let strategy = set.spec.update();
                 // The planner's own checks (bad int-or-percent, too many replicas), named.
                 let n = cloneset_numbers(&set).map_err(anyhow::Error::msg)?;
                 let (replicas, partition) = (n.replicas, n.partition);
@@ -73,7 +67,8 @@ impl Facts {
                     budget,
                     update_revision: status.update_revision.unwrap_or_default(),
                     updated: i64::from(status.updated_replicas),
-                    policy: strategy.type_.unwrap_or(CloneSetUpdateStrategyType::ReCreate),
+                    policy: set.spec.pod_update_policy(),
+                    partition_path: kind.partition_path(value).unwrap_or_default(),
                 })
             }
             Kind::AdvancedStatefulSet => {
@@ -90,7 +85,8 @@ impl Facts {
                     budget: n.max_unavailable as i64,
                     update_revision: status.update_revision.unwrap_or_default(),
                     updated: i64::from(status.updated_replicas),
-                    policy: as_cloneset_policy(n.policy),
+                    policy: n.policy,
+                    partition_path: kind.partition_path(value).unwrap_or_default(),
                 })
             }
             other => anyhow::bail!("rollout step has no partition to lower on {}", other.qualified()),
@@ -99,11 +95,7 @@ impl Facts {
 
     /// The merge patch that sets the partition to `next`.
     pub fn partition_patch(&self, next: i64) -> Value {
-        let path = self
-            .kind
-            .partition_path()
-            .unwrap_or(&["spec", "updateStrategy", "partition"]);
-        super::target::nested(path, json!(next))
+        super::target::nested(self.partition_path, json!(next))
     }
 }
 
@@ -138,7 +130,7 @@ mod tests {
     fn an_asts_partition_is_a_pod_count_under_rolling_update_and_its_budget_the_default_batch() {
         let f = Facts::of(Kind::AdvancedStatefulSet, &asts(3, 1, 1, 3), "asts/web").expect("facts");
         assert_eq!((f.replicas, f.partition, f.budget, f.updated), (4, 3, 2, 1));
-        assert_eq!(f.policy, CloneSetUpdateStrategyType::InPlaceIfPossible);
+        assert_eq!(f.policy, PodUpdatePolicy::InPlaceIfPossible);
         assert_eq!(
             f.partition_patch(1),
             json!({ "spec": { "updateStrategy": { "rollingUpdate": { "partition": 1 } } } })

@@ -5,6 +5,7 @@
 //! Invariant: a bare `sts`/`statefulset` (and `ds`/`daemonset`) is the built-in `apps/v1`
 //! kind, as in kubectl; the Advanced kinds are `asts`/`ads` or group-qualified.
 use kube::api::ApiResource;
+use serde_json::Value;
 
 use super::UsageError;
 
@@ -28,6 +29,14 @@ pub enum Kind {
     DaemonSet,
 }
 
+/// Whether a CloneSet (as JSON) spells its update strategy the `v1beta1` way: a
+/// `rollingUpdate` block or `type: RollingUpdate`. Such an object reads and is written
+/// there; the planner resolves both spellings the same way (`CloneSetSpec::update`).
+pub fn cloneset_nested(object: &Value) -> bool {
+    let strategy = &object["spec"]["updateStrategy"];
+    strategy["rollingUpdate"].is_object() || strategy["type"] == "RollingUpdate"
+}
+
 impl Kind {
     const ALL: [Kind; 6] = [
         Kind::CloneSet,
@@ -38,10 +47,14 @@ impl Kind {
         Kind::DaemonSet,
     ];
 
-    /// Where this kind keeps its partition (None: it has none). One place for every verb
-    /// (`set partition`, `rollout step`, `undo`).
-    pub fn partition_path(self) -> Option<&'static [&'static str]> {
+    /// Where `object`, of this kind, keeps its partition (None: the kind has none). One
+    /// place for every verb (`set partition`, `rollout step`, `undo`, the views). A CloneSet
+    /// spelled the `v1beta1` way keeps it under `rollingUpdate` (see [`cloneset_nested`]).
+    pub fn partition_path(self, object: &Value) -> Option<&'static [&'static str]> {
         match self {
+            Kind::CloneSet if cloneset_nested(object) => {
+                Some(&["spec", "updateStrategy", "rollingUpdate", "partition"])
+            }
             Kind::CloneSet => Some(&["spec", "updateStrategy", "partition"]),
             Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet | Kind::StatefulSet => {
                 Some(&["spec", "updateStrategy", "rollingUpdate", "partition"])
@@ -55,9 +68,12 @@ impl Kind {
         self == Kind::CloneSet
     }
 
-    /// Where this kind keeps its pause switch (None: it has none).
-    pub fn paused_path(self) -> Option<&'static [&'static str]> {
+    /// Where `object`, of this kind, keeps its pause switch (None: the kind has none).
+    pub fn paused_path(self, object: &Value) -> Option<&'static [&'static str]> {
         match self {
+            Kind::CloneSet if cloneset_nested(object) => {
+                Some(&["spec", "updateStrategy", "rollingUpdate", "paused"])
+            }
             Kind::CloneSet => Some(&["spec", "updateStrategy", "paused"]),
             Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet => {
                 Some(&["spec", "updateStrategy", "rollingUpdate", "paused"])

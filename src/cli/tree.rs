@@ -424,7 +424,7 @@ pub async fn load(
     };
     // Where the kind keeps it (paths start at `spec`).
     let raw = kind
-        .partition_path()
+        .partition_path(&value)
         .map_or(&Value::Null, |path| super::target::value_at(spec, &path[1..]));
     // An unreadable partition is shown as none rather than failing the whole view.
     let raw: Option<IntOrString> = serde_json::from_value(raw.clone()).ok().flatten();

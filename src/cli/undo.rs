@@ -18,7 +18,8 @@ use super::connection::ConnectionArgs;
 use super::history::{Revision, revisions};
 use super::install::{DryRun, Output, confirm};
 use super::target::{self, Kind};
-use crate::api::cloneset::{CloneSet, CloneSetUpdateStrategyType};
+use crate::api::cloneset::CloneSet;
+use crate::api::common::PodUpdatePolicy;
 use crate::runtime::inplace::{Decision, decide};
 use crate::runtime::revision::{payload, same_template};
 use crate::workloads::cloneset::status::REVISION_LABEL;
@@ -77,20 +78,20 @@ fn chosen(list: &[Revision], to: Option<i64>, id: &str) -> anyhow::Result<Revisi
 pub(crate) fn pod_outcome(
     from: Option<&PodTemplateSpec>,
     to: &PodTemplateSpec,
-    policy: CloneSetUpdateStrategyType,
+    policy: PodUpdatePolicy,
 ) -> String {
     let Some(from) = from else {
         return "recreated (its revision is no longer in the history)".into();
     };
     match (decide(from, to), policy) {
         (Decision::Unchanged, _) => "unchanged (already at that template)".into(),
-        (_, CloneSetUpdateStrategyType::ReCreate) => "recreated (updateStrategy ReCreate)".into(),
+        (_, PodUpdatePolicy::ReCreate) => "recreated (updateStrategy ReCreate)".into(),
         (Decision::InPlace { images, .. }, _) if images.is_empty() => "in place (metadata only)".into(),
         (Decision::InPlace { images, .. }, _) => {
             let list: Vec<String> = images.iter().map(|(c, i)| format!("{c}={i}")).collect();
             format!("in place ({})", list.join(", "))
         }
-        (Decision::Recreate { reason }, CloneSetUpdateStrategyType::InPlaceOnly) => {
+        (Decision::Recreate { reason }, PodUpdatePolicy::InPlaceOnly) => {
             format!("refused: {reason}, and updateStrategy is InPlaceOnly (the pod stays as it is)")
         }
         (Decision::Recreate { reason }, _) => format!("recreated ({reason})"),
@@ -125,12 +126,7 @@ pub async fn run(args: UndoArgs, connection: &ConnectionArgs) -> anyhow::Result<
     eprintln!("{id}: back to revision {} ({})", target.number, target.name);
     if t.kind == Kind::CloneSet {
         let set: CloneSet = target::read_as(&value, &id)?;
-        let policy = set
-            .spec
-            .update_strategy
-            .as_ref()
-            .and_then(|s| s.type_)
-            .unwrap_or(CloneSetUpdateStrategyType::ReCreate);
+        let policy = set.spec.pod_update_policy();
         let pods: Api<Pod> = Api::namespaced(client.clone(), &namespace);
         let uid = set.uid().unwrap_or_default();
         let mut owned: Vec<Pod> = pods

@@ -438,7 +438,8 @@ pub fn assess(o: &Observed<'_>) -> Report {
         return report(Phase::Failed, message);
     }
     let held = if c.partition > 0 {
-        let raw = &o.object["spec"]["updateStrategy"]["partition"];
+        let path = o.kind.partition_path(o.object).unwrap_or_default();
+        let raw = crate::cli::target::value_at(o.object, path);
         let raw = raw.as_str().map(|p| format!(" ({p})")).unwrap_or_default();
         format!(", partition holds {}{raw}", c.partition)
     } else {
@@ -473,7 +474,7 @@ pub fn assess(o: &Observed<'_>) -> Report {
     }
     let paused = o
         .kind
-        .paused_path()
+        .paused_path(o.object)
         .is_some_and(|path| crate::cli::target::value_at(o.object, path).as_bool() == Some(true));
     if paused {
         let line = format!(

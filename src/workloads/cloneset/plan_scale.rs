@@ -54,9 +54,8 @@ pub fn diffs_of(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod]) -> 
     let (updated, old): (Vec<&Pod>, Vec<&Pod>) = active.iter().partition(|p| at_update_revision(snapshot, p));
     let exclude = snapshot
         .set
-        .labels()
-        .get("apps.kruise.io/cloneset-scaling-exclude-preparing-delete")
-        .is_some_and(|v| v == "true");
+        .spec
+        .excludes_preparing_delete(snapshot.set.metadata.labels.as_ref());
     diffs(&DiffInput {
         replicas: numbers.replicas,
         partition: numbers.partition,

@@ -22,12 +22,11 @@ use super::order::{PodFacts, sort_for_update};
 use super::pods::{self, POD_TEMPLATE_HASH_LABEL, SPECIFIED_DELETE_LABEL};
 use super::round::{
     Action, Numbers, Plan, Problem, Snapshot, Why, at_update_revision, label_patch, lifecycle_of,
-    pods_to_delete, update_policy,
+    pods_to_delete,
 };
 use super::status;
 use super::update_limit::{SetCounts, update_batch};
-use crate::api::cloneset::CloneSetUpdateStrategyType;
-use crate::api::common::{Lifecycle, PodUpdatePolicy};
+use crate::api::common::Lifecycle;
 use crate::runtime::inplace::state;
 use crate::runtime::inplace::step::{self, StepContext, Steps, Update};
 use crate::runtime::lifecycle;
@@ -97,7 +96,8 @@ fn update_order<'p>(
     active: &[&Pod],
     candidates: &[&'p Pod],
 ) -> Vec<&'p Pod> {
-    let strategy = snapshot.set.spec.update_strategy.as_ref();
+    let strategy = snapshot.set.spec.update();
+    let strategy = Some(&strategy);
     let mut facts: Vec<PodFacts> = candidates
         .iter()
         .map(|p| PodFacts::from_resource(p, numbers.min_ready_seconds, snapshot.now))
@@ -122,9 +122,8 @@ fn step_context<'a>(snapshot: &'a Snapshot<'a>, hooks: &'a Lifecycle) -> StepCon
     let grace_seconds = snapshot
         .set
         .spec
-        .update_strategy
-        .as_ref()
-        .and_then(|s| s.in_place_update_strategy.as_ref())
+        .update()
+        .in_place_update_strategy
         .and_then(|s| s.grace_period_seconds)
         .unwrap_or(0);
     StepContext {
@@ -165,11 +164,7 @@ fn update_pod(
 ) {
     let hooks = lifecycle_of(snapshot.set);
     let ctx = step_context(snapshot, &hooks);
-    let policy = match update_policy(snapshot.set) {
-        CloneSetUpdateStrategyType::ReCreate => PodUpdatePolicy::ReCreate,
-        CloneSetUpdateStrategyType::InPlaceIfPossible => PodUpdatePolicy::InPlaceIfPossible,
-        CloneSetUpdateStrategyType::InPlaceOnly => PodUpdatePolicy::InPlaceOnly,
-    };
+    let policy = snapshot.set.spec.pod_update_policy();
     let mut steps = Steps::default();
     let name = pod.name_any();
     match step::update_pod(&ctx, pod, target.name, target.template, policy, &mut steps) {

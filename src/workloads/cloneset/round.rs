@@ -77,8 +77,10 @@ impl Numbers {
     pub fn of(set: &CloneSet) -> Result<Self, InvalidIntOrPercent> {
         let spec = &set.spec;
         let replicas = i64::from(spec.replicas.unwrap_or(1).max(0));
-        let strategy = spec.update_strategy.clone().unwrap_or_default();
-        let paused = strategy.paused.unwrap_or(false);
+        let strategy = spec.update();
+        // `OnDelete`: no pod is updated by the controller (only replaced when deleted).
+        let paused =
+            strategy.paused.unwrap_or(false) || strategy.type_ == Some(CloneSetUpdateStrategyType::OnDelete);
         let partition = numbers::partition(strategy.partition.as_ref(), replicas)?;
         let max_surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, paused)?;
         let max_unavailable =
@@ -121,14 +123,6 @@ pub(super) fn pods_to_delete(set: &CloneSet) -> Vec<String> {
         .unwrap_or_default()
 }
 
-pub(super) fn update_policy(set: &CloneSet) -> CloneSetUpdateStrategyType {
-    set.spec
-        .update_strategy
-        .as_ref()
-        .and_then(|s| s.type_)
-        .unwrap_or(CloneSetUpdateStrategyType::ReCreate)
-}
-
 pub(super) use crate::runtime::inplace::step::label_patch;
 
 /// The set's numbers, or why nothing can be planned for it (the `InvalidSpec` message,
@@ -145,13 +139,9 @@ pub fn checked_numbers(set: &CloneSet) -> Result<Numbers, String> {
     Numbers::of(set).map_err(|error| format!("CloneSet {}: spec.{error}", set.name_any()))
 }
 
-/// `scaleStrategy.disablePVCReuse`.
+/// `scaleStrategy.disablePVCReuse` / `enablePVCReuse`, resolved by the API type.
 pub(super) fn reuse_disabled(set: &CloneSet) -> bool {
-    set.spec
-        .scale_strategy
-        .as_ref()
-        .and_then(|s| s.disable_pvc_reuse)
-        .unwrap_or(false)
+    !set.spec.reuses_pvcs()
 }
 
 pub(super) fn at_update_revision(snapshot: &Snapshot<'_>, pod: &Pod) -> bool {

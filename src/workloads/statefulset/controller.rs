@@ -185,6 +185,7 @@ fn failure_condition(error: &Error) -> Option<crate::api::common::Condition> {
         )),
         reason: Some(error.reason().to_string()),
         message: Some(error.to_string()),
+        observed_generation: None,
     })
 }
 

@@ -1,0 +1,144 @@
+//! Which versions each kind's CRD serves and stores, and how the two versions share one
+//! schema.
+//!
+//! Invariants:
+//! - Every kind is served as `v1alpha1` **and** `v1beta1`, each version with the same superset
+//!   schema (the fields of both OpenKruise versions), and the conversion strategy is `None`:
+//!   reading or writing either version needs no webhook, so `kubectl get` works while `run` is
+//!   stopped. The apiserver only relabels `apiVersion` between versions; no field is renamed.
+//! - The storage version of each kind is the one OpenKruise's current release line (1.9)
+//!   stores: [`STORAGE`]. Whatever version an installed CRD has stored objects in stays served.
+//! - Where the two OpenKruise versions spell the same setting differently (CloneSet's flat vs
+//!   nested update strategy, DaemonSet's partitioned-scaling annotation vs field), the typed
+//!   accessors of each kind resolve both, and the `v1beta1` spelling wins when both are set.
+//! - A version may differ from the other only in defaults (`v1beta1` defaults that OpenKruise
+//!   writes, applied by the apiserver to writes through `v1beta1`).
+
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
+    CustomResourceConversion, CustomResourceDefinition,
+};
+
+/// The storage version of each kind, as OpenKruise 1.9 stores it.
+pub const STORAGE: [(&str, &str); 8] = [
+    ("CloneSet", "v1alpha1"),
+    ("StatefulSet", "v1beta1"),
+    ("DaemonSet", "v1beta1"),
+    ("BroadcastJob", "v1beta1"),
+    ("AdvancedCronJob", "v1beta1"),
+    ("SidecarSet", "v1beta1"),
+    ("WorkloadSpread", "v1alpha1"),
+    ("UnitedDeployment", "v1alpha1"),
+];
+
+/// Both versions served by every CRD.
+pub const SERVED: [&str; 2] = ["v1alpha1", "v1beta1"];
+
+/// The storage version of `kind`; `v1alpha1` for a kind not in [`STORAGE`].
+pub fn storage_version(kind: &str) -> &'static str {
+    STORAGE
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map_or("v1alpha1", |(_, v)| v)
+}
+
+/// Makes `crd` serve both [`SERVED`] versions with the schema of its `v1alpha1` entry (a
+/// version already present keeps its own entry), stores its kind's [`storage_version`], and
+/// sets the conversion strategy to `None` explicitly, so an apply replaces a webhook
+/// conversion left by another installer.
+pub fn serve_both(mut crd: CustomResourceDefinition) -> CustomResourceDefinition {
+    let storage = storage_version(&crd.spec.names.kind);
+    if let Some(alpha) = crd.spec.versions.iter().find(|v| v.name == "v1alpha1").cloned() {
+        for name in SERVED {
+            if !crd.spec.versions.iter().any(|v| v.name == name) {
+                let mut copy = alpha.clone();
+                copy.name = name.to_owned();
+                crd.spec.versions.push(copy);
+            }
+        }
+    }
+    crd.spec.versions.sort_by(|a, b| a.name.cmp(&b.name));
+    for version in &mut crd.spec.versions {
+        version.served = true;
+        version.storage = version.name == storage;
+    }
+    crd.spec.conversion = Some(CustomResourceConversion {
+        strategy: "None".into(),
+        webhook: None,
+    });
+    crd
+}
+
+/// The schema of `version` in `crd`, mutably (for per-version defaults).
+pub fn schema_mut<'a>(
+    crd: &'a mut CustomResourceDefinition,
+    version: &str,
+) -> Option<&'a mut k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaProps> {
+    crd.spec
+        .versions
+        .iter_mut()
+        .find(|v| v.name == version)
+        .and_then(|v| v.schema.as_mut())
+        .and_then(|s| s.open_api_v3_schema.as_mut())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{KINDS, crds};
+
+    #[test]
+    fn every_kind_serves_both_versions_and_stores_as_openkruise_1_9() {
+        for crd in crds() {
+            let kind = crd.spec.names.kind.clone();
+            let versions: Vec<(&str, bool, bool)> = crd
+                .spec
+                .versions
+                .iter()
+                .map(|v| (v.name.as_str(), v.served, v.storage))
+                .collect();
+            let beta_stored = storage_version(&kind) == "v1beta1";
+            assert_eq!(
+                versions,
+                [("v1alpha1", true, !beta_stored), ("v1beta1", true, beta_stored)],
+                "{kind}"
+            );
+            let conversion = crd.spec.conversion.as_ref().expect("conversion set");
+            assert_eq!(conversion.strategy, "None", "{kind}");
+            assert!(conversion.webhook.is_none(), "{kind}");
+        }
+    }
+
+    #[test]
+    fn both_versions_declare_the_same_fields() {
+        fn without_defaults(v: &serde_json::Value) -> serde_json::Value {
+            match v {
+                serde_json::Value::Object(map) => map
+                    .iter()
+                    .filter(|(k, _)| *k != "default" && *k != "description")
+                    .map(|(k, v)| (k.clone(), without_defaults(v)))
+                    .collect(),
+                serde_json::Value::Array(items) => items.iter().map(without_defaults).collect(),
+                other => other.clone(),
+            }
+        }
+        for crd in crds() {
+            let schema = |name: &str| {
+                let v = crd
+                    .spec
+                    .versions
+                    .iter()
+                    .find(|v| v.name == name)
+                    .expect("version");
+                without_defaults(&serde_json::to_value(&v.schema).expect("schema"))
+            };
+            assert_eq!(schema("v1alpha1"), schema("v1beta1"), "{}", crd.spec.names.kind);
+        }
+    }
+
+    #[test]
+    fn storage_table_names_every_kind() {
+        for kind in KINDS {
+            assert!(STORAGE.iter().any(|(k, _)| *k == kind), "{kind}");
+        }
+    }
+}
