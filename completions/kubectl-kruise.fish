@@ -96,6 +96,8 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l tls-server-name -d 'Server name to use for server certificate validation' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l take-over -d 'Over an OpenKruise install: remove its fail-closed webhook configurations (only when kruise-manager is not running)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s y -l yes -d 'Do not ask for confirmation'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s V -l version -d 'Print version'

@@ -1,7 +1,11 @@
 //! `kubectl kruise install | uninstall`: the `apps.kruise.io` CRDs.
 //!
 //! Invariants: `install` is a server-side apply under field manager `kubectl-kruise`, so
-//! running it twice changes nothing; it returns only when every CRD is Established.
+//! running it twice changes nothing; it returns only when every CRD is Established and
+//! each served version answers. Over OpenKruise's CRDs it keeps every stored version served
+//! (ours serve both versions) and replaces a webhook conversion by `None`; OpenKruise's
+//! fail-closed webhook configurations and a running kruise-manager stop it first
+//! ([`super::takeover`]).
 //! `uninstall` never deletes a CRD that still has objects unless `--force` was given and
 //! confirmed (on a terminal) or `--yes` was passed: deleting a CRD deletes every object of
 //! it, and the garbage collector then deletes their pods.
@@ -16,6 +20,7 @@ use kube::{Client, ResourceExt};
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
+use super::takeover;
 use crate::api;
 
 pub const FIELD_MANAGER: &str = "kubectl-kruise";
@@ -48,7 +53,8 @@ pub enum Output {
 #[derive(Debug, Args)]
 #[command(
     after_help = "Examples:\n  kubectl kruise install\n  kubectl kruise install --only CloneSet,StatefulSet\n  \
-kubectl kruise install --dry-run=client -o yaml > kruise-crds.yaml"
+kubectl kruise install --dry-run=client -o yaml > kruise-crds.yaml\n  \
+kubectl kruise install --take-over   # over OpenKruise, once kruise-manager is stopped"
 )]
 pub struct InstallArgs {
     /// Install only these kinds (comma-separated, as OpenKruise names them)
@@ -63,6 +69,13 @@ pub struct InstallArgs {
     /// How long to wait for the CRDs to become Established
     #[arg(long, default_value = "60s", value_parser = super::duration)]
     timeout: Duration,
+    /// Over an OpenKruise install: remove its fail-closed webhook configurations (only
+    /// when kruise-manager is not running)
+    #[arg(long)]
+    take_over: bool,
+    /// Do not ask for confirmation
+    #[arg(short = 'y', long)]
+    yes: bool,
 }
 
 #[derive(Debug, Args)]
@@ -146,13 +159,31 @@ pub async fn install(args: InstallArgs, connection: &ConnectionArgs) -> anyhow::
     let api: Api<CustomResourceDefinition> = Api::all(client.clone());
     let mut params = PatchParams::apply(FIELD_MANAGER).force();
     params.dry_run = args.dry_run == DryRun::Server;
+    let openkruise = takeover::find(&client).await?;
+    if let Some(refusal) = openkruise.refusal(args.take_over) {
+        return Err(UsageError(refusal).into());
+    }
+    if !openkruise.configurations.is_empty() && !params.dry_run {
+        confirm(
+            &format!(
+                "Delete OpenKruise's webhook configurations ({})? kruise-manager is not running.",
+                openkruise.configurations.join(", ")
+            ),
+            args.yes,
+        )?;
+        takeover::remove_configurations(&client, &openkruise).await?;
+    }
     let mut applied = Vec::new();
     for crd in &crds {
         let name = crd.name_any();
-        let before = api
-            .get_opt(&name)
-            .await?
-            .and_then(|c| c.metadata.resource_version);
+        let existing = api.get_opt(&name).await?;
+        if let Some(service) = existing.as_ref().and_then(takeover::webhook_conversion) {
+            takeover::drop_webhook_conversion(&api, crd, params.dry_run).await?;
+            eprintln!(
+                "{name}: conversion webhook ({service}) replaced by None: both versions share one schema"
+            );
+        }
+        let before = existing.and_then(|c| c.metadata.resource_version);
         let mut body = crd.clone();
         body.metadata.managed_fields = None;
         let after = api.patch(&name, &params, &Patch::Apply(&body)).await?;

@@ -20,6 +20,7 @@ pub mod status;
 pub mod step;
 pub mod step_kinds;
 pub mod table;
+pub mod takeover;
 pub mod target;
 mod testenv;
 pub mod tree;
