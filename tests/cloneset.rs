@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use k8s_openapi::api::core::v1::{Event, PersistentVolumeClaim, Pod};
 use kube::ResourceExt;
-use kube::api::{ListParams, Patch, PatchParams};
+use kube::api::{ListParams, Patch, PatchParams, PostParams};
 use kubectl_kruise::api::cloneset::CloneSet;
 use serde_json::json;
 use support::clonesets::*;
@@ -922,4 +922,70 @@ async fn a_refused_create_is_the_failed_scale_condition_until_a_round_succeeds()
         }
     })
     .await;
+}
+
+#[tokio::test]
+async fn a_v1beta1_cloneset_rolls_out_in_place_and_the_cli_writes_its_nested_knobs() {
+    let ns = TestNamespace::create("cs-beta").await;
+    let doc = support::manifests::documents(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/cloneset-v1beta1.yaml"
+    )))
+    .pop()
+    .expect("the CloneSet");
+    let beta = support::kruise_api(&ns, "CloneSet", "v1beta1");
+    beta.create(&PostParams::default(), &support::object(doc))
+        .await
+        .expect("a v1beta1 manifest applies unchanged");
+    let controller = RunningController::start(&ns);
+    wait_settled(&ns, "sample-beta", 3, 3, &controller).await;
+    let before = views(&pods(&ns, "sample-beta").await);
+
+    let target = "clone/sample-beta".to_string();
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["-n", ns.name.as_str()]);
+        support::kruise(&ns.kubeconfig, &all)
+    };
+    let (code, _, err) = run(&["rollout", "pause", &target]);
+    assert_eq!(code, 0, "{err}");
+    let strategy = |o: &kube::api::DynamicObject| o.data["spec"]["updateStrategy"].clone();
+    let paused = beta.get("sample-beta").await.expect("read");
+    assert_eq!(
+        strategy(&paused)["rollingUpdate"]["paused"],
+        true,
+        "{}",
+        strategy(&paused)
+    );
+    assert!(strategy(&paused).get("paused").is_none(), "no flat twin written");
+    let (code, _, err) = run(&["set", "partition", &target, "1", "--yes"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        strategy(&beta.get("sample-beta").await.expect("read"))["rollingUpdate"]["partition"],
+        1
+    );
+    let (code, _, err) = run(&["rollout", "resume", &target]);
+    assert_eq!(code, 0, "{err}");
+
+    set_image(&ns, "sample-beta", "nginx:1.27").await;
+    wait_settled(&ns, "sample-beta", 3, 2, &controller).await;
+    merge_patch(
+        &ns,
+        "sample-beta",
+        json!({ "spec": { "updateStrategy": { "rollingUpdate": { "partition": 0 } } } }),
+    )
+    .await;
+    wait_settled(&ns, "sample-beta", 3, 3, &controller).await;
+    let after = views(&pods(&ns, "sample-beta").await);
+    for (pod, b) in &before {
+        let a = after.get(pod).unwrap_or_else(|| panic!("{pod} kept its name"));
+        assert_eq!(&a.uid, &b.uid, "{pod} updated in place, not recreated");
+        assert_eq!(a.image, "nginx:1.27");
+    }
+    // Read in both versions: the same object.
+    let alpha = support::kruise_api(&ns, "CloneSet", "v1alpha1");
+    let a = alpha.get("sample-beta").await.expect("read as v1alpha1");
+    let b = beta.get("sample-beta").await.expect("read as v1beta1");
+    assert_eq!(a.data["spec"], b.data["spec"]);
+    assert_eq!(controller.stop(), 0);
 }
