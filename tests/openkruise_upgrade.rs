@@ -366,3 +366,49 @@ async fn install_takes_over_openkruise_1_9_0() {
 async fn install_takes_over_openkruise_main() {
     over_release("main", false).await;
 }
+
+#[tokio::test]
+async fn on_a_terminal_take_over_asks_before_deleting_openkruise_s_webhooks() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let plane = PrivateControlPlane::start("ok-pty");
+    let client = plane.client().await;
+    let ns = TestNamespace::create_on(client.clone(), &plane.kubeconfig, "ok-pty").await;
+    leave_openkruise_webhooks(&client, &ns.name).await;
+    let command = format!(
+        "{} install --take-over --kubeconfig {}",
+        support::CLI,
+        plane.kubeconfig.display()
+    );
+    let configurations = Api::<MutatingWebhookConfiguration>::all(client.clone());
+    for (answer, code, kept) in [("n", 1, true), ("y", 0, false)] {
+        let command = command.clone();
+        let session = tokio::task::spawn_blocking(move || {
+            support::terminal::run_answering(
+                &command,
+                30,
+                160,
+                &[("Delete OpenKruise's webhook configurations", answer)],
+                Duration::from_secs(60),
+            )
+        })
+        .await
+        .expect("join");
+        let screen = session.screen();
+        assert_eq!(session.code, code, "answer {answer}: {screen}");
+        assert!(
+            screen.contains("kruise-mutating-webhook-configuration"),
+            "{screen}"
+        );
+        let present = configurations
+            .get_opt("kruise-mutating-webhook-configuration")
+            .await
+            .expect("get")
+            .is_some();
+        assert_eq!(present, kept, "answer {answer}: {screen}");
+    }
+    // Without a terminal and without --yes: refused with a hint, nothing deleted.
+    leave_openkruise_webhooks(&client, &ns.name).await;
+    let (code, _, err) = kruise(&plane.kubeconfig, &["install", "--take-over"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--yes"), "{err}");
+}

@@ -136,6 +136,30 @@ mod tests {
     }
 
     #[test]
+    fn every_owner_reference_names_a_served_version() {
+        use crate::api::*;
+        use kube::Resource;
+        fn version_of<K: Resource<DynamicType = ()>>() -> String {
+            K::version(&()).into_owned()
+        }
+        // Children's controller references are built from these types' apiVersion.
+        let versions = [
+            version_of::<CloneSet>(),
+            version_of::<statefulset::v1beta1::StatefulSet>(),
+            version_of::<StatefulSet>(),
+            version_of::<DaemonSet>(),
+            version_of::<BroadcastJob>(),
+            version_of::<AdvancedCronJob>(),
+            version_of::<SidecarSet>(),
+            version_of::<WorkloadSpread>(),
+            version_of::<UnitedDeployment>(),
+        ];
+        for version in versions {
+            assert!(SERVED.contains(&version.as_str()), "{version}");
+        }
+    }
+
+    #[test]
     fn storage_table_names_every_kind() {
         for kind in KINDS {
             assert!(STORAGE.iter().any(|(k, _)| *k == kind), "{kind}");
