@@ -933,11 +933,12 @@ async fn a_v1beta1_cloneset_rolls_out_in_place_and_the_cli_writes_its_nested_kno
     )))
     .pop()
     .expect("the CloneSet");
+    // The run installs the CRDs first.
+    let controller = RunningController::start(&ns);
     let beta = support::kruise_api(&ns, "CloneSet", "v1beta1");
     beta.create(&PostParams::default(), &support::object(doc))
         .await
         .expect("a v1beta1 manifest applies unchanged");
-    let controller = RunningController::start(&ns);
     wait_settled(&ns, "sample-beta", 3, 3, &controller).await;
     let before = views(&pods(&ns, "sample-beta").await);
 

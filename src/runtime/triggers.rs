@@ -86,8 +86,8 @@ where
         Self::default()
     }
 
-    /// Node changes wake the objects `interested` in the node as it is now or as it was
-    /// before the change (a node that stops matching wakes the objects it used to match:
+    /// Node changes (not status-only ones) wake the objects `interested` in the node as it
+    /// is now or as it was before the change (a node that stops matching wakes the objects it used to match:
     /// an Advanced DaemonSet must remove its pod there); the planner reads
     /// `ctx.watches.nodes`. Per-node kinds: Advanced DaemonSet, BroadcastJob.
     pub fn nodes(mut self, interested: impl Fn(&K, &Node) -> bool + Send + Sync + 'static) -> Self {
@@ -130,6 +130,12 @@ where
                 .flat_map(move |node| {
                     let exists = |n: &str| wake.ctx.watches.nodes.get(&ObjectRef::new(n)).is_some();
                     let previous = history.observe(&node, exists);
+                    // A status-only change (heartbeats, images) of a node still there
+                    // changes nobody's selection: no wake-up.
+                    let name = node.metadata.name.as_deref().unwrap_or_default();
+                    if previous.as_ref() == Some(&selection_part(&node)) && exists(name) {
+                        return futures::stream::iter(Vec::new());
+                    }
                     let refs = woken(
                         &node.metadata,
                         &ObjectKind::Child("nodes".into()),

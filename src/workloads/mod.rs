@@ -4,6 +4,7 @@ pub use common::refusals::MAX_REPLICAS;
 
 pub mod cloneset;
 pub mod common;
+pub mod daemonset;
 pub mod registry;
 pub mod statefulset;
 

@@ -39,6 +39,10 @@ fn start_statefulset(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
     Box::pin(super::statefulset::controller::run(serve))
 }
 
+fn start_daemonset(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
+    Box::pin(super::daemonset::controller::run(serve))
+}
+
 pub const CONTROLLERS: &[Described] = &[
     Described {
         name: "CloneSet",
@@ -56,7 +60,7 @@ pub const CONTROLLERS: &[Described] = &[
         name: "DaemonSet",
         drives: "Advanced DaemonSet",
         crd: "daemonsets.apps.kruise.io",
-        start: None,
+        start: Some(start_daemonset),
     },
     Described {
         name: "BroadcastJob",
@@ -115,12 +119,12 @@ mod tests {
         assert!(CONTROLLERS.iter().all(|c| c.crd.ends_with(".apps.kruise.io")));
         assert_eq!(find("clONESet").map(|c| c.name), Some("CloneSet"));
         assert!(
-            find("DaemonSet").is_some_and(|c| c.start.is_none()),
+            find("BroadcastJob").is_some_and(|c| c.start.is_none()),
             "listed, not available yet"
         );
         assert_eq!(
             available().map(|c| c.name).collect::<Vec<_>>(),
-            ["CloneSet", "StatefulSet"]
+            ["CloneSet", "StatefulSet", "DaemonSet"]
         );
     }
 

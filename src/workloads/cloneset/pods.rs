@@ -12,8 +12,7 @@
 //! - Every created pod carries the `InPlaceUpdateReady` readiness gate, the revision labels
 //!   (`controller-revision-hash` full name, `pod-template-hash` short hash) and a
 //!   controller ownerRef to the CloneSet.
-use std::collections::{BTreeMap, BTreeSet};
-use std::hash::{BuildHasher, Hasher};
+use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::{
     PersistentVolumeClaim, PersistentVolumeClaimVolumeSource, Pod, PodReadinessGate, PodTemplateSpec, Volume,
@@ -29,8 +28,6 @@ use crate::runtime::lifecycle;
 pub const INSTANCE_ID_LABEL: &str = "apps.kruise.io/cloneset-instance-id";
 pub const POD_TEMPLATE_HASH_LABEL: &str = "pod-template-hash";
 pub use crate::workloads::common::SPECIFIED_DELETE_LABEL;
-
-const ID_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 
 pub use crate::runtime::revision::short_hash;
 
@@ -56,24 +53,7 @@ pub fn id_of<'p>(pod: &'p Pod, set: &str) -> &'p str {
     )
 }
 
-/// A fresh 5-character id not in `taken`.
-pub fn random_id(taken: &BTreeSet<String>) -> String {
-    loop {
-        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-        hasher.write_u64(taken.len() as u64);
-        let mut bits = hasher.finish();
-        let id: String = (0..5)
-            .map(|_| {
-                let c = ID_ALPHABET[(bits % ID_ALPHABET.len() as u64) as usize] as char;
-                bits /= ID_ALPHABET.len() as u64;
-                c
-            })
-            .collect();
-        if !taken.contains(&id) {
-            return id;
-        }
-    }
-}
+pub use crate::workloads::common::pod_names::random_id;
 
 /// `<claim template>-<cloneset>-<id>`.
 pub fn claim_name(template: &str, set: &str, id: &str) -> String {
@@ -241,15 +221,6 @@ mod tests {
         let claims = new_claims(&set, "x7k2p");
         assert_eq!(claims[0].name_any(), "data-guestbook-x7k2p");
         assert_eq!(claims[0].labels()[INSTANCE_ID_LABEL], "x7k2p");
-    }
-
-    #[test]
-    fn random_ids_avoid_taken_ones_and_use_the_alphabet() {
-        let taken: BTreeSet<String> = (0..50).map(|_| random_id(&BTreeSet::new())).collect();
-        let id = random_id(&taken);
-        assert_eq!(id.len(), 5);
-        assert!(!taken.contains(&id));
-        assert!(id.bytes().all(|b| ID_ALPHABET.contains(&b)));
     }
 
     #[test]

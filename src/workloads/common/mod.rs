@@ -1,10 +1,12 @@
 //! What several workload kinds share: when a pod counts as ready and available
 //! ([`availability`]), int-or-percent fields ([`int_or_percent`]), the orders pods are
 //! deleted and updated in ([`order`]), the specs upstream's webhook refuses and CEL
-//! cannot express ([`refusals`]), and the labels a user sets on pods.
+//! cannot express ([`refusals`]), random pod-name ids ([`pod_names`]), and the labels a
+//! user sets on pods.
 pub mod availability;
 pub mod int_or_percent;
 pub mod order;
+pub mod pod_names;
 pub mod refusals;
 
 /// Any value: the workload should delete (and replace) this pod (CloneSet, Advanced

@@ -1,0 +1,123 @@
+//! The Advanced DaemonSet on the shared reconcile driver ([`crate::runtime::driver`]): what
+//! its snapshot holds (its pods and every node) and which node changes wake it. It has no
+//! reconcile, event or status-write code of its own.
+//!
+//! ```text
+//! DaemonSet event ─┐
+//! owned Pod event  ├─> driver: expectations ─> history ─> plan (pure) ─> executor ─> status
+//! Node change      ┘   (a node wakes the sets it fits or used to fit, or whose
+//!                       rollingUpdate.selector it matches, now or before the change)
+//! ```
+//!
+//! Pods belong to a set by their controller owner reference (kind `DaemonSet` of
+//! apps.kruise.io in any served version, so the built-in kind's pods are never touched).
+use std::collections::BTreeSet;
+
+use k8s_openapi::api::core::v1::{Node, PodTemplateSpec};
+use k8s_openapi::jiff::Timestamp;
+use kube::ResourceExt;
+use kube::core::{Selector, SelectorExt};
+
+use super::nodes;
+use super::plan::{self, Snapshot};
+use crate::api::daemonset::{DaemonSet, DaemonSetStatus};
+use crate::runtime::controller::{Context, Serve, owned_by};
+use crate::runtime::revision::REVISION_LABEL;
+
+pub const CONTROLLER: &str = "DaemonSet";
+
+impl crate::runtime::history::Workload for DaemonSet {
+    const KIND: &'static str = CONTROLLER;
+    fn template(&self) -> &PodTemplateSpec {
+        &self.spec.template
+    }
+    fn collision_count(&self) -> i32 {
+        self.status.as_ref().and_then(|s| s.collision_count).unwrap_or(0)
+    }
+    /// A DaemonSet has no current revision: every pod is judged against the update one.
+    fn current_revision(&self) -> Option<&str> {
+        None
+    }
+    fn revision_history_limit(&self) -> i32 {
+        self.spec
+            .revision_history_limit
+            .unwrap_or(crate::runtime::history::DEFAULT_REVISION_HISTORY_LIMIT)
+    }
+    fn status_with_collision_count(&self, count: i32) -> serde_json::Value {
+        let mut status = self.status.clone().unwrap_or_default();
+        status.collision_count = Some(count);
+        serde_json::to_value(status).unwrap_or_default()
+    }
+}
+
+impl crate::runtime::driver::Reconciled for DaemonSet {
+    const CONTROLLER: &'static str = CONTROLLER;
+    type Revisions = crate::runtime::driver::TemplateRevisions;
+    type Status = DaemonSetStatus;
+
+    fn plan(
+        &self,
+        ctx: &Context,
+        history: &crate::runtime::history::History,
+        now: Timestamp,
+    ) -> crate::runtime::driver::Planned<DaemonSetStatus> {
+        let pods = owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, self, CONTROLLER);
+        let all_nodes = ctx.watches.nodes.state();
+        let snapshot = Snapshot {
+            set: self,
+            pods: pods.iter().map(AsRef::as_ref).collect(),
+            nodes: all_nodes.iter().map(AsRef::as_ref).collect(),
+            update: history.update_revision(),
+            templates: &history.templates,
+            collision_count: history.collision_count,
+            now,
+        };
+        let plan = plan::plan(&snapshot);
+        let pod_revisions: BTreeSet<String> = snapshot
+            .pods
+            .iter()
+            .filter_map(|p| p.labels().get(REVISION_LABEL).cloned())
+            .collect();
+        crate::runtime::driver::Planned {
+            actions: plan.actions,
+            problems: plan.problems,
+            status: plan.status,
+            requeue_after: plan.requeue_after,
+            pod_revisions,
+            spec_patch: None,
+            refused: plan.refused,
+        }
+    }
+}
+
+/// A DaemonSet adopts no orphan and owns no claim.
+impl crate::runtime::controller::Interest for DaemonSet {}
+
+/// Does a change of `node` matter to `set`: the set's pods may run or stay there, or its
+/// `rollingUpdate.selector` picks it? Judged on the node before and after the change.
+pub fn interested(set: &DaemonSet, node: &Node) -> bool {
+    let spec = nodes::with_daemon_tolerations(set.spec.template.spec.as_ref().unwrap_or(&Default::default()));
+    let fit = nodes::fit(&spec, node);
+    let picked = set
+        .spec
+        .update_strategy
+        .as_ref()
+        .and_then(|s| s.rolling_update.as_ref())
+        .and_then(|r| r.selector.clone())
+        .and_then(|s| Selector::try_from(s).ok())
+        .is_some_and(|s| s.matches(node.labels()));
+    fit.should_run || fit.should_continue || picked
+}
+
+/// Runs the Advanced DaemonSet controller until `shutdown` resolves.
+pub async fn run<F>(serve: Serve<F>)
+where
+    F: std::future::Future<Output = ()> + Send + Sync + 'static,
+{
+    crate::runtime::driver::run::<DaemonSet, _>(
+        "daemonsets.apps.kruise.io",
+        serve,
+        crate::runtime::triggers::Triggers::new().nodes(interested),
+    )
+    .await;
+}

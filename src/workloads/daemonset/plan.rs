@@ -1,0 +1,97 @@
+//! The Advanced DaemonSet planner (reference §1.5): a pure function from a [`Snapshot`]
+//! (the set, its pods, every node, its revisions, the clock) to a [`Plan`].
+//!
+//! ```text
+//! snapshot ─> refused? ─> release pods its selector no longer matches
+//!          ─> manage (§1.6: create / delete per node) ── wrote? ──yes──> status
+//!                   │no
+//!          ─> refresh (in-place states, readiness gate) ── wrote? ──yes──> status
+//!                   │no
+//!          ─> rolling update (§1.8), unless paused or OnDelete ─> status (§1.9)
+//! ```
+//!
+//! Invariants (tested in `plan_tests.rs`): never two pods created for one node; the
+//! partition keeps its nodes on the old revision; without surge an update round leaves at
+//! most maxUnavailable nodes without an available pod (pods already unavailable aside).
+use k8s_openapi::api::core::v1::Pod;
+use kube::ResourceExt;
+use kube::core::{Selector, SelectorExt};
+use serde_json::json;
+
+pub use super::round::{Numbers, Plan, Snapshot, checked_numbers};
+use super::round::{entries, lifecycle_of};
+use crate::runtime::actions::{Action, Problem, Why};
+use crate::runtime::inplace::step;
+
+/// Plans one reconcile of an Advanced DaemonSet that is not being deleted.
+pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
+    let mut plan = Plan::default();
+    let set = snapshot.set;
+    let (all, lost) = entries(snapshot);
+    let desired = all.iter().filter(|e| e.fit.should_run).count() as i64;
+    let numbers = match checked_numbers(set, desired) {
+        Ok(n) => n,
+        Err(message) => {
+            plan.refused = Some(message.clone());
+            plan.problems.push(Problem {
+                reason: "InvalidSpec",
+                message,
+            });
+            return plan;
+        }
+    };
+    let selector = Selector::try_from(set.spec.selector.clone()).ok();
+    let released: Vec<&Pod> = snapshot
+        .pods
+        .iter()
+        .copied()
+        .filter(|p| !selector.as_ref().is_some_and(|s| s.matches(p.labels())))
+        .collect();
+    for pod in &released {
+        plan.actions.push(Action::PatchPod {
+            name: pod.name_any(),
+            patch: json!({ "metadata": { "ownerReferences": [{ "$patch": "delete", "uid": set.uid().unwrap_or_default() }] } }),
+            why: Why::Release,
+        });
+    }
+    let kept: Vec<&Pod> = snapshot
+        .pods
+        .iter()
+        .copied()
+        .filter(|p| !released.iter().any(|r| r.uid() == p.uid()))
+        .collect();
+    let scoped = Snapshot {
+        pods: kept.clone(),
+        ..snapshot.clone()
+    };
+    let (entries, lost) = if released.is_empty() {
+        (all, lost)
+    } else {
+        entries(&scoped)
+    };
+    let wrote = super::plan_manage::plan_manage(&scoped, &numbers, &entries, &lost, &mut plan);
+    if !wrote && !refresh(&scoped, &kept, &mut plan) {
+        super::plan_update::plan_update(&scoped, &numbers, &entries, &mut plan);
+    }
+    super::plan_status::plan_status(&scoped, &numbers, &entries, &mut plan);
+    plan
+}
+
+/// The shared refresh over the set's live pods (grace periods, lifecycle, readiness gate).
+/// True when it planned a write.
+fn refresh(snapshot: &Snapshot<'_>, pods: &[&Pod], plan: &mut Plan) -> bool {
+    let live: Vec<&Pod> = pods
+        .iter()
+        .copied()
+        .filter(|p| p.metadata.deletion_timestamp.is_none())
+        .collect();
+    let hooks = lifecycle_of(snapshot.set);
+    let steps = step::refresh(&super::plan_update::step_context(snapshot, &hooks), &live);
+    let wrote = !steps.actions.is_empty();
+    plan.absorb(steps);
+    wrote
+}
+
+#[cfg(test)]
+#[path = "plan_tests.rs"]
+mod tests;

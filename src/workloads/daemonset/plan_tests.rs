@@ -1,0 +1,380 @@
+//! Table and property tests for the Advanced DaemonSet planner.
+use std::collections::{BTreeMap, BTreeSet};
+
+use k8s_openapi::api::core::v1::{Node, Pod, PodTemplateSpec};
+use k8s_openapi::jiff::Timestamp;
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use super::*;
+use crate::api::daemonset::DaemonSet;
+use crate::runtime::actions::Action;
+use crate::runtime::history::Revision;
+
+const OLD: &str = "ds-old1";
+const NEW: &str = "ds-new2";
+
+fn now() -> Timestamp {
+    "2026-12-03T12:00:00Z".parse().expect("time")
+}
+
+fn template(image: &str) -> PodTemplateSpec {
+    serde_json::from_value(json!({
+        "metadata": { "labels": { "app": "ds" } },
+        "spec": { "containers": [{ "name": "app", "image": image }] },
+    }))
+    .expect("template")
+}
+
+fn templates() -> BTreeMap<String, PodTemplateSpec> {
+    BTreeMap::from([
+        (OLD.to_string(), template("nginx:1")),
+        (NEW.to_string(), template("nginx:2")),
+    ])
+}
+
+/// A set at `nginx:2`; `rolling` is its `updateStrategy.rollingUpdate`, `extra` merged
+/// into its spec.
+fn set(rolling: Value, extra: Value) -> DaemonSet {
+    let mut spec = json!({
+        "selector": { "matchLabels": { "app": "ds" } },
+        "template": serde_json::to_value(template("nginx:2")).expect("json"),
+        "updateStrategy": { "type": "RollingUpdate", "rollingUpdate": rolling },
+    });
+    if let (Some(spec), Some(extra)) = (spec.as_object_mut(), extra.as_object()) {
+        for (k, v) in extra {
+            spec.insert(k.clone(), v.clone());
+        }
+    }
+    serde_json::from_value(json!({
+        "apiVersion": "apps.kruise.io/v1alpha1", "kind": "DaemonSet",
+        "metadata": { "name": "ds", "namespace": "ns", "uid": "set-uid", "generation": 2 },
+        "spec": spec,
+    }))
+    .expect("set")
+}
+
+fn node(i: usize, labels: Value) -> Node {
+    serde_json::from_value(json!({ "metadata": { "name": format!("node-{i}"), "labels": labels } }))
+        .expect("node")
+}
+
+/// A running pod on node `i` at `revision` (its hash), ready or not, with the gate.
+fn pod(i: usize, revision: &str, ready: bool) -> Pod {
+    let image = if revision == OLD { "nginx:1" } else { "nginx:2" };
+    let status = if ready { "True" } else { "False" };
+    serde_json::from_value(json!({
+        "metadata": { "name": format!("ds-p{i}{}", &revision[3..]), "namespace": "ns",
+            "uid": format!("uid-{i}-{revision}"), "resourceVersion": "7",
+            "creationTimestamp": "2026-12-03T10:00:00Z",
+            "labels": { "app": "ds", "controller-revision-hash": crate::runtime::revision::short_hash(revision) } },
+        "spec": { "nodeName": format!("node-{i}"),
+            "readinessGates": [{ "conditionType": "InPlaceUpdateReady" }],
+            "containers": [{ "name": "app", "image": image }] },
+        "status": { "phase": "Running",
+            "conditions": [
+                { "type": "Ready", "status": status, "lastTransitionTime": "2026-12-03T11:00:00Z" },
+                { "type": "InPlaceUpdateReady", "status": "True" } ],
+            "containerStatuses": [{ "name": "app", "image": image, "imageID": format!("sim://{image}"),
+                "ready": ready, "restartCount": 0, "state": { "running": {} } }] },
+    }))
+    .expect("pod")
+}
+
+struct World {
+    set: DaemonSet,
+    nodes: Vec<Node>,
+    pods: Vec<Pod>,
+    templates: BTreeMap<String, PodTemplateSpec>,
+}
+
+impl World {
+    fn plan(&self) -> Plan {
+        let update = Revision {
+            name: NEW,
+            template: &self.templates[NEW],
+        };
+        plan(&Snapshot {
+            set: &self.set,
+            pods: self.pods.iter().collect(),
+            nodes: self.nodes.iter().collect(),
+            update,
+            templates: &self.templates,
+            collision_count: 0,
+            now: now(),
+        })
+    }
+}
+
+fn world(set: DaemonSet, nodes: usize, pods: Vec<Pod>) -> World {
+    World {
+        set,
+        nodes: (0..nodes).map(|i| node(i, json!({}))).collect(),
+        pods,
+        templates: templates(),
+    }
+}
+
+fn created_on(plan: &Plan) -> Vec<String> {
+    plan.actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::CreatePod { pod, .. } => {
+                crate::workloads::daemonset::nodes::node_of(pod).map(str::to_owned)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn deleted(plan: &Plan) -> Vec<String> {
+    plan.actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::DeletePod { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Pods patched in place (their spec's image changes).
+fn in_place(plan: &Plan) -> BTreeSet<String> {
+    plan.actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::PatchPod { name, patch, .. } if patch["spec"].is_object() => Some(name.clone()),
+            Action::PatchPodStatus { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn every_node_without_a_pod_gets_one_pinned_to_it_with_the_daemon_tolerations() {
+    let w = world(set(json!({}), json!({})), 3, vec![pod(1, NEW, true)]);
+    let plan = w.plan();
+    assert_eq!(created_on(&plan), ["node-0", "node-2"]);
+    let Some(Action::CreatePod { pod, .. }) = plan.actions.first() else {
+        panic!("a create")
+    };
+    let labels = pod.metadata.labels.as_ref().expect("labels");
+    assert_eq!(labels["controller-revision-hash"], "new2");
+    let spec = pod.spec.as_ref().expect("spec");
+    assert!(spec.node_name.is_none(), "the scheduler binds it");
+    assert_eq!(spec.tolerations.as_ref().map(Vec::len), Some(6));
+    assert!(spec.readiness_gates.is_none(), "Standard: no gate");
+    let status = plan.status.expect("status");
+    assert_eq!(
+        (
+            status.desired_number_scheduled,
+            status.current_number_scheduled,
+            status.number_ready
+        ),
+        (3, 1, 1)
+    );
+    assert_eq!(status.daemon_set_hash.as_deref(), Some("new2"));
+    assert_eq!(status.update_revision.as_deref(), Some("new2"));
+}
+
+#[test]
+fn a_node_that_stops_matching_loses_its_pod_and_a_second_pod_goes() {
+    let mut w = world(
+        set(
+            json!({}),
+            json!({ "template": { "metadata": { "labels": { "app": "ds" } },
+        "spec": { "nodeSelector": { "role": "edge" }, "containers": [{ "name": "app", "image": "nginx:2" }] } } }),
+        ),
+        0,
+        vec![],
+    );
+    w.nodes = vec![node(0, json!({ "role": "edge" })), node(1, json!({}))];
+    let mut second = pod(0, NEW, true);
+    second.metadata.name = Some("ds-zzzzz".into());
+    second.metadata.creation_timestamp = Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(
+        "2026-12-03T11:00:00Z".parse().expect("time"),
+    ));
+    w.pods = vec![pod(0, NEW, true), second, pod(1, NEW, true)];
+    let plan = w.plan();
+    assert_eq!(deleted(&plan), ["ds-zzzzz", "ds-p1new2"]);
+    assert!(created_on(&plan).is_empty());
+    let status = plan.status.expect("status");
+    assert_eq!(
+        (status.desired_number_scheduled, status.number_misscheduled),
+        (1, 1)
+    );
+}
+
+#[test]
+fn in_place_updates_within_max_unavailable_from_the_highest_node_name() {
+    let w = world(
+        set(
+            json!({ "rollingUpdateType": "InPlaceIfPossible", "maxUnavailable": 2 }),
+            json!({}),
+        ),
+        4,
+        (0..4).map(|i| pod(i, OLD, true)).collect(),
+    );
+    let plan = w.plan();
+    assert_eq!(
+        in_place(&plan),
+        BTreeSet::from(["ds-p3old1".into(), "ds-p2old1".into()])
+    );
+    assert!(deleted(&plan).is_empty());
+}
+
+#[test]
+fn partition_keeps_its_nodes_old_and_a_selector_picks_the_canaries() {
+    let w = world(
+        set(json!({ "partition": 3 }), json!({})),
+        4,
+        (0..4).map(|i| pod(i, OLD, true)).collect(),
+    );
+    assert_eq!(deleted(&w.plan()), ["ds-p3old1"]);
+    let mut canary = world(
+        set(
+            json!({ "selector": { "matchLabels": { "canary": "true" } }, "maxUnavailable": 4 }),
+            json!({}),
+        ),
+        0,
+        (0..4).map(|i| pod(i, OLD, true)).collect(),
+    );
+    canary.nodes = (0..4)
+        .map(|i| {
+            node(
+                i,
+                if i == 1 {
+                    json!({ "canary": "true" })
+                } else {
+                    json!({})
+                },
+            )
+        })
+        .collect();
+    assert_eq!(deleted(&canary.plan()), ["ds-p1old1"]);
+}
+
+#[test]
+fn paused_and_on_delete_update_nothing_but_a_new_node_still_gets_its_pod() {
+    for strategy in [
+        json!({ "type": "RollingUpdate", "rollingUpdate": { "paused": true } }),
+        json!({ "type": "OnDelete" }),
+    ] {
+        let w = world(
+            set(json!({}), json!({ "updateStrategy": strategy })),
+            3,
+            (0..2).map(|i| pod(i, OLD, true)).collect(),
+        );
+        let plan = w.plan();
+        assert!(deleted(&plan).is_empty(), "{strategy}");
+        assert_eq!(created_on(&plan), ["node-2"], "{strategy}");
+    }
+}
+
+#[test]
+fn surge_starts_the_new_pod_first_and_the_old_goes_once_it_is_available() {
+    let rolling = json!({ "maxSurge": 1, "maxUnavailable": 0 });
+    let w = world(
+        set(rolling.clone(), json!({})),
+        2,
+        vec![pod(0, OLD, true), pod(1, OLD, true)],
+    );
+    let plan = w.plan();
+    assert_eq!(created_on(&plan), ["node-1"], "one at a time, highest name first");
+    assert!(deleted(&plan).is_empty());
+    let w = world(
+        set(rolling.clone(), json!({})),
+        2,
+        vec![pod(0, OLD, true), pod(1, OLD, true), pod(1, NEW, true)],
+    );
+    assert_eq!(deleted(&w.plan()), ["ds-p1old1"]);
+    let w = world(
+        set(rolling, json!({})),
+        2,
+        vec![pod(0, OLD, true), pod(1, OLD, true), pod(1, NEW, false)],
+    );
+    let plan = w.plan();
+    assert!(
+        deleted(&plan).is_empty() && created_on(&plan).is_empty(),
+        "waits for the new pod"
+    );
+}
+
+#[test]
+fn partitioned_scaling_holds_back_creation_on_new_nodes() {
+    let w = world(
+        set(
+            json!({ "partition": 2 }),
+            json!({ "scaleStrategy": { "partitionedScaling": true } }),
+        ),
+        4,
+        vec![],
+    );
+    assert_eq!(created_on(&w.plan()), ["node-0", "node-1"]);
+    let mut annotated = world(set(json!({ "partition": 2 }), json!({})), 4, vec![]);
+    annotated.set.metadata.annotations = Some(BTreeMap::from([(
+        "daemonset.kruise.io/progressive-create-pod".to_string(),
+        "true".to_string(),
+    )]));
+    assert_eq!(created_on(&annotated.plan()).len(), 2, "the v1alpha1 annotation");
+}
+
+#[test]
+fn upstream_validation_refuses_naming_the_field() {
+    for (rolling, field) in [
+        (
+            json!({ "maxUnavailable": 1, "maxSurge": 1 }),
+            "maxUnavailable and maxSurge",
+        ),
+        (
+            json!({ "rollingUpdateType": "InPlaceIfPossible", "maxSurge": 1 }),
+            "maxSurge must be 0",
+        ),
+        (json!({ "partition": "120%" }), "partition 120%"),
+        (json!({ "maxUnavailable": "5" }), "maxUnavailable"),
+    ] {
+        let plan = world(set(rolling.clone(), json!({})), 2, vec![]).plan();
+        let refused = plan.refused.unwrap_or_default();
+        assert!(
+            refused.contains(field) && refused.contains("DaemonSet ds"),
+            "{rolling}: {refused}"
+        );
+        assert!(plan.actions.is_empty());
+    }
+}
+
+proptest! {
+    /// Whatever the mix of old, new and unready pods, a no-surge update round never leaves
+    /// more than maxUnavailable nodes without an available pod, counting the pods it takes
+    /// down and those already down (except old pods already unavailable, which are
+    /// replaced regardless); and never two creations on one node.
+    #[test]
+    fn an_update_round_stays_within_max_unavailable(
+        states in proptest::collection::vec(0u8..4, 1..12),
+        max_unavailable in 1i32..4,
+        by_patch in any::<bool>(),
+        partition in 0i32..4,
+    ) {
+        let pods: Vec<Pod> = states.iter().enumerate().filter_map(|(i, s)| match s {
+            0 => Some(pod(i, OLD, true)),
+            1 => Some(pod(i, NEW, true)),
+            2 => Some(pod(i, NEW, false)),
+            _ => None,
+        }).collect();
+        let kind = if by_patch { "InPlaceIfPossible" } else { "Standard" };
+        let w = world(
+            set(json!({ "maxUnavailable": max_unavailable, "rollingUpdateType": kind, "partition": partition }), json!({})),
+            states.len(),
+            pods,
+        );
+        let plan = w.plan();
+        let created = created_on(&plan);
+        let unique: BTreeSet<&String> = created.iter().collect();
+        prop_assert_eq!(unique.len(), created.len());
+        let down_before = states.iter().filter(|s| **s >= 2).count() as i32;
+        let taken = (deleted(&plan).len() + in_place(&plan).len()) as i32;
+        if created.is_empty() && down_before <= max_unavailable {
+            prop_assert!(down_before + taken <= max_unavailable,
+                "{} down, {} taken, budget {}", down_before, taken, max_unavailable);
+        }
+    }
+}

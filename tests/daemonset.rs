@@ -1,0 +1,368 @@
+//! The Advanced DaemonSet controller end to end (reference §1): `kubectl kruise run -n NS`
+//! on the real control plane, on simulated nodes each test creates for itself (labelled
+//! with the test's namespace, which the sets select with a nodeSelector), with the
+//! built-in DaemonSet controller running beside it for comparison.
+mod support;
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use k8s_openapi::api::apps::v1::DaemonSet as BuiltinDaemonSet;
+use k8s_openapi::api::core::v1::{Node, Pod};
+use kube::ResourceExt;
+use kube::api::{Api, DeleteParams, DynamicObject, ListParams, Patch, PatchParams, PostParams};
+use serde_json::{Value, json};
+use support::controller::{PodView, RunningController};
+use support::{TestNamespace, kruise_api, wait_for};
+
+const LONG: Duration = Duration::from_secs(90);
+
+/// Simulated nodes for one test: `<ns>-n<i>`, labelled `ds-test=<ns>`.
+struct TestNodes {
+    api: Api<Node>,
+    prefix: String,
+}
+
+impl TestNodes {
+    async fn create(ns: &TestNamespace, count: usize) -> Self {
+        let nodes = TestNodes {
+            api: Api::all(ns.client.clone()),
+            prefix: ns.name.clone(),
+        };
+        for i in 0..count {
+            nodes.add(i).await;
+        }
+        nodes
+    }
+
+    fn name(&self, i: usize) -> String {
+        format!("{}-n{i}", self.prefix)
+    }
+
+    async fn add(&self, i: usize) {
+        let node: Node = support::object(json!({ "apiVersion": "v1", "kind": "Node",
+            "metadata": { "name": self.name(i), "labels": {
+                "kubectl-kruise.io/simulated": "true", "ds-test": self.prefix,
+                "kubernetes.io/hostname": self.name(i) } },
+            "spec": {} }));
+        self.api
+            .create(&PostParams::default(), &node)
+            .await
+            .unwrap_or_else(|e| panic!("node {}: {e}", self.name(i)));
+    }
+
+    async fn patch(&self, i: usize, patch: Value) {
+        self.api
+            .patch(&self.name(i), &PatchParams::default(), &Patch::Merge(patch))
+            .await
+            .unwrap_or_else(|e| panic!("node {}: {e}", self.name(i)));
+    }
+
+    async fn remove(&self, i: usize) {
+        let _ = self.api.delete(&self.name(i), &DeleteParams::default()).await;
+    }
+
+    async fn remove_all(&self, count: usize) {
+        for i in 0..count {
+            self.remove(i).await;
+        }
+    }
+}
+
+/// An Advanced DaemonSet on the test's nodes; `rolling` is its rollingUpdate.
+fn daemonset(ns: &TestNamespace, name: &str, rolling: Value) -> DynamicObject {
+    support::object(json!({
+        "apiVersion": "apps.kruise.io/v1alpha1", "kind": "DaemonSet", "metadata": { "name": name },
+        "spec": { "selector": { "matchLabels": { "app": name } },
+            "template": { "metadata": { "labels": { "app": name } },
+                "spec": { "nodeSelector": { "ds-test": ns.name },
+                    "containers": [{ "name": "main", "image": "nginx:1.25" }] } },
+            "updateStrategy": { "type": "RollingUpdate", "rollingUpdate": rolling } } }))
+}
+
+async fn pods_of(ns: &TestNamespace, app: &str) -> Vec<Pod> {
+    let mut pods = ns
+        .api::<Pod>()
+        .list(&ListParams::default().labels(&format!("app={app}")))
+        .await
+        .expect("pods")
+        .items;
+    pods.retain(|p| p.metadata.deletion_timestamp.is_none());
+    pods
+}
+
+fn node_of(pod: &Pod) -> String {
+    kubectl_kruise::workloads::daemonset::nodes::node_of(pod)
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Waits until the set reports `desired` nodes, all with a ready pod, `updated` of them
+/// updated, and the API shows exactly one live pod per node.
+async fn settled(
+    ns: &TestNamespace,
+    name: &str,
+    desired: i64,
+    updated: i64,
+    controller: &RunningController,
+) -> Vec<Pod> {
+    let api = kruise_api(ns, "DaemonSet", "v1alpha1");
+    let what = format!("DaemonSet {name}: {desired} nodes ready, {updated} updated");
+    wait_for(&what, LONG, || async {
+        let set = api.get(name).await.map_err(|e| e.to_string())?;
+        let s = &set.data["status"];
+        let pods = pods_of(ns, name).await;
+        let mut per_node: BTreeMap<String, usize> = BTreeMap::new();
+        for p in &pods {
+            *per_node.entry(node_of(p)).or_default() += 1;
+        }
+        let done = s["observedGeneration"] == json!(set.metadata.generation)
+            && s["desiredNumberScheduled"] == desired
+            && s["numberReady"] == desired
+            && s["updatedNumberScheduled"] == updated
+            && pods.len() as i64 == desired
+            && per_node.values().all(|n| *n == 1);
+        if done {
+            Ok(pods)
+        } else {
+            Err(format!(
+                "{s}\npods per node {per_node:?}\n{}",
+                controller.log_tail()
+            ))
+        }
+    })
+    .await
+}
+
+async fn set_image(api: &Api<DynamicObject>, name: &str, image: &str) {
+    support::set_first_image(api, name, image).await;
+}
+
+#[tokio::test]
+async fn an_image_change_goes_in_place_on_every_node_while_the_builtin_recreates() {
+    let ns = TestNamespace::create("ads-inplace").await;
+    let nodes = TestNodes::create(&ns, 3).await;
+    // The run installs the CRDs first.
+    let controller = RunningController::start(&ns);
+    let api = kruise_api(&ns, "DaemonSet", "v1alpha1");
+    api.create(
+        &PostParams::default(),
+        &daemonset(
+            &ns,
+            "agent",
+            json!({ "rollingUpdateType": "InPlaceIfPossible", "maxUnavailable": 1 }),
+        ),
+    )
+    .await
+    .expect("DaemonSet agent");
+    let before: BTreeMap<String, PodView> = settled(&ns, "agent", 3, 3, &controller)
+        .await
+        .iter()
+        .map(|p| (p.name_any(), PodView::of(p)))
+        .collect();
+    let writes_before = controller.writes_to("pods") + controller.writes_to("pods/status");
+    set_image(&api, "agent", "nginx:1.27").await;
+    let after: BTreeMap<String, PodView> = settled(&ns, "agent", 3, 3, &controller)
+        .await
+        .iter()
+        .map(|p| (p.name_any(), PodView::of(p)))
+        .collect();
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>()
+    );
+    for (name, b) in &before {
+        let a = &after[name];
+        assert_eq!(
+            (&a.uid, &a.node),
+            (&b.uid, &b.node),
+            "{name} kept its UID and node"
+        );
+        assert_eq!(a.restarts, b.restarts + 1, "{name} restarted its container once");
+        assert_eq!(a.image, "nginx:1.27");
+    }
+    let writes = controller.writes_to("pods") + controller.writes_to("pods/status") - writes_before;
+    println!("Advanced DaemonSet in place: {writes} pod writes for 3 pods");
+    assert!(
+        writes / 3.0 <= 3.0,
+        "{writes} pod writes for 3 pods\n{}",
+        controller.log_tail()
+    );
+    assert_eq!(controller.stop(), 0);
+
+    // The built-in DaemonSet given the same change recreates every pod.
+    let builtin: BuiltinDaemonSet = support::object(json!({ "apiVersion": "apps/v1", "kind": "DaemonSet",
+        "metadata": { "name": "builtin" },
+        "spec": { "selector": { "matchLabels": { "app": "builtin" } },
+            "template": { "metadata": { "labels": { "app": "builtin" } },
+                "spec": { "nodeSelector": { "ds-test": ns.name },
+                    "containers": [{ "name": "main", "image": "nginx:1.25" }] } } } }));
+    let builtins = ns.api::<BuiltinDaemonSet>();
+    builtins
+        .create(&PostParams::default(), &builtin)
+        .await
+        .expect("built-in DaemonSet");
+    let ready = |want_image: &'static str| {
+        let ns = &ns;
+        async move {
+            wait_for("built-in DaemonSet rolled", LONG, || async {
+                let pods = pods_of(ns, "builtin").await;
+                let done = pods.len() == 3
+                    && pods
+                        .iter()
+                        .all(|p| PodView::of(p).ready && PodView::of(p).image == want_image);
+                if done {
+                    Ok(pods)
+                } else {
+                    Err(format!("{} pods", pods.len()))
+                }
+            })
+            .await
+        }
+    };
+    let first: Vec<String> = ready("nginx:1.25").await.iter().filter_map(|p| p.uid()).collect();
+    support::set_first_image(&builtins, "builtin", "nginx:1.27").await;
+    let second: Vec<String> = ready("nginx:1.27").await.iter().filter_map(|p| p.uid()).collect();
+    assert!(
+        first.iter().all(|u| !second.contains(u)),
+        "the built-in recreated every pod"
+    );
+    nodes.remove_all(3).await;
+}
+
+#[tokio::test]
+async fn partition_selector_pause_and_nodes_that_come_and_go() {
+    let ns = TestNamespace::create("ads-nodes").await;
+    let nodes = TestNodes::create(&ns, 4).await;
+    let controller = RunningController::start(&ns);
+    let api = kruise_api(&ns, "DaemonSet", "v1alpha1");
+    api.create(
+        &PostParams::default(),
+        &daemonset(&ns, "agent", json!({ "partition": 2 })),
+    )
+    .await
+    .expect("DaemonSet agent");
+    settled(&ns, "agent", 4, 4, &controller).await;
+
+    // Partition 2: the two highest node names update, the two lowest stay.
+    set_image(&api, "agent", "nginx:1.27").await;
+    let pods = settled(&ns, "agent", 4, 2, &controller).await;
+    let new_nodes: Vec<String> = pods
+        .iter()
+        .filter(|p| PodView::of(p).image == "nginx:1.27")
+        .map(node_of)
+        .collect();
+    assert_eq!(new_nodes.len(), 2);
+    assert!(
+        new_nodes.contains(&nodes.name(3)) && new_nodes.contains(&nodes.name(2)),
+        "{new_nodes:?}"
+    );
+
+    // A selector picks a canary among the partitioned ones.
+    nodes
+        .patch(0, json!({ "metadata": { "labels": { "canary": "true" } } }))
+        .await;
+    api.patch(
+        "agent",
+        &PatchParams::default(),
+        &Patch::Merge(
+            json!({ "spec": { "updateStrategy": { "rollingUpdate": { "partition": 0,
+            "selector": { "matchLabels": { "canary": "true" } } } } } }),
+        ),
+    )
+    .await
+    .expect("selector");
+    let pods = settled(&ns, "agent", 4, 3, &controller).await;
+    let old: Vec<String> = pods
+        .iter()
+        .filter(|p| PodView::of(p).image == "nginx:1.25")
+        .map(node_of)
+        .collect();
+    assert_eq!(
+        old,
+        [nodes.name(1)],
+        "only the canary among the held nodes updated"
+    );
+
+    // Paused: nothing updates, but a node that joins gets its pod.
+    api.patch(
+        "agent",
+        &PatchParams::default(),
+        &Patch::Merge(json!({ "spec": { "updateStrategy": { "rollingUpdate": { "paused": true, "selector": null } } } })),
+    )
+    .await
+    .expect("pause");
+    set_image(&api, "agent", "nginx:1.28").await;
+    nodes.add(4).await;
+    let pods = settled(&ns, "agent", 5, 1, &controller).await;
+    let on_new = pods
+        .iter()
+        .find(|p| node_of(p) == nodes.name(4))
+        .expect("a pod on the new node");
+    assert_eq!(PodView::of(on_new).image, "nginx:1.28");
+
+    // A NoExecute taint and a lost label take the pods away; a leaving node too.
+    nodes
+        .patch(
+            0,
+            json!({ "spec": { "taints": [{ "key": "drain", "effect": "NoExecute" }] } }),
+        )
+        .await;
+    nodes
+        .patch(1, json!({ "metadata": { "labels": { "ds-test": null } } }))
+        .await;
+    nodes.remove(2).await;
+    let pods = settled(&ns, "agent", 2, 1, &controller).await;
+    let mut on: Vec<String> = pods.iter().map(node_of).collect();
+    on.sort();
+    assert_eq!(on, [nodes.name(3), nodes.name(4)]);
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(5).await;
+}
+
+#[tokio::test]
+async fn a_v1beta1_daemonset_from_openkruise_s_docs_applies_unchanged_and_rolls_out_in_place() {
+    let plane = support::PrivateControlPlane::start("ads-beta");
+    let client = plane.client().await;
+    let (code, _, err) = support::kruise(&plane.kubeconfig, &["install"]);
+    assert_eq!(code, 0, "{err}");
+    let ns = TestNamespace::create_on(client.clone(), &plane.kubeconfig, "ads-beta").await;
+    let doc = support::manifests::documents(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/daemonset-v1beta1.yaml"
+    )))
+    .pop()
+    .expect("the DaemonSet");
+    let beta = kruise_api(&ns, "DaemonSet", "v1beta1");
+    beta.create(&PostParams::default(), &support::object(doc))
+        .await
+        .expect("a v1beta1 manifest applies unchanged");
+    let nodes = Api::<Node>::all(client.clone())
+        .list(&ListParams::default())
+        .await
+        .expect("nodes")
+        .items
+        .len() as i64;
+    assert!(nodes >= 2, "the private plane has simulated nodes");
+    let controller = RunningController::start(&ns);
+    let before: BTreeMap<String, String> = settled(&ns, "sample-ds", nodes, nodes, &controller)
+        .await
+        .iter()
+        .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
+        .collect();
+    set_image(&beta, "sample-ds", "nginx:1.27-alpine").await;
+    let after: BTreeMap<String, String> = settled(&ns, "sample-ds", nodes, nodes, &controller)
+        .await
+        .iter()
+        .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
+        .collect();
+    assert_eq!(before, after, "same pods, same UIDs: updated in place");
+    let set = beta.get("sample-ds").await.expect("read as v1beta1");
+    let hash = &set.data["status"]["updateRevision"];
+    assert!(
+        hash.is_string(),
+        "v1beta1 readers find the hash under updateRevision"
+    );
+    assert_eq!(&set.data["status"]["daemonSetHash"], hash);
+    assert_eq!(controller.stop(), 0);
+}
