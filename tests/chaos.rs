@@ -40,17 +40,19 @@ struct Workload {
 }
 
 impl Workload {
-    fn new(ns: &TestNamespace, doc: &Value) -> Self {
+    /// The workload of `doc`; a DaemonSet's replicas are `nodes`.
+    fn new(ns: &TestNamespace, doc: &Value, nodes: usize) -> Self {
         let api_version = doc["apiVersion"].as_str().expect("apiVersion");
         let kind = doc["kind"].as_str().expect("kind");
+        let replicas = doc["spec"]["replicas"].as_u64().map_or(nodes, |r| r as usize);
         Workload {
             api: support::dynamic_api(ns, api_version, kind, &format!("{}s", kind.to_lowercase())),
             name: doc["metadata"]["name"].as_str().expect("name").into(),
-            replicas: AtomicUsize::new(doc["spec"]["replicas"].as_u64().expect("replicas") as usize),
-            slot: if kind == "CloneSet" {
-                Slot::InstanceId
-            } else {
-                Slot::Ordinal
+            replicas: AtomicUsize::new(replicas),
+            slot: match kind {
+                "CloneSet" => Slot::InstanceId,
+                "DaemonSet" => Slot::Node,
+                _ => Slot::Ordinal,
             },
         }
     }
@@ -87,7 +89,10 @@ impl Workload {
         let set = self.api.get(&self.name).await.map_err(|e| e.to_string())?;
         let status = &set.data["status"];
         let observed = status["observedGeneration"].as_i64() == set.metadata.generation;
-        let updated = status["updatedReplicas"].as_u64() == Some(self.replicas() as u64);
+        let updated = status["updatedReplicas"]
+            .as_u64()
+            .or(status["updatedNumberScheduled"].as_u64())
+            == Some(self.replicas() as u64);
         let pods: Api<Pod> = ns.api();
         let list = pods
             .list(&ListParams::default().labels(&format!("app={}", self.name)))
@@ -263,13 +268,36 @@ enum Pods {
     Replaced,
 }
 
+/// For a DaemonSet: simulated nodes until its template fits `bounds.replicas` of them
+/// (nodes labelled `chaos=<ns>`, which its nodeSelector asks for); returns how many.
+async fn add_nodes(ns: &TestNamespace, doc: &Value) -> usize {
+    let Some(count) = doc["metadata"]["annotations"]["chaos/nodes"].as_str() else {
+        return 0;
+    };
+    let count: usize = count.parse().expect("node count");
+    let nodes: Api<k8s_openapi::api::core::v1::Node> = Api::all(ns.client.clone());
+    for i in 0..count {
+        let node = support::object(json!({ "apiVersion": "v1", "kind": "Node",
+            "metadata": { "name": format!("chaos-node-{i}"), "labels": {
+                "kubectl-kruise.io/simulated": "true", "chaos": "daemon",
+                "kubernetes.io/hostname": format!("chaos-node-{i}") } },
+            "spec": {} }));
+        nodes
+            .create(&PostParams::default(), &node)
+            .await
+            .expect("chaos node");
+    }
+    count
+}
+
 async fn survive_kills(tag: &str, doc: Value, bounds: Bounds, kills: usize, pods: Pods) {
     let _one = ONE_AT_A_TIME.lock().await;
     let started = Instant::now();
     let mut dice = Dice::new();
     let seed = dice.seed();
     let (plane, ns) = private(tag).await;
-    let workload = Workload::new(&ns, &doc);
+    let nodes = add_nodes(&ns, &doc).await;
+    let workload = Workload::new(&ns, &doc, nodes);
     let watcher = InvariantWatcher::start(&ns, bounds, workload.slot);
     let controller = RunningController::start_with(&ns, &["--leader-elect=false"]);
     workload
@@ -318,6 +346,29 @@ invariant checks {}, violations 0, {} claims kept, {:.0}s",
         claims_after.len(),
         started.elapsed().as_secs_f64()
     ));
+}
+
+/// An Advanced DaemonSet over 50 simulated nodes, updated in place one budget at a time:
+/// never two pods on a node, never more than maxUnavailable nodes without an available pod.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chaos_advanced_daemonset_in_place_survives_sigkill_loops_and_an_apiserver_restart() {
+    let bounds = Bounds {
+        replicas: 50,
+        max_unavailable: 5,
+        max_surge: 0,
+        max_not_ready: None,
+    };
+    let doc = json!({
+        "apiVersion": "apps.kruise.io/v1alpha1", "kind": "DaemonSet",
+        "metadata": { "name": "agent", "annotations": { "chaos/nodes": "50" } },
+        "spec": { "selector": { "matchLabels": { "app": "agent" } },
+            "template": { "metadata": { "labels": { "app": "agent" } },
+                "spec": { "nodeSelector": { "chaos": "daemon" },
+                    "containers": [{ "name": "main", "image": "nginx:1" }] } },
+            "updateStrategy": { "type": "RollingUpdate", "rollingUpdate": {
+                "rollingUpdateType": "InPlaceIfPossible", "maxUnavailable": 5 } } },
+    });
+    survive_kills("chaos-ads", doc, bounds, 8, Pods::Kept).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -400,7 +451,7 @@ async fn chaos_parallel_asts_scaling_keeps_within_scale_max_unavailable_under_si
     let mut doc = advanced_statefulset("sc", 8, 1);
     doc["spec"]["scaleStrategy"] = json!({ "maxUnavailable": 3 });
     doc["spec"]["template"]["metadata"]["annotations"] = json!({ "sim.kubectl-kruise.io/start-delay": "300ms", "sim.kubectl-kruise.io/image-pull-delay": "1s" });
-    let workload = Workload::new(&ns, &doc);
+    let workload = Workload::new(&ns, &doc, 0);
     let bounds = Bounds {
         replicas: 0,
         max_unavailable: 0,
@@ -456,7 +507,7 @@ async fn chaos_two_runs_at_once_have_one_writer_at_any_time() {
     let seed = dice.seed();
     let (plane, ns) = private("chaos-two").await;
     let doc = cloneset("web", 50, 5, "InPlaceIfPossible");
-    let workload = Workload::new(&ns, &doc);
+    let workload = Workload::new(&ns, &doc, 0);
     let bounds = Bounds {
         replicas: 50,
         max_unavailable: 5,

@@ -6,7 +6,9 @@
 //! store ([`Children::find`]).
 //!
 //! Invariants: one watch per child kind and controller, started with the controller and
-//! stopped with it; a child kind is known by its [`key`] (`jobs.batch`), the same key its
+//! stopped with it; nothing is planned before every child store has its first list
+//! ([`Children::ready`]: an unlisted store reads as "no children", and a planner would
+//! create them all again); a child kind is known by its [`key`] (`jobs.batch`), the same key its
 //! expectations and actions carry; the owner index is updated before the store (see
 //! [`crate::runtime::owner_index`]).
 use std::any::{Any, TypeId};
@@ -59,6 +61,7 @@ impl<C: Resource<DynamicType = ()> + Clone + 'static> ChildWatch<C> {
 }
 
 type Finder = Arc<dyn Fn(&str, &str) -> Option<(String, u64)> + Send + Sync>;
+type FirstList = futures::future::Shared<futures::future::BoxFuture<'static, ()>>;
 
 /// Every child cache of one controller, by type (for planners) and by key (for
 /// expectations). Cheap to clone; clones share the caches.
@@ -66,6 +69,7 @@ type Finder = Arc<dyn Fn(&str, &str) -> Option<(String, u64)> + Send + Sync>;
 pub struct Children {
     typed: Arc<RwLock<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>>,
     finders: Arc<RwLock<HashMap<String, Finder>>>,
+    first_lists: Arc<RwLock<Vec<FirstList>>>,
 }
 
 impl Children {
@@ -74,6 +78,17 @@ impl Children {
     where
         C: Resource<DynamicType = ()> + Clone + Send + Sync + 'static,
     {
+        use futures::FutureExt;
+        let listed = watch.store.clone();
+        let first_list: FirstList = async move {
+            let _ = listed.wait_until_ready().await;
+        }
+        .boxed()
+        .shared();
+        self.first_lists
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(first_list);
         let store = watch.store.clone();
         let finder: Finder = Arc::new(move |namespace: &str, name: &str| {
             let mut reference = ObjectRef::new(name);
@@ -95,6 +110,12 @@ impl Children {
             .write()
             .unwrap_or_else(|e| e.into_inner())
             .insert(TypeId::of::<C>(), Arc::new(watch));
+    }
+
+    /// Waits until every registered child store has its first full list.
+    pub async fn ready(&self) {
+        let waits: Vec<FirstList> = self.first_lists.read().unwrap_or_else(|e| e.into_inner()).clone();
+        futures::future::join_all(waits).await;
     }
 
     /// The cache of child kind `C`, if the controller watches it.

@@ -249,7 +249,10 @@ pub async fn serve<K, R, Fut, F>(
             {
                 ctx.metrics.queue_changed(kind, -1);
             }
+            // Every store a planner reads has listed once: an unlisted one reads as empty
+            // (no nodes: every DaemonSet pod "lost"; no children: all made again).
             ctx.watches.ready().await;
+            ctx.children.ready().await;
             ctx.metrics.reconcile_started(kind);
             let result = match &object.object {
                 Ok(read) => reconcile(read.clone(), ctx.clone()).await,

@@ -53,7 +53,7 @@ pub struct Watches {
     pod_fanout: Fanout<Pod>,
     claim_fanout: Fanout<PersistentVolumeClaim>,
     node_fanout: Fanout<Node>,
-    /// Resolves once pods, claims and revisions have their first list (see `ready`).
+    /// Resolves once pods, claims, revisions and nodes have their first list (see `ready`).
     ready: Shared<BoxFuture<'static, ()>>,
 }
 
@@ -219,11 +219,13 @@ fn first_lists(
     pods: Store<Pod>,
     claims: Store<PersistentVolumeClaim>,
     revisions: Store<ControllerRevision>,
+    nodes: Store<Node>,
 ) -> Shared<BoxFuture<'static, ()>> {
     async move {
         let _ = pods.wait_until_ready().await;
         let _ = claims.wait_until_ready().await;
         let _ = revisions.wait_until_ready().await;
+        let _ = nodes.wait_until_ready().await;
     }
     .boxed()
     .shared()
@@ -243,7 +245,7 @@ pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<
         "controllerrevisions",
     );
     let (nodes, _, node_fanout, nodes_drive) = fanned_out(Api::<Node>::all(client.clone()), "nodes");
-    let ready = first_lists(pods.clone(), claims.clone(), revisions.clone());
+    let ready = first_lists(pods.clone(), claims.clone(), revisions.clone(), nodes.clone());
     let watches = Watches {
         ready,
         pods,

@@ -13,7 +13,8 @@ async fn every_waiter_goes_on_once_the_first_lists_are_in() {
     let (pods, mut pod_writer) = reflector::store::<Pod>();
     let (claims, mut claim_writer) = reflector::store::<PersistentVolumeClaim>();
     let (revisions, mut revision_writer) = reflector::store::<ControllerRevision>();
-    let ready = first_lists(pods, claims, revisions);
+    let (nodes, mut node_writer) = reflector::store::<Node>();
+    let ready = first_lists(pods, claims, revisions, nodes);
     let waiters: Vec<_> = (0..4).map(|_| tokio::spawn(ready.clone())).collect();
     tokio::time::sleep(Duration::from_millis(50)).await;
     assert!(waiters.iter().all(|w| !w.is_finished()), "ready before any list");
@@ -30,6 +31,14 @@ async fn every_waiter_goes_on_once_the_first_lists_are_in() {
 
     revision_writer.apply_watcher_event(&Event::Init);
     revision_writer.apply_watcher_event(&Event::InitDone);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(
+        waiters.iter().all(|w| !w.is_finished()),
+        "ready before the nodes list (an unlisted node store loses every DaemonSet pod)"
+    );
+
+    node_writer.apply_watcher_event(&Event::Init);
+    node_writer.apply_watcher_event(&Event::InitDone);
     for waiter in waiters {
         tokio::time::timeout(Duration::from_secs(5), waiter)
             .await

@@ -38,6 +38,8 @@ pub struct Bounds {
 pub enum Slot {
     Ordinal,
     InstanceId,
+    /// A DaemonSet's: the node the pod is pinned to.
+    Node,
 }
 
 /// A pod as the watcher last saw it: its view, its slot, and whether it is terminating.
@@ -63,6 +65,7 @@ fn slot_of(pod: &Pod, slot: Slot) -> Option<String> {
     match slot {
         Slot::InstanceId => pod.labels().get("apps.kruise.io/cloneset-instance-id").cloned(),
         Slot::Ordinal => pod.name_any().rsplit_once('-').map(|(_, o)| o.to_string()),
+        Slot::Node => kubectl_kruise::workloads::daemonset::nodes::node_of(pod).map(str::to_string),
     }
 }
 
