@@ -335,8 +335,8 @@ async fn bad_input_is_rejected_with_a_message_naming_the_field() {
         ),
         (
             "CloneSet",
-            "unknown update strategy type",
-            json!({ "updateStrategy": { "type": "RollingUpdate" } }),
+            "unknown update strategy type (RollingUpdate and OnDelete are v1beta1's)",
+            json!({ "updateStrategy": { "type": "Rolling" } }),
             vec!["spec.updateStrategy.type", "Unsupported value"],
         ),
         (

@@ -366,3 +366,76 @@ async fn a_v1beta1_daemonset_from_openkruise_s_docs_applies_unchanged_and_rolls_
     assert_eq!(&set.data["status"]["daemonSetHash"], hash);
     assert_eq!(controller.stop(), 0);
 }
+
+#[tokio::test]
+async fn the_rollout_verbs_drive_an_advanced_daemonset_node_by_node() {
+    let ns = TestNamespace::create("ads-cli").await;
+    let nodes = TestNodes::create(&ns, 3).await;
+    let controller = RunningController::start(&ns);
+    let api = kruise_api(&ns, "DaemonSet", "v1alpha1");
+    api.create(
+        &PostParams::default(),
+        &daemonset(
+            &ns,
+            "agent",
+            json!({ "rollingUpdateType": "InPlaceIfPossible", "maxUnavailable": 1, "partition": 3 }),
+        ),
+    )
+    .await
+    .expect("DaemonSet agent");
+    let uids: Vec<String> = settled(&ns, "agent", 3, 3, &controller)
+        .await
+        .iter()
+        .filter_map(|p| p.uid())
+        .collect();
+    let kruise = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["-n", ns.name.as_str()]);
+        support::kruise(&ns.kubeconfig, &all)
+    };
+    let (code, _, err) = kruise(&["set", "image", "ads/agent", "main=nginx:1.27"]);
+    assert_eq!(code, 0, "{err}");
+    settled(&ns, "agent", 3, 0, &controller).await;
+
+    let (code, _, err) = kruise(&["set", "partition", "ads/agent", "2", "--yes"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("partition 2 of 3 nodes"), "{err}");
+    assert!(
+        err.contains("updates next, in this order: agent-") && err.contains(&format!("({})", nodes.name(2))),
+        "the highest node name goes first: {err}"
+    );
+    settled(&ns, "agent", 3, 1, &controller).await;
+
+    let (code, out, err) = kruise(&[
+        "rollout",
+        "step",
+        "ads/agent",
+        "--yes",
+        "--plain",
+        "--timeout",
+        "60s",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("fully rolled out"), "{out}\n{err}");
+    let (code, out, err) = kruise(&["rollout", "status", "ads/agent", "--timeout", "30s"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("successfully rolled out"), "{out}");
+
+    let (code, out, err) = kruise(&["rollout", "history", "ads/agent"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("main=nginx:1.25") && out.contains("main=nginx:1.27"),
+        "{out}"
+    );
+    let (code, _, err) = kruise(&["rollout", "undo", "ads/agent", "--yes"]);
+    assert_eq!(code, 0, "{err}");
+    let after = settled(&ns, "agent", 3, 3, &controller).await;
+    assert!(after.iter().all(|p| PodView::of(p).image == "nginx:1.25"));
+    let kept: Vec<String> = after.iter().filter_map(|p| p.uid()).collect();
+    assert!(
+        uids.iter().all(|u| kept.contains(u)),
+        "every pod updated in place, both ways"
+    );
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(3).await;
+}

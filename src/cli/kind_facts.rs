@@ -1,6 +1,7 @@
-//! What the rollout verbs read of a workload, said once per kind: how many pods the
-//! partition lets through ([`Kind::expected_updated`]) and why no controller would roll it
-//! out ([`Kind::spec_refusal`]). `rollout status`, `rollout step` and `get --tree` ask
+//! What the rollout verbs read of a workload, said once per kind: its status numbers under
+//! whatever names the kind gives them ([`Kind::numbers`]), how many pods the partition lets
+//! through ([`Kind::expected_updated`]) and why no controller would roll it out
+//! ([`Kind::spec_refusal`]). `rollout status`, `rollout step` and `get --tree` ask
 //! these instead of matching on the kind each (where the fields live is on [`Kind`] too:
 //! `partition_path`, `paused_path`).
 use serde_json::Value;
@@ -11,16 +12,58 @@ fn count(v: &Value) -> i64 {
     v.as_i64().unwrap_or(0)
 }
 
+/// A workload's status numbers, whatever the kind calls them (a DaemonSet counts nodes:
+/// `desiredNumberScheduled` is its replicas, `updatedNumberScheduled` its updated pods).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StatusNumbers {
+    /// Pods wanted.
+    pub replicas: i64,
+    /// Pods the status counts (terminating ones too, for most kinds).
+    pub current: i64,
+    pub updated: i64,
+    pub ready: i64,
+    pub available: i64,
+    /// Updated and ready, and updated and available, where the kind reports them.
+    pub updated_ready: Option<i64>,
+    pub updated_available: Option<i64>,
+}
+
 impl Kind {
+    /// The status numbers of `object`, an object of this kind.
+    pub fn numbers(self, object: &Value) -> StatusNumbers {
+        let (spec, status) = (&object["spec"], &object["status"]);
+        let optional = |field: &str| status[field].as_i64();
+        match self {
+            Kind::DaemonSet | Kind::AdvancedDaemonSet => StatusNumbers {
+                replicas: count(&status["desiredNumberScheduled"]),
+                current: count(&status["currentNumberScheduled"]),
+                updated: count(&status["updatedNumberScheduled"]),
+                ready: count(&status["numberReady"]),
+                available: count(&status["numberAvailable"]),
+                updated_ready: None,
+                updated_available: None,
+            },
+            _ => StatusNumbers {
+                replicas: spec["replicas"].as_i64().unwrap_or(1),
+                current: count(&status["replicas"]),
+                updated: count(&status["updatedReplicas"]),
+                ready: count(&status["readyReplicas"]),
+                available: count(&status["availableReplicas"]),
+                updated_ready: optional("updatedReadyReplicas"),
+                updated_available: optional("updatedAvailableReplicas"),
+            },
+        }
+    }
+
     /// The pods the partition lets through, which must be updated and ready for the
     /// rollout (or a `rollout step` batch) to be done. A partition holds only pods at an
     /// older revision: once more pods are updated than it lets through (a new set, or the
     /// partition raised later), those count too. Example: replicas 5, partition 3, 1 pod
     /// updated -> 2; 4 pods updated (partition raised) -> 4.
     pub fn expected_updated(self, object: &Value) -> i64 {
-        let (spec, status) = (&object["spec"], &object["status"]);
-        let replicas = spec["replicas"].as_i64().unwrap_or(1);
-        let updated = count(&status["updatedReplicas"]).min(replicas);
+        let status = &object["status"];
+        let numbers = self.numbers(object);
+        let (replicas, updated) = (numbers.replicas, numbers.updated.min(numbers.replicas));
         match self {
             Kind::CloneSet => status["expectedUpdatedReplicas"]
                 .as_i64()
@@ -33,6 +76,24 @@ impl Kind {
                     .map_or(0, |p| super::target::value_at(object, p).as_i64().unwrap_or(0))
                     .clamp(0, replicas);
                 (replicas - partition).max(updated)
+            }
+            // Nodes: a partition (a count, or a share of the nodes rounded down) holds
+            // that many; a node selector holds the nodes it does not pick, which only the
+            // controller knows: what is updated is what is expected.
+            Kind::AdvancedDaemonSet => {
+                let rolling = &object["spec"]["updateStrategy"]["rollingUpdate"];
+                if rolling["selector"].is_object() {
+                    return updated;
+                }
+                let partition = match &rolling["partition"] {
+                    Value::Number(n) => n.as_i64().unwrap_or(0),
+                    Value::String(p) => p
+                        .strip_suffix('%')
+                        .and_then(|p| p.parse::<i64>().ok())
+                        .map_or(0, |p| replicas * p / 100),
+                    _ => 0,
+                };
+                (replicas - partition.clamp(0, replicas)).max(updated)
             }
             _ => replicas,
         }
@@ -60,7 +121,14 @@ impl Kind {
                 }
                 Err(e) => Some(unreadable(e)),
             },
-            Kind::AdvancedDaemonSet => read::<DaemonSet>(&spec).err().map(unreadable),
+            // The node count only decides percentages; the rules refused do not need it.
+            Kind::AdvancedDaemonSet => match read::<DaemonSet>(&spec) {
+                Ok(set) => {
+                    let desired = count(&object["status"]["desiredNumberScheduled"]);
+                    crate::workloads::daemonset::plan::checked_numbers(&set, desired).err()
+                }
+                Err(e) => Some(unreadable(e)),
+            },
             Kind::Deployment | Kind::StatefulSet | Kind::DaemonSet => None,
         }
     }
@@ -85,5 +153,23 @@ mod tests {
             Kind::Deployment.expected_updated(&json!({ "spec": { "replicas": 3 } })),
             3
         );
+        let ads = |rolling: Value| {
+            json!({ "spec": { "updateStrategy": { "rollingUpdate": rolling } },
+                "status": { "desiredNumberScheduled": 10, "updatedNumberScheduled": 1 } })
+        };
+        assert_eq!(
+            Kind::AdvancedDaemonSet.expected_updated(&ads(json!({ "partition": 4 }))),
+            6
+        );
+        assert_eq!(
+            Kind::AdvancedDaemonSet.expected_updated(&ads(json!({ "partition": "25%" }))),
+            8
+        );
+        assert_eq!(
+            Kind::AdvancedDaemonSet
+                .expected_updated(&ads(json!({ "selector": { "matchLabels": { "a": "b" } } }))),
+            1
+        );
+        assert_eq!(Kind::AdvancedDaemonSet.numbers(&ads(json!({}))).replicas, 10);
     }
 }

@@ -113,7 +113,8 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
     let id = t.id();
     let object = api.get(&t.name).await?;
     let raw = serde_json::to_value(&object)?;
-    let replicas = i64::from(raw["spec"]["replicas"].as_i64().unwrap_or(1) as i32);
+    // A DaemonSet's "replicas" are its nodes (desiredNumberScheduled).
+    let replicas = t.kind.numbers(&raw).replicas;
     let absolute = numbers::partition(Some(&value), replicas).map_err(|e| UsageError(e.to_string()))?;
     let shown = match &value {
         IntOrString::String(p) if !t.kind.partition_takes_percent() => {
@@ -123,7 +124,12 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
         IntOrString::Int(_) => format!("partition {absolute}"),
     };
     let value = stored(t.kind, value, absolute);
-    eprintln!("{id}: {shown} of {replicas} replicas");
+    let unit = if t.kind == Kind::AdvancedDaemonSet {
+        "nodes"
+    } else {
+        "replicas"
+    };
+    eprintln!("{id}: {shown} of {replicas} {unit}");
 
     if t.kind == Kind::CloneSet {
         let set: CloneSet = target::read_as(&raw, &id)?;
@@ -145,6 +151,20 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
                 ),
                 args.yes,
             )?;
+        }
+    }
+
+    if t.kind == Kind::AdvancedDaemonSet {
+        let set: crate::api::daemonset::DaemonSet = target::read_as(&raw, &id)?;
+        let next: Vec<String> = next_ads_pods(&client, &namespace, &set, absolute)
+            .await?
+            .into_iter()
+            .map(|(pod, node)| format!("{pod} ({node})"))
+            .collect();
+        if next.is_empty() {
+            eprintln!("no node starts updating");
+        } else {
+            eprintln!("updates next, in this order: {}", next.join(", "));
         }
     }
 
@@ -231,6 +251,53 @@ pub(crate) fn preview(
 /// The pods of an Advanced StatefulSet that update once the partition is `partition`, in
 /// the controller's order (the planner's own candidate order: highest ordinal first, or
 /// by priority for an unordered update), skipping those already updated.
+/// The pods an Advanced DaemonSet updates next through `partition`, with their nodes, in
+/// its planner's order.
+pub(crate) async fn next_ads_pods(
+    client: &kube::Client,
+    namespace: &str,
+    set: &crate::api::daemonset::DaemonSet,
+    partition: i64,
+) -> anyhow::Result<Vec<(String, String)>> {
+    use crate::workloads::daemonset::{plan, plan_update};
+    let Some(update) = set
+        .status
+        .as_ref()
+        .and_then(|s| s.update_revision.clone().or(s.daemon_set_hash.clone()))
+    else {
+        return Ok(Vec::new());
+    };
+    let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
+    let uid = set.uid().unwrap_or_default();
+    let list: Vec<Pod> = pods
+        .list(&ListParams::default())
+        .await?
+        .items
+        .into_iter()
+        .filter(|p| {
+            p.owner_references()
+                .iter()
+                .any(|o| o.uid == uid && o.controller == Some(true))
+        })
+        .collect();
+    let nodes: Vec<k8s_openapi::api::core::v1::Node> =
+        Api::all(client.clone()).list(&ListParams::default()).await?.items;
+    let templates = std::collections::BTreeMap::new();
+    let snapshot = plan::Snapshot {
+        set,
+        pods: list.iter().collect(),
+        nodes: nodes.iter().collect(),
+        update: plan::Revision {
+            name: &update,
+            template: &set.spec.template,
+        },
+        templates: &templates,
+        collision_count: 0,
+        now: Timestamp::now(),
+    };
+    Ok(plan_update::next_to_update(&snapshot, partition))
+}
+
 pub(crate) async fn next_asts_pods(
     client: &kube::Client,
     namespace: &str,

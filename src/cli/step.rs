@@ -25,12 +25,14 @@ use super::step_kinds::{Facts, batch_done};
 use super::target::{self, Kind, Target};
 use crate::api::cloneset::CloneSet;
 use crate::api::statefulset::v1beta1::StatefulSet;
+use crate::runtime::revision::short_hash;
 use crate::workloads::cloneset::status::REVISION_LABEL;
 
 pub const HELP: &str = "\
-Kinds: cloneset (clone), asts (Advanced StatefulSet). Hold the rollout first with a
-partition (set partition cloneset/web 100%, or partition in the manifest), change the
-template, then step: each batch lists the pods that update next (in place or recreated),
+Kinds: cloneset (clone), asts (Advanced StatefulSet), ads (Advanced DaemonSet: its batches
+are nodes). Hold the rollout first with a partition (set partition cloneset/web 100%, or
+partition in the manifest), change the template, then step: each batch lists the pods
+that update next (in place or recreated),
 asks, lowers the partition by --batch and waits for those pods to be ready. It stops at a
 failing batch (exit 3). The default batch is the workload's maxUnavailable.
 
@@ -38,7 +40,8 @@ Examples:
   kubectl kruise rollout step cloneset/web
   kubectl kruise rollout step cloneset/web --batch 25% --yes
   kubectl kruise rollout step cloneset/web --dry-run=client
-  kubectl kruise rollout step asts/db --batch 1";
+  kubectl kruise rollout step asts/db --batch 1
+  kubectl kruise rollout step ads/node-agent --batch 2";
 
 #[derive(Debug, Args)]
 pub struct StepArgs {
@@ -135,6 +138,14 @@ async fn plan(
 ) -> anyhow::Result<Vec<String>> {
     let value = serde_json::to_value(object)?;
     let names = match facts.kind {
+        Kind::AdvancedDaemonSet => {
+            let set: crate::api::daemonset::DaemonSet = serde_json::from_value(value)?;
+            super::partition::next_ads_pods(client, namespace, &set, next)
+                .await?
+                .into_iter()
+                .map(|(pod, _)| pod)
+                .collect()
+        }
         Kind::AdvancedStatefulSet => {
             let set: StatefulSet = serde_json::from_value(value)?;
             super::partition::next_asts_pods(client, namespace, &set, next).await?
@@ -157,7 +168,7 @@ async fn plan(
                 .iter()
                 .find(|p| &p.name_any() == name)
                 .and_then(|p| p.labels().get(REVISION_LABEL).cloned())
-                .and_then(|label| history.iter().find(|r| r.name == label))
+                .and_then(|label| history.iter().find(|r| short_hash(&r.name) == short_hash(&label)))
                 .map(|r| &r.template);
             format!(
                 "  {name}: {}",
@@ -172,9 +183,12 @@ pub async fn run(args: StepArgs, connection: &ConnectionArgs) -> anyhow::Result<
     let [t] = targets.as_slice() else {
         return Err(UsageError("rollout step takes one workload (see --help)".into()).into());
     };
-    if !matches!(t.kind, Kind::CloneSet | Kind::AdvancedStatefulSet) {
+    if !matches!(
+        t.kind,
+        Kind::CloneSet | Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet
+    ) {
         return Err(UsageError(format!(
-            "rollout step works on cloneset and asts so far, not {}{}",
+            "rollout step works on cloneset, asts and ads so far, not {}{}",
             t.kind.qualified(),
             if t.kind == Kind::Deployment {
                 " (a Deployment has no partition; use rollout pause/resume)"

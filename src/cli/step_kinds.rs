@@ -12,9 +12,11 @@ use serde_json::{Value, json};
 use super::target::Kind;
 use crate::api::cloneset::CloneSet;
 use crate::api::common::PodUpdatePolicy;
+use crate::api::daemonset::DaemonSet;
 use crate::api::statefulset::v1beta1::StatefulSet;
 use crate::workloads::cloneset::numbers;
 use crate::workloads::cloneset::plan::checked_numbers as cloneset_numbers;
+use crate::workloads::daemonset::plan::checked_numbers as ds_numbers;
 use crate::workloads::statefulset::ordinals::ReservedOrdinals;
 use crate::workloads::statefulset::plan::checked_numbers as sts_numbers;
 
@@ -89,6 +91,42 @@ impl Facts {
                     partition_path: kind.partition_path(value).unwrap_or_default(),
                 })
             }
+            Kind::AdvancedDaemonSet => {
+                let set: DaemonSet = super::target::read_as(value, id)?;
+                let numbers = kind.numbers(value);
+                let n = ds_numbers(&set, numbers.replicas).map_err(anyhow::Error::msg)?;
+                let rolling = set
+                    .spec
+                    .update_strategy
+                    .as_ref()
+                    .and_then(|s| s.rolling_update.as_ref());
+                let hash = set
+                    .status
+                    .as_ref()
+                    .and_then(|s| s.update_revision.clone().or(s.daemon_set_hash.clone()));
+                Ok(Facts {
+                    kind,
+                    replicas: numbers.replicas,
+                    partition: n.partition,
+                    partition_raw: match rolling.and_then(|r| r.partition.as_ref()) {
+                        Some(IntOrString::String(p)) => Some(p.clone()),
+                        _ => None,
+                    },
+                    paused: n.paused,
+                    budget: n.max_unavailable.max(n.max_surge).max(1),
+                    // The status names the hash; its revision is `<name>-<hash>`.
+                    update_revision: hash
+                        .map(|h| format!("{}-{h}", kube::ResourceExt::name_any(&set)))
+                        .unwrap_or_default(),
+                    updated: numbers.updated,
+                    policy: if n.in_place {
+                        PodUpdatePolicy::InPlaceIfPossible
+                    } else {
+                        PodUpdatePolicy::ReCreate
+                    },
+                    partition_path: kind.partition_path(value).unwrap_or_default(),
+                })
+            }
             other => anyhow::bail!("rollout step has no partition to lower on {}", other.qualified()),
         }
     }
@@ -103,8 +141,9 @@ impl Facts {
 pub fn batch_done(kind: Kind, value: &Value) -> bool {
     let status = &value["status"];
     let expected = kind.expected_updated(value);
+    let n = kind.numbers(value);
     status["observedGeneration"].as_i64() >= value["metadata"]["generation"].as_i64()
-        && status["updatedReadyReplicas"].as_i64().unwrap_or(0) >= expected
+        && n.updated_ready.unwrap_or_else(|| n.available.min(n.updated)) >= expected
 }
 
 #[cfg(test)]

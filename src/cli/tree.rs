@@ -355,10 +355,6 @@ fn selector(object: &Value) -> Option<String> {
     kube::core::Selector::try_from(parsed).ok().map(|s| s.to_string())
 }
 
-fn count(value: &Value) -> i64 {
-    value.as_i64().unwrap_or(0)
-}
-
 /// Reads the workload, its revisions and its pods. A missing workload is the server's
 /// NotFound error.
 pub async fn load(
@@ -410,18 +406,8 @@ pub async fn load(
             .map(str::to_string)
             .or(newest),
     };
-    let (replicas, updated, ready) = match kind {
-        Kind::DaemonSet | Kind::AdvancedDaemonSet => (
-            count(&status["desiredNumberScheduled"]),
-            count(&status["updatedNumberScheduled"]),
-            count(&status["numberReady"]),
-        ),
-        _ => (
-            spec["replicas"].as_i64().unwrap_or(1),
-            count(&status["updatedReplicas"]),
-            count(&status["readyReplicas"]),
-        ),
-    };
+    let numbers = kind.numbers(&value);
+    let (replicas, updated, ready) = (numbers.replicas, numbers.updated, numbers.ready);
     // Where the kind keeps it (paths start at `spec`).
     let raw = kind
         .partition_path(&value)

@@ -374,24 +374,16 @@ fn failure(o: &Observed<'_>, id: &str) -> Option<String> {
 }
 
 fn counts(kind: Kind, object: &Value, pods: &[Pod]) -> Counts {
-    let spec = &object["spec"];
-    let status = &object["status"];
-    let replicas = spec["replicas"].as_i64().unwrap_or(1);
-    let updated = count(&status["updatedReplicas"]);
+    let n = kind.numbers(object);
     let expected = kind.expected_updated(object);
-    let updated_ready = if matches!(kind, Kind::CloneSet | Kind::AdvancedStatefulSet) {
-        count(&status["updatedReadyReplicas"])
-    } else {
-        count(&status["availableReplicas"]).min(count(&status["updatedReplicas"]))
-    };
     Counts {
-        replicas,
-        updated,
-        updated_ready,
-        ready: count(&status["readyReplicas"]),
-        available: count(&status["availableReplicas"]),
+        replicas: n.replicas,
+        updated: n.updated,
+        updated_ready: n.updated_ready.unwrap_or_else(|| n.available.min(n.updated)),
+        ready: n.ready,
+        available: n.available,
         expected_updated: expected,
-        partition: (replicas - expected).max(0),
+        partition: (n.replicas - expected).max(0),
         total: pods
             .iter()
             .filter(|p| p.metadata.deletion_timestamp.is_none())
@@ -446,13 +438,10 @@ pub fn assess(o: &Observed<'_>) -> Report {
         String::new()
     };
     let gate_down = o.pods.iter().any(|p| gate_down_for(p, o.now).is_some());
-    let kruise_counts = matches!(o.kind, Kind::CloneSet | Kind::AdvancedStatefulSet);
-    let updated_available = if kruise_counts {
-        count(&status["updatedAvailableReplicas"])
-    } else {
-        c.updated_ready
-    };
-    let status_total = count(&status["replicas"]);
+    let numbers = o.kind.numbers(o.object);
+    let kruise_counts = numbers.updated_available.is_some();
+    let updated_available = numbers.updated_available.unwrap_or(c.updated_ready);
+    let status_total = numbers.current;
     let done = c.updated >= c.expected_updated
         && c.updated_ready >= c.expected_updated
         && updated_available >= c.expected_updated

@@ -100,11 +100,11 @@ pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Resul
     if let Some(t) = targets.iter().find(|t| {
         !matches!(
             t.kind,
-            Kind::CloneSet | Kind::AdvancedStatefulSet | Kind::Deployment
+            Kind::CloneSet | Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet | Kind::Deployment
         )
     }) {
         return Err(UsageError(format!(
-            "rollout status supports cloneset, asts and deployment so far, not {}",
+            "rollout status supports cloneset, asts, ads and deployment so far, not {}",
             t.kind.qualified()
         ))
         .into());
@@ -211,9 +211,17 @@ pub async fn follow(
             }
         } else {
             let hash = value["status"]["updateRevision"].as_str().map(str::to_string);
+            // A DaemonSet reports the hash alone; its revision is `<name>-<hash>`.
+            let revision_name = |hash: &str| match t.kind {
+                Kind::AdvancedDaemonSet => format!("{}-{hash}", t.name),
+                _ => hash.to_string(),
+            };
             let number = match &hash {
                 Some(name) if !numbers.contains_key(name) => {
-                    let found = revisions.get_opt(name).await?.and_then(|r| r.revision);
+                    let found = revisions
+                        .get_opt(&revision_name(name))
+                        .await?
+                        .and_then(|r| r.revision);
                     if let Some(n) = found {
                         numbers.insert(name.clone(), n);
                     }

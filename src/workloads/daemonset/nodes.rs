@@ -172,6 +172,37 @@ pub fn fit(spec: &PodSpec, node: &Node) -> Fit {
     }
 }
 
+/// Why a pod with `spec` may not start on `node` (None: it may), for messages.
+pub fn why_not(spec: &PodSpec, node: &Node) -> Option<String> {
+    let name = node.metadata.name.as_deref().unwrap_or("");
+    if spec
+        .node_name
+        .as_deref()
+        .is_some_and(|n| !n.is_empty() && n != name)
+    {
+        return Some("spec.nodeName names another node".into());
+    }
+    if !affinity_matches(spec, node) {
+        return Some("nodeSelector or required node affinity does not match".into());
+    }
+    let tolerations = spec.tolerations.as_deref().unwrap_or_default();
+    node.spec
+        .as_ref()
+        .and_then(|s| s.taints.as_deref())
+        .unwrap_or_default()
+        .iter()
+        .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
+        .find(|t| !tolerations.iter().any(|tol| tolerates(tol, t)))
+        .map(|t| {
+            format!(
+                "taint {}={}:{} not tolerated",
+                t.key,
+                t.value.as_deref().unwrap_or(""),
+                t.effect
+            )
+        })
+}
+
 /// The node a pod belongs to: `spec.nodeName`, else the single-value
 /// `matchFields metadata.name In [node]` term a pinned pod carries.
 pub fn node_of(pod: &Pod) -> Option<&str> {

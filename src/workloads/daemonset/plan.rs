@@ -18,7 +18,7 @@ use kube::ResourceExt;
 use kube::core::{Selector, SelectorExt};
 use serde_json::json;
 
-pub use super::round::{Numbers, Plan, Snapshot, checked_numbers};
+pub use super::round::{Numbers, Plan, Revision, Snapshot, checked_numbers};
 use super::round::{entries, lifecycle_of};
 use crate::runtime::actions::{Action, Problem, Why};
 use crate::runtime::inplace::step;

@@ -5,19 +5,89 @@
 //! `ready`, `available` and `updated`, each through the node's first pod (bound, then
 //! oldest, then by name; it may be terminating or old); a node with pods that should not
 //! run one is misscheduled; the hash is written under both names (`daemonSetHash` for
-//! `v1alpha1` readers, `updateRevision` for `v1beta1` ones); conditions are left as
-//! stored; the status is planned only when it differs from the stored one.
+//! `v1alpha1` readers, `updateRevision` for `v1beta1` ones); other conditions are left as
+//! stored, and [`NO_NODE_FITS`] is there exactly while nodes exist and none fits the
+//! template (saying why, per reason); the status is planned only when it differs from the
+//! stored one.
+use std::collections::BTreeMap;
+
+use super::nodes;
 use super::round::{NodeEntry, Numbers, Plan, Snapshot, hash, is_available, is_new};
+use crate::api::common::Condition;
 use crate::api::daemonset::DaemonSetStatus;
+use crate::runtime::actions::Problem;
 use crate::workloads::common::availability::{self, is_ready};
+
+/// The condition type that says no node can run the set's pods.
+pub const NO_NODE_FITS: &str = "NoNodeFits";
+
+/// Why no node fits (None: some node does, or there are no nodes): the reasons, each with
+/// its number of nodes. Example: "none of the 3 nodes can run its pods: 2 nodeSelector or
+/// required node affinity does not match, 1 taint dedicated=db:NoSchedule not tolerated".
+fn no_node_fits(snapshot: &Snapshot<'_>, entries: &[NodeEntry<'_>]) -> Option<String> {
+    if entries.is_empty() || entries.iter().any(|e| e.fit.should_run) {
+        return None;
+    }
+    let spec = nodes::with_daemon_tolerations(
+        snapshot
+            .set
+            .spec
+            .template
+            .spec
+            .as_ref()
+            .unwrap_or(&Default::default()),
+    );
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    for entry in entries {
+        let why = nodes::why_not(&spec, entry.node).unwrap_or_else(|| "does not fit".into());
+        *reasons.entry(why).or_default() += 1;
+    }
+    let listed: Vec<String> = reasons
+        .iter()
+        .map(|(why, count)| format!("{count} {why}"))
+        .collect();
+    Some(format!(
+        "none of the {} nodes can run its pods: {}",
+        entries.len(),
+        listed.join(", ")
+    ))
+}
 
 pub fn plan_status(snapshot: &Snapshot<'_>, n: &Numbers, entries: &[NodeEntry<'_>], plan: &mut Plan) {
     let set = snapshot.set;
     let stored = set.status.clone().unwrap_or_default();
+    let mut conditions: Vec<Condition> = stored
+        .conditions
+        .clone()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|c| c.type_ != NO_NODE_FITS)
+        .collect();
+    if let Some(message) = no_node_fits(snapshot, entries) {
+        let kept = stored
+            .conditions
+            .iter()
+            .flatten()
+            .find(|c| c.type_ == NO_NODE_FITS);
+        conditions.push(Condition {
+            type_: NO_NODE_FITS.into(),
+            status: "True".into(),
+            last_transition_time: kept.and_then(|c| c.last_transition_time.clone()).or(Some(
+                k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(snapshot.now),
+            )),
+            reason: Some("NoNodeFits".into()),
+            message: Some(message.clone()),
+            observed_generation: None,
+        });
+        plan.problems.push(Problem {
+            reason: "NoNodeFits",
+            message: format!("DaemonSet {}: {message}", kube::ResourceExt::name_any(set)),
+        });
+    }
     let mut s = DaemonSetStatus {
         observed_generation: set.metadata.generation,
         collision_count: Some(snapshot.collision_count),
-        conditions: stored.conditions.clone(),
+        conditions: (!conditions.is_empty()).then_some(conditions),
         daemon_set_hash: Some(hash(snapshot).to_string()),
         update_revision: Some(hash(snapshot).to_string()),
         ..DaemonSetStatus::default()

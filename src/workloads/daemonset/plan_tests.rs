@@ -319,6 +319,46 @@ fn partitioned_scaling_holds_back_creation_on_new_nodes() {
 }
 
 #[test]
+fn a_template_no_node_fits_creates_nothing_and_says_why_in_the_status() {
+    let mut w = world(
+        set(
+            json!({}),
+            json!({ "template": { "metadata": { "labels": { "app": "ds" } },
+        "spec": { "nodeSelector": { "role": "gpu" }, "containers": [{ "name": "app", "image": "nginx:2" }] } } }),
+        ),
+        0,
+        vec![],
+    );
+    w.nodes = vec![
+        node(0, json!({})),
+        serde_json::from_value(
+            json!({ "metadata": { "name": "node-1", "labels": { "role": "gpu" } },
+            "spec": { "taints": [{ "key": "dedicated", "value": "ml", "effect": "NoSchedule" }] } }),
+        )
+        .expect("node"),
+    ];
+    let plan = w.plan();
+    assert!(plan.actions.is_empty());
+    let status = plan.status.expect("status");
+    let condition = &status.conditions.expect("conditions")[0];
+    assert_eq!(
+        condition.type_,
+        crate::workloads::daemonset::plan_status::NO_NODE_FITS
+    );
+    let message = condition.message.clone().unwrap_or_default();
+    assert!(message.contains("none of the 2 nodes"), "{message}");
+    assert!(
+        message.contains("1 nodeSelector or required node affinity does not match"),
+        "{message}"
+    );
+    assert!(
+        message.contains("1 taint dedicated=ml:NoSchedule not tolerated"),
+        "{message}"
+    );
+    assert_eq!(plan.problems[0].reason, "NoNodeFits");
+}
+
+#[test]
 fn upstream_validation_refuses_naming_the_field() {
     for (rolling, field) in [
         (

@@ -77,6 +77,24 @@ fn kept<'a>(snapshot: &Snapshot<'a>, n: &Numbers, entries: &[NodeEntry<'a>]) -> 
     order
 }
 
+/// The old pods (with their nodes) that the partition `partition` lets through, in update
+/// order, whatever the budget: what `set partition` and `rollout step` preview.
+pub fn next_to_update(snapshot: &Snapshot<'_>, partition: i64) -> Vec<(String, String)> {
+    let (entries, _) = super::round::entries(snapshot);
+    let desired = entries.iter().filter(|e| e.fit.should_run).count() as i64;
+    let Ok(mut n) = super::round::checked_numbers(snapshot.set, desired) else {
+        return Vec::new();
+    };
+    n.partition = partition.clamp(0, desired);
+    kept(snapshot, &n, &entries)
+        .into_iter()
+        .filter_map(|node| {
+            let pod = node.old.first()?;
+            Some((kube::ResourceExt::name_any(*pod), node.name.to_string()))
+        })
+        .collect()
+}
+
 /// Plans the update phase.
 pub fn plan_update(snapshot: &Snapshot<'_>, n: &Numbers, entries: &[NodeEntry<'_>], plan: &mut Plan) {
     if n.paused || n.on_delete {
