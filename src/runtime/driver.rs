@@ -62,6 +62,16 @@ pub struct Planned<S> {
     pub refused: Option<String>,
 }
 
+/// The revisions `pods` run, by their revision label (full names or hashes): what history
+/// truncation must keep.
+pub fn pod_revisions<'p>(
+    pods: impl IntoIterator<Item = &'p k8s_openapi::api::core::v1::Pod>,
+) -> BTreeSet<String> {
+    pods.into_iter()
+        .filter_map(|p| p.labels().get(crate::runtime::revision::REVISION_LABEL).cloned())
+        .collect()
+}
+
 /// A workload kind as the driver runs it.
 pub trait Reconciled:
     Resource<DynamicType = ()>

@@ -180,7 +180,8 @@ pub fn plan_update_revision(
 }
 
 /// Names of revisions to delete, oldest first, so that at most `limit` remain; never the
-/// current or update revision, nor one that a pod still runs.
+/// current or update revision, nor one that a pod still runs (`pod_revisions`: the pods'
+/// labels, full revision names or just the hash, as a DaemonSet's pods carry it).
 pub fn revisions_to_truncate(
     existing: &[KnownRevision],
     keep: &[&str],
@@ -189,7 +190,9 @@ pub fn revisions_to_truncate(
 ) -> Vec<String> {
     let mut sorted: Vec<&KnownRevision> = existing.iter().collect();
     sorted.sort_by(|a, b| (a.revision, &a.created, &a.name).cmp(&(b.revision, &b.created, &b.name)));
-    let protected = |r: &KnownRevision| keep.contains(&r.name.as_str()) || pod_revisions.contains(&r.name);
+    let running: BTreeSet<&str> = pod_revisions.iter().map(|p| short_hash(p)).collect();
+    let protected =
+        |r: &KnownRevision| keep.contains(&r.name.as_str()) || running.contains(short_hash(&r.name));
     let deletable: Vec<&KnownRevision> = sorted.into_iter().filter(|r| !protected(r)).collect();
     let excess = existing.len().saturating_sub(limit);
     deletable

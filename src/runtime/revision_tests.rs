@@ -110,6 +110,17 @@ fn truncation_spares_current_update_and_running_revisions() {
     );
 }
 
+#[test]
+fn truncation_keeps_a_revision_whose_hash_alone_a_pod_carries() {
+    let history: Vec<KnownRevision> = (1..=4)
+        .map(|i| known(&format!("agent-h{i}"), i, &format!("nginx:{i}")))
+        .collect();
+    // An Advanced DaemonSet's pods carry the hash, not the revision's name.
+    let running: BTreeSet<String> = ["h1".to_string()].into();
+    let gone = revisions_to_truncate(&history, &["agent-h4"], &running, 1);
+    assert_eq!(gone, vec!["agent-h2".to_string(), "agent-h3".to_string()]);
+}
+
 proptest! {
     /// However the history looks, truncation keeps the protected revisions and never
     /// leaves more than `limit` unless only protected ones remain.

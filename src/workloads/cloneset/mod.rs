@@ -131,10 +131,7 @@ impl crate::runtime::driver::Reconciled for CloneSet {
         } else {
             BTreeMap::new()
         };
-        let pod_revisions = pods
-            .iter()
-            .filter_map(|p| p.labels().get(status::REVISION_LABEL).cloned())
-            .collect();
+        let pod_revisions = crate::runtime::driver::pod_revisions(pods.iter().copied());
         let snapshot = Snapshot {
             set,
             pods,

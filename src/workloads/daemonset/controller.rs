@@ -11,7 +11,6 @@
 //!
 //! Pods belong to a set by their controller owner reference (kind `DaemonSet` of
 //! apps.kruise.io in any served version, so the built-in kind's pods are never touched).
-use std::collections::BTreeSet;
 
 use k8s_openapi::api::core::v1::{Node, PodTemplateSpec};
 use k8s_openapi::jiff::Timestamp;
@@ -22,7 +21,6 @@ use super::nodes;
 use super::plan::{self, Snapshot};
 use crate::api::daemonset::{DaemonSet, DaemonSetStatus};
 use crate::runtime::controller::{Context, Serve, owned_by};
-use crate::runtime::revision::REVISION_LABEL;
 
 pub const CONTROLLER: &str = "DaemonSet";
 
@@ -73,11 +71,7 @@ impl crate::runtime::driver::Reconciled for DaemonSet {
             now,
         };
         let plan = plan::plan(&snapshot);
-        let pod_revisions: BTreeSet<String> = snapshot
-            .pods
-            .iter()
-            .filter_map(|p| p.labels().get(REVISION_LABEL).cloned())
-            .collect();
+        let pod_revisions = crate::runtime::driver::pod_revisions(snapshot.pods.iter().copied());
         crate::runtime::driver::Planned {
             actions: plan.actions,
             problems: plan.problems,
@@ -96,7 +90,7 @@ impl crate::runtime::controller::Interest for DaemonSet {}
 /// Does a change of `node` matter to `set`: the set's pods may run or stay there, or its
 /// `rollingUpdate.selector` picks it? Judged on the node before and after the change.
 pub fn interested(set: &DaemonSet, node: &Node) -> bool {
-    let spec = nodes::with_daemon_tolerations(set.spec.template.spec.as_ref().unwrap_or(&Default::default()));
+    let spec = nodes::daemon_spec(set);
     let fit = nodes::fit(&spec, node);
     let picked = set
         .spec

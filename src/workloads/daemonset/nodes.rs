@@ -65,6 +65,12 @@ pub fn with_daemon_tolerations(spec: &PodSpec) -> PodSpec {
     spec
 }
 
+/// The pod spec a DaemonSet's nodes are judged with: its template's, with the daemon
+/// tolerations.
+pub fn daemon_spec(set: &crate::api::daemonset::DaemonSet) -> PodSpec {
+    with_daemon_tolerations(set.spec.template.spec.as_ref().unwrap_or(&PodSpec::default()))
+}
+
 /// Does `toleration` tolerate `taint`?
 fn tolerates(toleration: &Toleration, taint: &Taint) -> bool {
     let effect_ok = toleration

@@ -28,15 +28,7 @@ fn no_node_fits(snapshot: &Snapshot<'_>, entries: &[NodeEntry<'_>]) -> Option<St
     if entries.is_empty() || entries.iter().any(|e| e.fit.should_run) {
         return None;
     }
-    let spec = nodes::with_daemon_tolerations(
-        snapshot
-            .set
-            .spec
-            .template
-            .spec
-            .as_ref()
-            .unwrap_or(&Default::default()),
-    );
+    let spec = nodes::daemon_spec(snapshot.set);
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
     for entry in entries {
         let why = nodes::why_not(&spec, entry.node).unwrap_or_else(|| "does not fit".into());

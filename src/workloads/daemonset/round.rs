@@ -235,15 +235,7 @@ pub fn oldest_first(pods: &mut [&Pod]) {
 /// The nodes, by name, each with its fit and the set's pods on it; nodes without either are
 /// left out. Pods on nodes that do not exist are in the second list.
 pub fn entries<'a>(snapshot: &Snapshot<'a>) -> (Vec<NodeEntry<'a>>, Vec<&'a Pod>) {
-    let spec = nodes::with_daemon_tolerations(
-        snapshot
-            .set
-            .spec
-            .template
-            .spec
-            .as_ref()
-            .unwrap_or(&Default::default()),
-    );
+    let spec = nodes::daemon_spec(snapshot.set);
     let mut by_node: BTreeMap<&str, Vec<&Pod>> = BTreeMap::new();
     for pod in &snapshot.pods {
         if let Some(node) = nodes::node_of(pod) {

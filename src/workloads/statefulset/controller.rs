@@ -22,7 +22,6 @@ use kube::ResourceExt;
 use super::plan::{self, Snapshot};
 use crate::api::statefulset::v1beta1::{StatefulSet, StatefulSetStatus};
 use crate::runtime::controller::{Context, Error, Serve, owned_by};
-use crate::runtime::revision::REVISION_LABEL;
 
 pub const CONTROLLER: &str = "StatefulSet";
 
@@ -62,11 +61,7 @@ impl crate::runtime::driver::Reconciled for StatefulSet {
             now,
         };
         let plan = plan::plan(&snapshot);
-        let pod_revisions: BTreeSet<String> = snapshot
-            .pods
-            .iter()
-            .filter_map(|p| p.labels().get(REVISION_LABEL).cloned())
-            .collect();
+        let pod_revisions = crate::runtime::driver::pod_revisions(snapshot.pods.iter().copied());
         crate::runtime::driver::Planned {
             actions: plan.actions,
             problems: plan.problems,
