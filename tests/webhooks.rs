@@ -142,6 +142,36 @@ async fn while_run_is_up_defaults_come_back_and_a_missed_selector_is_refused_and
         "{refused}"
     );
 
+    // An Advanced DaemonSet: its defaults come back, and a selector that misses its template
+    // is refused (its update-strategy rules are the CRD's, tests/crds.rs).
+    let daemons = kruise_api(&ns, "DaemonSet", "v1alpha1");
+    let bare: kube::api::DynamicObject = support::object(json!({
+        "apiVersion": "apps.kruise.io/v1alpha1", "kind": "DaemonSet", "metadata": { "name": "agent" },
+        "spec": { "selector": { "matchLabels": { "app": "agent" } },
+            "template": { "metadata": { "labels": { "app": "agent" } },
+                "spec": { "nodeSelector": { "none": "none" }, "containers": [{ "name": "c", "image": "i" }] } } } }));
+    let stored = daemons
+        .create(&PostParams::default(), &bare)
+        .await
+        .expect("a bare DaemonSet");
+    assert_eq!(
+        stored.data["spec"]["updateStrategy"]["rollingUpdate"],
+        json!({ "rollingUpdateType": "Standard", "maxUnavailable": 1, "maxSurge": 0 })
+    );
+    let mut both = bare.clone();
+    both.metadata.name = Some("both".into());
+    both.data["spec"]["template"]["metadata"]["labels"] = json!({ "app": "other" });
+    let refused = daemons
+        .create(&PostParams::default(), &both)
+        .await
+        .expect_err("refused");
+    assert!(
+        refused
+            .to_string()
+            .contains("DaemonSet both: spec.selector"),
+        "{refused}"
+    );
+
     // The probes and the metrics come from the same server.
     let (status, body) = controller.get("/readyz").expect("readyz");
     assert!(status.contains("200"), "{status} {body}");

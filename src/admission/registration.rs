@@ -80,7 +80,11 @@ fn workload_rules() -> Vec<RuleWithOperations> {
         api_groups: Some(vec!["apps.kruise.io".into()]),
         api_versions: Some(vec!["*".into()]),
         operations: Some(vec!["CREATE".into(), "UPDATE".into()]),
-        resources: Some(vec!["clonesets".into(), "statefulsets".into()]),
+        resources: Some(vec![
+            "clonesets".into(),
+            "statefulsets".into(),
+            "daemonsets".into(),
+        ]),
         scope: Some("Namespaced".into()),
     }]
 }
@@ -262,7 +266,13 @@ mod tests {
         let rules = hook.rules.as_ref().expect("rules");
         assert_eq!(
             rules[0].resources.as_deref(),
-            Some(&["clonesets".to_string(), "statefulsets".to_string()][..])
+            Some(
+                &[
+                    "clonesets".to_string(),
+                    "statefulsets".to_string(),
+                    "daemonsets".to_string()
+                ][..]
+            )
         );
         assert_eq!(m.metadata.name.as_deref(), Some(NAME));
         assert!(

@@ -20,9 +20,11 @@ use serde_json::Value;
 use super::defaults;
 use super::shared::Shared;
 use crate::api::cloneset::CloneSet;
+use crate::api::daemonset::DaemonSet;
 use crate::api::statefulset::v1beta1::StatefulSet;
 use crate::runtime::decoded::read;
 use crate::workloads::common::refusals;
+use crate::workloads::daemonset::round::Numbers;
 
 type Review = AdmissionReview<DynamicObject>;
 
@@ -113,6 +115,14 @@ pub fn validate_object(kind: &str, object: &Value) -> Option<String> {
         "CloneSet" => judged::<CloneSet>(kind, object, |s| (&s.spec.selector, &s.spec.template)),
         // Both versions are read by the v1beta1 shape (a superset of v1alpha1).
         "StatefulSet" => judged::<StatefulSet>(kind, object, |s| (&s.spec.selector, &s.spec.template)),
+        // Its update-strategy rules do not depend on the nodes (0 stands for them).
+        "DaemonSet" => {
+            judged::<DaemonSet>(kind, object, |s| (&s.spec.selector, &s.spec.template)).or_else(|| {
+                read::<DaemonSet>(object)
+                    .ok()
+                    .and_then(|s| Numbers::of(&s, 0).err())
+            })
+        }
         _ => None,
     }
 }
@@ -189,6 +199,23 @@ mod tests {
             None,
             "other kinds are not judged here"
         );
+    }
+
+    #[test]
+    fn a_daemonset_with_both_budgets_is_refused_naming_the_field() {
+        let ds = json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "DaemonSet",
+            "metadata": { "name": "agent" },
+            "spec": { "selector": { "matchLabels": { "app": "a" } },
+                "template": { "metadata": { "labels": { "app": "a" } }, "spec": { "containers": [] } },
+                "updateStrategy": { "rollingUpdate": { "maxUnavailable": 1, "maxSurge": 1 } } } });
+        let message = validate_object("DaemonSet", &ds).expect("refused");
+        assert!(
+            message.contains("DaemonSet agent: spec.updateStrategy.rollingUpdate.maxUnavailable"),
+            "{message}"
+        );
+        let mut ok = ds.clone();
+        ok["spec"]["updateStrategy"]["rollingUpdate"] = json!({ "maxUnavailable": 1 });
+        assert_eq!(validate_object("DaemonSet", &ok), None);
     }
 
     #[test]

@@ -23,7 +23,8 @@ use super::connection::ConnectionArgs;
 use super::takeover;
 use crate::api;
 
-pub const FIELD_MANAGER: &str = "kubectl-kruise";
+/// Every write of this tool is under one field manager.
+pub use crate::runtime::context::FIELD_MANAGER;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DryRun {

@@ -24,7 +24,7 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 use kube::api::{Api, DeleteParams, ListParams, Patch, PatchParams};
 use kube::{Client, ResourceExt};
 
-use super::install::FIELD_MANAGER;
+use crate::runtime::context::FIELD_MANAGER;
 
 /// OpenKruise's mutating webhook configuration.
 pub const MUTATING: &str = "kruise-mutating-webhook-configuration";

@@ -323,6 +323,9 @@ impl Signals {
     }
 }
 
+/// How often the controller manager and the scheduler are brought back, in all.
+const MAX_COMPONENT_RESTARTS: u32 = 5;
+
 async fn watch_until_stopped(
     components: &mut [Component],
     mut signals: Signals,
@@ -331,10 +334,17 @@ async fn watch_until_stopped(
 ) -> Result<(), Error> {
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     let mut restarts = 0u32;
+    let mut crashes = 0u32;
     loop {
         tokio::select! {
-            _ = signals.term.recv() => return Ok(()),
-            _ = signals.interrupt.recv() => return Ok(()),
+            _ = signals.term.recv() => {
+                tracing::info!("SIGTERM: stopping the control plane");
+                return Ok(());
+            }
+            _ = signals.interrupt.recv() => {
+                tracing::info!("SIGINT: stopping the control plane");
+                return Ok(());
+            }
             _ = signals.restart.recv() => {
                 let Some(apiserver) = components.iter_mut().find(|c| c.name == "kube-apiserver") else {
                     continue;
@@ -349,7 +359,19 @@ async fn watch_until_stopped(
             }
             _ = tick.tick() => {
                 for component in components.iter_mut() {
-                    component.check_alive()?;
+                    let Err(error) = component.check_alive() else { continue };
+                    // As a kubelet restarts a crashed static pod: the controller manager and
+                    // the scheduler come back (either may exit while the API server is away
+                    // for a restart); etcd or the API server going is fatal.
+                    let restartable = matches!(component.name.as_str(), "kube-controller-manager" | "kube-scheduler");
+                    if restartable && crashes < MAX_COMPONENT_RESTARTS {
+                        crashes += 1;
+                        tracing::warn!(%error, component = component.name, "component exited; restarting it");
+                        component.restart(Duration::from_secs(10)).await?;
+                        continue;
+                    }
+                    tracing::error!(%error, component = component.name, "component exited; stopping the control plane");
+                    return Err(error);
                 }
             }
         }

@@ -255,7 +255,13 @@ impl Drop for PrivateControlPlane {
             // The test failed: say what the control plane itself last logged (a component
             // that died takes the whole plane down, which a test sees only as refused
             // connections), before the run directory goes.
-            for component in ["kube-apiserver", "etcd", "supervisor"] {
+            for component in [
+                "kube-apiserver",
+                "etcd",
+                "kube-controller-manager",
+                "kube-scheduler",
+                "supervisor",
+            ] {
                 let log = self.run_dir.join("logs").join(format!("{component}.log"));
                 let Ok(text) = std::fs::read_to_string(&log) else {
                     continue;
