@@ -166,9 +166,7 @@ async fn while_run_is_up_defaults_come_back_and_a_missed_selector_is_refused_and
         .await
         .expect_err("refused");
     assert!(
-        refused
-            .to_string()
-            .contains("DaemonSet both: spec.selector"),
+        refused.to_string().contains("DaemonSet both: spec.selector"),
         "{refused}"
     );
 
