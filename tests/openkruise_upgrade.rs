@@ -14,6 +14,7 @@ use k8s_openapi::api::admissionregistration::v1::{
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{Namespace, Pod};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::ResourceExt;
 use kube::api::{Api, DynamicObject, Patch, PatchParams, PostParams};
 use kube::core::{ApiResource, GroupVersionKind};
 use serde_json::{Value, json};
@@ -340,6 +341,29 @@ async fn over_release(release: &str, with_manager: bool) {
         )
         .await;
     }
+    // The Advanced DaemonSet (written in the stored version's spelling) runs on every node.
+    let nodes = Api::<k8s_openapi::api::core::v1::Node>::all(client.clone())
+        .list(&Default::default())
+        .await
+        .expect("nodes")
+        .items
+        .len();
+    let daemons = objects_api(&client, &ns.name, "DaemonSet", "daemonsets", "v1alpha1");
+    wait_for(
+        &format!("{release}: DaemonSet on {nodes} nodes"),
+        Duration::from_secs(90),
+        || {
+            let daemons = daemons.clone();
+            async move {
+                let o = daemons.get("daemonset").await.map_err(|e| e.to_string())?;
+                let status = &o.data["status"];
+                (status["numberReady"] == nodes && status["updatedNumberScheduled"] == nodes)
+                    .then_some(())
+                    .ok_or_else(|| status.to_string())
+            }
+        },
+    )
+    .await;
     // Pods are created (OpenKruise's pod webhook is gone) and nothing fails closed.
     let pods: Vec<Pod> = ns
         .api::<Pod>()
@@ -347,7 +371,17 @@ async fn over_release(release: &str, with_manager: bool) {
         .await
         .expect("pods")
         .items;
-    assert_eq!(pods.len(), 4, "{release}: 2 CloneSet + 2 StatefulSet pods");
+    let of = |app: &str| {
+        pods.iter()
+            .filter(|p| p.labels().get("app").map(String::as_str) == Some(app))
+            .count()
+    };
+    assert_eq!(
+        (of("cs"), of("sts"), of("ds")),
+        (2, 2, nodes),
+        "{release}: pods per workload"
+    );
+    assert_eq!(pods.len(), 4 + nodes, "{release}: no other pod");
     assert_eq!(controller.stop(), 0);
     read_all("after run stopped").await;
 }

@@ -1,7 +1,8 @@
 //! The benchmark runner: `cargo bench --bench kruise -- [--sizes 100,1000] [--runs 3]`.
 //!
 //! B1/B2 roll N pods with each contender on one control plane; B3/B4/B5 start a fresh
-//! control plane per run. Prints progress, writes `results.md` and the B1 plots (PNG) to
+//! control plane per run; B6 rolls an Advanced DaemonSet and a built-in one over
+//! `--daemonset-nodes` nodes on a plane of their own. Prints progress, writes `results.md` and the B1 plots (PNG) to
 //! `--out` (tests/bench/report). Figures are median (min–max) of `--runs` runs and ratios
 //! against the built-in controllers measured in the same invocation.
 //!
@@ -25,7 +26,7 @@ use plane::{Plane, Sim};
 use workloads::Contender;
 
 #[derive(Parser, Debug)]
-#[command(about = "kubectl-kruise benchmarks against the built-in controllers (B1-B5)")]
+#[command(about = "kubectl-kruise benchmarks against the built-in controllers (B1-B6)")]
 struct Args {
     /// B1/B2 rollout sizes (pods); 0 skips them
     #[arg(long, value_delimiter = ',', default_value = "100,1000")]
@@ -45,6 +46,9 @@ struct Args {
     /// Simulated nodes
     #[arg(long, default_value_t = 10)]
     nodes: usize,
+    /// B6: nodes of the DaemonSet rollouts (one pod each, on a plane of their own); 0 skips it
+    #[arg(long, default_value_t = 100)]
+    daemonset_nodes: usize,
     /// Our controller's client QPS (burst: twice that); kube-controller-manager has 200 per
     /// controller
     #[arg(long, default_value_t = 200)]
@@ -88,13 +92,14 @@ async fn run(args: Args) -> Result<()> {
     };
     let bin_dir = control_plane_bin_dir()?;
     let command = format!(
-        "cargo bench --bench kruise -- --sizes {} --footprint-pods {} --runs {} --start-delay {}ms --image-pull-delay {}ms --nodes {} --qps {}",
+        "cargo bench --bench kruise -- --sizes {} --footprint-pods {} --runs {} --start-delay {}ms --image-pull-delay {}ms --nodes {} --daemonset-nodes {} --qps {}",
         join(&args.sizes),
         join(&args.footprint_pods),
         args.runs,
         args.start_delay.as_millis(),
         args.image_pull_delay.as_millis(),
         args.nodes,
+        args.daemonset_nodes,
         args.qps
     );
 
@@ -117,6 +122,15 @@ async fn run(args: Args) -> Result<()> {
                 eprintln!("B1/B2: {} N={pods}, {} runs", contender.label(), args.runs);
                 rollouts.extend(rollout::rollouts(&plane, sim.qps, contender, pods, args.runs).await?);
             }
+        }
+    }
+
+    if args.daemonset_nodes > 0 {
+        let nodes = args.daemonset_nodes;
+        let plane = Plane::start(&bin_dir, "b6", Sim { nodes, ..sim }).await?;
+        for contender in Contender::DAEMONS {
+            eprintln!("B6: {} over {nodes} nodes, {} runs", contender.label(), args.runs);
+            rollouts.extend(rollout::rollouts(&plane, sim.qps, contender, nodes, args.runs).await?);
         }
     }
 

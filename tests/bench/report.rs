@@ -87,7 +87,11 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
     for line in &header.machine {
         let _ = writeln!(out, "- {line}");
     }
-    let sizes: std::collections::BTreeSet<usize> = rollouts.iter().map(|r| r.pods).collect();
+    let sizes: std::collections::BTreeSet<usize> = rollouts
+        .iter()
+        .filter(|r| !r.contender.per_node())
+        .map(|r| r.pods)
+        .collect();
     let of = |c: Contender, n: usize| -> Vec<&Rollout> {
         rollouts
             .iter()
@@ -165,6 +169,8 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
             );
         }
     }
+
+    daemonsets(&mut out, rollouts);
 
     let _ = writeln!(
         out,
@@ -268,6 +274,46 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
     out
 }
 
+/// B6: the Advanced DaemonSet's in-place rollout against the built-in DaemonSet's.
+fn daemonsets(out: &mut String, rollouts: &[Rollout]) {
+    let of = |c: Contender| -> Vec<&Rollout> { rollouts.iter().filter(|r| r.contender == c).collect() };
+    let Some(nodes) = of(Contender::DaemonSetInPlace).first().map(|r| r.pods) else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "\n## B6: DaemonSet rollout over {nodes} nodes (one pod each)\n\nThe same image change, \
+         maxUnavailable 10%: the Advanced DaemonSet updates in place (`kubectl kruise run`), the \
+         built-in DaemonSet recreates (kube-controller-manager). Seconds until every node runs the \
+         new image ready; writes audited from each controller, per pod.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| contender | seconds | vs DaemonSet | audited writes/pod | vs DaemonSet | on the pods only |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|");
+    let per = |r: &Rollout, v: f64| v / r.pods as f64;
+    let builtin = of(Contender::BuiltinDaemonSet);
+    let builtin_seconds = spread(builtin.iter().map(|r| r.seconds));
+    let builtin_writes = spread(builtin.iter().map(|r| per(r, r.audited as f64)));
+    for c in Contender::DAEMONS {
+        let runs = of(c);
+        let seconds = spread(runs.iter().map(|r| r.seconds));
+        let writes = spread(runs.iter().map(|r| per(r, r.audited as f64)));
+        let on_pods = spread(runs.iter().map(|r| per(r, pod_writes(r) as f64)));
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            c.label(),
+            show(seconds, 1),
+            ratio(seconds, builtin_seconds),
+            show(writes, 2),
+            ratio(writes, builtin_writes),
+            show(on_pods, 2)
+        );
+    }
+}
+
 /// Audited writes to the pods themselves (pods and pods/status: create, patch, delete).
 fn pod_writes(r: &Rollout) -> usize {
     r.audited_by_kind
@@ -340,9 +386,9 @@ pub fn plot(path: &Path, n: usize, rollouts: &[Rollout]) -> Result<()> {
         .draw()?;
     // The built-in first and widest, so a contender on the same line still shows.
     let style = |c: Contender| match c {
-        Contender::InPlace => (RGBColor(214, 39, 40), 3),
+        Contender::InPlace | Contender::DaemonSetInPlace => (RGBColor(214, 39, 40), 3),
         Contender::Recreate => (RGBColor(31, 119, 180), 2),
-        Contender::Deployment => (RGBColor(150, 150, 150), 7),
+        Contender::Deployment | Contender::BuiltinDaemonSet => (RGBColor(150, 150, 150), 7),
     };
     for (contender, timeline) in lines.iter().rev() {
         let (color, width) = style(*contender);

@@ -2,7 +2,7 @@
 //! and one size: the workload is created once, then rolled `runs` times to a new image.
 //!
 //! Invariants:
-//! - Our controller runs only for the CloneSet contenders, by default with the client
+//! - Our controller runs only for our contenders (CloneSet, Advanced DaemonSet), by default with the client
 //!   limits of kube-controller-manager (QPS 200, burst 400). Those are per client there,
 //!   and it has one client per controller; ours is one client for the process.
 //! - Writes are counted over the rollout window only: from just before the image change to
@@ -46,12 +46,15 @@ pub async fn rollouts(
             Contender::InPlace => "inplace",
             Contender::Recreate => "recreate",
             Contender::Deployment => "deploy",
+            Contender::DaemonSetInPlace => "ads",
+            Contender::BuiltinDaemonSet => "ds",
         }
     );
     namespace(client, &ns).await?;
-    let controller = match contender {
-        Contender::Deployment => None,
-        _ => Some(Controller::start(plane, qps)?),
+    let controller = if contender.ours() {
+        Some(Controller::start(plane, qps)?)
+    } else {
+        None
     };
     let watch = PodWatch::start(client, &ns, Some("app=web"));
     let timeout = Duration::from_secs(120 + pods as u64);

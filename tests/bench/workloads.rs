@@ -26,44 +26,69 @@ pub enum Contender {
     InPlace,
     Recreate,
     Deployment,
+    /// B6: an Advanced DaemonSet updated in place, one pod per node.
+    DaemonSetInPlace,
+    /// B6: the built-in DaemonSet's rolling update.
+    BuiltinDaemonSet,
 }
 
 impl Contender {
     pub const ALL: [Contender; 3] = [Contender::InPlace, Contender::Recreate, Contender::Deployment];
+    /// The B6 contenders, ours first.
+    pub const DAEMONS: [Contender; 2] = [Contender::DaemonSetInPlace, Contender::BuiltinDaemonSet];
+
+    /// Whether `kubectl kruise run` drives it (else the plane's kube-controller-manager).
+    pub fn ours(self) -> bool {
+        !matches!(self, Contender::Deployment | Contender::BuiltinDaemonSet)
+    }
+
+    /// Whether its replicas are nodes (one pod per node).
+    pub fn per_node(self) -> bool {
+        matches!(self, Contender::DaemonSetInPlace | Contender::BuiltinDaemonSet)
+    }
 
     pub fn label(self) -> &'static str {
         match self {
             Contender::InPlace => "CloneSet InPlaceIfPossible",
             Contender::Recreate => "CloneSet ReCreate",
             Contender::Deployment => "Deployment RollingUpdate",
+            Contender::DaemonSetInPlace => "Advanced DaemonSet InPlaceIfPossible",
+            Contender::BuiltinDaemonSet => "DaemonSet RollingUpdate",
         }
     }
 
     /// User agents whose writes are this contender's controller's.
     pub fn agents(self) -> &'static [&'static str] {
-        match self {
-            Contender::InPlace | Contender::Recreate => &["kubectl-kruise/"],
-            Contender::Deployment => &["kube-controller-manager/"],
+        if self.ours() {
+            &["kubectl-kruise/"]
+        } else {
+            &["kube-controller-manager/"]
         }
     }
 
     fn api(self, client: &Client, ns: &str) -> Api<DynamicObject> {
         let resource = match self {
             Contender::Deployment => ApiResource::erase::<k8s_openapi::api::apps::v1::Deployment>(&()),
-            _ => ApiResource::erase::<kubectl_kruise::api::CloneSet>(&()),
+            Contender::BuiltinDaemonSet => ApiResource::erase::<k8s_openapi::api::apps::v1::DaemonSet>(&()),
+            Contender::DaemonSetInPlace => ApiResource::erase::<kubectl_kruise::api::DaemonSet>(&()),
+            Contender::InPlace | Contender::Recreate => {
+                ApiResource::erase::<kubectl_kruise::api::CloneSet>(&())
+            }
         };
         Api::namespaced_with(client.clone(), ns, &resource)
     }
 
     /// `kubectl kruise run` or the built-in controller manager.
     pub fn controller_name(self) -> &'static str {
-        match self {
-            Contender::Deployment => "kube-controller-manager",
-            _ => "kubectl kruise run",
+        if self.ours() {
+            "kubectl kruise run"
+        } else {
+            "kube-controller-manager"
         }
     }
 
-    /// The object: `replicas` pods of one container, maxUnavailable 10%, maxSurge 0.
+    /// The object: `replicas` pods of one container (a DaemonSet: one per node), maxUnavailable
+    /// 10%, maxSurge 0.
     pub fn manifest(self, name: &str, replicas: usize, image: &str) -> Value {
         let template = json!({
             "metadata": { "labels": { "app": name } },
@@ -77,7 +102,19 @@ impl Contender {
                     "strategy": { "type": "RollingUpdate",
                         "rollingUpdate": { "maxUnavailable": "10%", "maxSurge": 0 } } },
             }),
-            _ => json!({
+            Contender::BuiltinDaemonSet => json!({
+                "apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": { "name": name },
+                "spec": { "selector": selector, "template": template,
+                    "updateStrategy": { "type": "RollingUpdate",
+                        "rollingUpdate": { "maxUnavailable": "10%", "maxSurge": 0 } } },
+            }),
+            Contender::DaemonSetInPlace => json!({
+                "apiVersion": "apps.kruise.io/v1alpha1", "kind": "DaemonSet", "metadata": { "name": name },
+                "spec": { "selector": selector, "template": template,
+                    "updateStrategy": { "type": "RollingUpdate",
+                        "rollingUpdate": { "rollingUpdateType": "InPlaceIfPossible", "maxUnavailable": "10%" } } },
+            }),
+            Contender::InPlace | Contender::Recreate => json!({
                 "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "metadata": { "name": name },
                 "spec": { "replicas": replicas, "selector": selector, "template": template,
                     "updateStrategy": {
@@ -134,6 +171,13 @@ impl Contender {
         let observed = status["observedGeneration"].as_i64().unwrap_or(-1) == generation;
         let n = replicas as i64;
         let count = |field: &str| status[field].as_i64().unwrap_or(0);
+        if self.per_node() {
+            return observed
+                && count("desiredNumberScheduled") == n
+                && count("updatedNumberScheduled") == n
+                && count("numberAvailable") == n
+                && count("currentNumberScheduled") == n;
+        }
         let updated = match self {
             Contender::Deployment => "updatedReplicas",
             _ => "updatedReadyReplicas",
