@@ -89,6 +89,7 @@ async fn run(args: Args) -> Result<()> {
         start_delay: args.start_delay,
         image_pull_delay: args.image_pull_delay,
         qps: args.qps,
+        builtin_workloads: false,
     };
     let bin_dir = control_plane_bin_dir()?;
     let command = format!(
@@ -127,7 +128,12 @@ async fn run(args: Args) -> Result<()> {
 
     if args.daemonset_nodes > 0 {
         let nodes = args.daemonset_nodes;
-        let plane = Plane::start(&bin_dir, "b6", Sim { nodes, ..sim }).await?;
+        let b6 = Sim {
+            nodes,
+            builtin_workloads: true,
+            ..sim
+        };
+        let plane = Plane::start(&bin_dir, "b6", b6).await?;
         for contender in Contender::DAEMONS {
             eprintln!("B6: {} over {nodes} nodes, {} runs", contender.label(), args.runs);
             rollouts.extend(rollout::rollouts(&plane, sim.qps, contender, nodes, args.runs).await?);

@@ -78,7 +78,7 @@ pub async fn footprint(
     let (pid, controller, first_action) = match contender {
         Contender::Deployment => (kcm, None, None),
         _ => {
-            let controller = Controller::start(&plane, sim.qps)?;
+            let controller = Controller::start(&plane, sim.qps, "CloneSet")?;
             let deadline = Instant::now() + Duration::from_secs(60);
             while watch.total() == 0 && Instant::now() < deadline {
                 tokio::time::sleep(Duration::from_millis(5)).await;

@@ -24,6 +24,9 @@ pub struct Sim {
     pub image_pull_delay: Duration,
     /// Our controller's client QPS (burst twice that).
     pub qps: u32,
+    /// Whether kube-controller-manager also runs its StatefulSet and DaemonSet controllers
+    /// (B6 compares with the built-in DaemonSet).
+    pub builtin_workloads: bool,
 }
 
 pub struct Plane {
@@ -45,6 +48,7 @@ impl Plane {
                 "--image-pull-delay={}ms",
                 sim.image_pull_delay.as_millis()
             ))
+            .args(sim.builtin_workloads.then_some("--builtin-workload-controllers"))
             .output()
             .context("running testenv up")?;
         if !up.status.success() {
@@ -227,14 +231,15 @@ pub struct Controller {
 }
 
 impl Controller {
-    pub fn start(plane: &Plane, qps: u32) -> Result<Controller> {
+    /// `kubectl kruise run --controllers CONTROLLER` (`CloneSet`, `DaemonSet`).
+    pub fn start(plane: &Plane, qps: u32, controller: &str) -> Result<Controller> {
         let metrics_port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
         // Outside the run directory, which `testenv down` removes: kept for a look afterwards.
         let log = std::env::temp_dir().join(format!("kruise-bench-run-{metrics_port}.log"));
         eprintln!("  kubectl kruise run: log {}", log.display());
         let started = Instant::now();
         let child = Command::new(CLI)
-            .args(["run", "--leader-elect=false", "--controllers", "CloneSet"])
+            .args(["run", "--leader-elect=false", "--controllers", controller])
             .arg(format!("--metrics-addr=127.0.0.1:{metrics_port}"))
             .arg(format!("--qps={qps}"))
             .arg(format!("--burst={}", qps * 2))

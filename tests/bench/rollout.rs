@@ -52,7 +52,15 @@ pub async fn rollouts(
     );
     namespace(client, &ns).await?;
     let controller = if contender.ours() {
-        Some(Controller::start(plane, qps)?)
+        Some(Controller::start(
+            plane,
+            qps,
+            if contender.per_node() {
+                "DaemonSet"
+            } else {
+                "CloneSet"
+            },
+        )?)
     } else {
         None
     };
