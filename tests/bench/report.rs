@@ -148,15 +148,7 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
             let audited = spread(runs.iter().map(|r| per(r, r.audited as f64)));
             let all = spread(runs.iter().map(|r| per(r, r.apiserver_all)));
             let on_pods = spread(runs.iter().map(|r| per(r, pod_writes(r) as f64)));
-            let kinds = median_run(&runs)
-                .map(|r| {
-                    r.audited_by_kind
-                        .iter()
-                        .map(|(k, v)| format!("{k} {:.2}", *v as f64 / r.pods as f64))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .unwrap_or_default();
+            let kinds = by_kind(&runs);
             let _ = writeln!(
                 out,
                 "| {n} | {} | {} | {} | {} | {} | {} | {kinds} |",
@@ -289,9 +281,9 @@ fn daemonsets(out: &mut String, rollouts: &[Rollout]) {
     );
     let _ = writeln!(
         out,
-        "| contender | seconds | vs DaemonSet | audited writes/pod | vs DaemonSet | on the pods only |"
+        "| contender | seconds | vs DaemonSet | audited writes/pod | vs DaemonSet | on the pods only | audited writes by kind (per pod, median run) |"
     );
-    let _ = writeln!(out, "|---|---|---|---|---|---|");
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|");
     let per = |r: &Rollout, v: f64| v / r.pods as f64;
     let builtin = of(Contender::BuiltinDaemonSet);
     let builtin_seconds = spread(builtin.iter().map(|r| r.seconds));
@@ -303,15 +295,29 @@ fn daemonsets(out: &mut String, rollouts: &[Rollout]) {
         let on_pods = spread(runs.iter().map(|r| per(r, pod_writes(r) as f64)));
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             c.label(),
             show(seconds, 1),
             ratio(seconds, builtin_seconds),
             show(writes, 2),
             ratio(writes, builtin_writes),
-            show(on_pods, 2)
+            show(on_pods, 2),
+            by_kind(&runs)
         );
     }
+}
+
+/// The median run's audited writes by verb and resource, per pod.
+fn by_kind(runs: &[&Rollout]) -> String {
+    median_run(runs)
+        .map(|r| {
+            r.audited_by_kind
+                .iter()
+                .map(|(k, v)| format!("{k} {:.2}", *v as f64 / r.pods as f64))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default()
 }
 
 /// Audited writes to the pods themselves (pods and pods/status: create, patch, delete).
