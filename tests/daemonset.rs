@@ -439,3 +439,39 @@ async fn the_rollout_verbs_drive_an_advanced_daemonset_node_by_node() {
     assert_eq!(controller.stop(), 0);
     nodes.remove_all(3).await;
 }
+
+#[tokio::test]
+async fn surge_starts_each_new_pod_beside_the_old_one_within_max_surge() {
+    let ns = TestNamespace::create("ads-surge").await;
+    let nodes = TestNodes::create(&ns, 3).await;
+    let controller = RunningController::start(&ns);
+    let api = kruise_api(&ns, "DaemonSet", "v1alpha1");
+    api.create(
+        &PostParams::default(),
+        &daemonset(&ns, "agent", json!({ "maxSurge": 1, "maxUnavailable": 0 })),
+    )
+    .await
+    .expect("DaemonSet agent");
+    let before: Vec<String> = settled(&ns, "agent", 3, 3, &controller)
+        .await
+        .iter()
+        .filter_map(|p| p.uid())
+        .collect();
+    let watcher = support::controller::PodWatcher::start_expecting(&ns, 3);
+    set_image(&api, "agent", "nginx:1.27").await;
+    let after = settled(&ns, "agent", 3, 3, &controller).await;
+    assert!(
+        watcher.max_pods() <= 4,
+        "at most nodes + maxSurge pods at once: {}\n{}",
+        watcher.max_pods(),
+        watcher.timeline()
+    );
+    assert!(
+        after
+            .iter()
+            .all(|p| !before.contains(&p.uid().unwrap_or_default())),
+        "every pod replaced (Standard)"
+    );
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(3).await;
+}
