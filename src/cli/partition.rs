@@ -294,6 +294,7 @@ pub(crate) async fn next_ads_pods(
         templates: &templates,
         collision_count: 0,
         now: Timestamp::now(),
+        failed_backoff: &std::collections::BTreeMap::new(),
     };
     Ok(plan_update::next_to_update(&snapshot, partition))
 }

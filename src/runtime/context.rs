@@ -165,6 +165,8 @@ pub struct Context {
     pub announced: Mutex<std::collections::HashMap<String, std::collections::BTreeSet<String>>>,
     /// Objects triggered and not yet reconciled (the queue depth metric).
     pub queued: Mutex<HashSet<String>>,
+    /// Backoffs a kind keeps across reconciles (a DaemonSet's per-node Failed-pod backoff).
+    pub backoffs: crate::runtime::backoff::Backoffs,
 }
 
 /// `(name, uid)` of the object's controller when it is a `kind` of apps.kruise.io (any

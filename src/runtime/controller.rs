@@ -208,6 +208,7 @@ pub async fn serve<K, R, Fut, F>(
         failures: Mutex::default(),
         announced: Mutex::default(),
         queued: Mutex::default(),
+        backoffs: Default::default(),
     });
     let queue = ctx.clone();
     let mark = Arc::new(move |r: &ObjectRef<Decoded<K>>| {

@@ -6,6 +6,7 @@
 //! expectations ([`expectations`]), events ([`events`]), the in-place update engine
 //! ([`inplace`]), lifecycle hooks ([`lifecycle`]) and revision history ([`revision`]).
 pub mod actions;
+pub mod backoff;
 pub mod children;
 pub mod client;
 pub mod context;

@@ -61,6 +61,16 @@ impl crate::runtime::driver::Reconciled for DaemonSet {
     ) -> crate::runtime::driver::Planned<DaemonSetStatus> {
         let pods = owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, self, CONTROLLER);
         let all_nodes = ctx.watches.nodes.state();
+        let clock = std::time::Instant::now();
+        let failed_backoff: std::collections::BTreeMap<String, std::time::Duration> = pods
+            .iter()
+            .filter(|p| p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Failed"))
+            .filter_map(|p| nodes::node_of(p))
+            .filter_map(|node| {
+                let left = ctx.backoffs.remaining(&backoff_key(self, node), clock)?;
+                Some((node.to_string(), left))
+            })
+            .collect();
         let snapshot = Snapshot {
             set: self,
             pods: pods.iter().map(AsRef::as_ref).collect(),
@@ -69,8 +79,12 @@ impl crate::runtime::driver::Reconciled for DaemonSet {
             templates: &history.templates,
             collision_count: history.collision_count,
             now,
+            failed_backoff: &failed_backoff,
         };
         let plan = plan::plan(&snapshot);
+        for node in &plan.failed_nodes {
+            ctx.backoffs.failed(&backoff_key(self, node), clock);
+        }
         let pod_revisions = crate::runtime::driver::pod_revisions(snapshot.pods.iter().copied());
         crate::runtime::driver::Planned {
             actions: plan.actions,
@@ -82,6 +96,15 @@ impl crate::runtime::driver::Reconciled for DaemonSet {
             refused: plan.refused,
         }
     }
+}
+
+/// The Failed-pod backoff's key: the set's uid, its generation and the node (upstream's).
+fn backoff_key(set: &DaemonSet, node: &str) -> String {
+    format!(
+        "{}/{}/{node}",
+        set.metadata.uid.as_deref().unwrap_or_default(),
+        set.metadata.generation.unwrap_or_default()
+    )
 }
 
 /// A DaemonSet adopts no orphan and owns no claim.

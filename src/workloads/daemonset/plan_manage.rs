@@ -5,7 +5,8 @@
 //! - should run and no pod at all (a terminating one counts) → create one, from the
 //!   current template (with `partitionedScaling`, at most `desired - nodes at the current
 //!   revision - partition` creations, on the smallest node names);
-//! - may keep running → delete Failed pods and pods the preDelete hook released; of the
+//! - may keep running → delete Failed pods (with a per-node backoff the controller keeps:
+//!   a node still in it is left alone this round) and pods the preDelete hook released; of the
 //!   rest keep one (without surge: the oldest; with surge: the oldest new and the oldest old
 //!   pod, and the old one goes once the new one is available, or at once when it is not
 //!   Ready);
@@ -24,7 +25,7 @@ use super::pods;
 use super::round::{
     NodeEntry, Numbers, Plan, Snapshot, delete_pod, hash, is_available, is_new, preparing_delete,
 };
-use crate::runtime::actions::Action;
+use crate::runtime::actions::{Action, Problem};
 use crate::runtime::lifecycle;
 use crate::workloads::common::availability;
 
@@ -74,20 +75,37 @@ fn per_node<'a>(
         decided.delete.extend(entry.live());
         return;
     }
+    let failed = |p: &Pod| p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Failed");
+    let live = entry.live();
+    if live.iter().any(|p| failed(p)) {
+        // Failed pods go with a per-node backoff (1 s doubling to 15 min): a node that
+        // fails every pod is not churned at pod-start speed.
+        if let Some(left) = snapshot.failed_backoff.get(entry.name) {
+            plan.wake(*left);
+            return;
+        }
+        plan.failed_nodes.push(entry.name.to_string());
+        for pod in live.iter().filter(|p| failed(p)) {
+            plan.problems.push(Problem {
+                reason: "FailedDaemonPod",
+                message: format!(
+                    "found failed daemon pod {} on node {}, will try to delete it",
+                    pod.name_any(),
+                    entry.name
+                ),
+            });
+        }
+    }
+    let hook = snapshot
+        .set
+        .spec
+        .lifecycle
+        .as_ref()
+        .and_then(|l| l.pre_delete.as_ref());
     let mut running: Vec<&Pod> = Vec::new();
-    for pod in entry.live() {
-        let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
-        let released = preparing_delete(pod)
-            && !lifecycle::is_hooked(
-                pod,
-                snapshot
-                    .set
-                    .spec
-                    .lifecycle
-                    .as_ref()
-                    .and_then(|l| l.pre_delete.as_ref()),
-            );
-        if phase == Some("Failed") || released {
+    for pod in live {
+        let released = preparing_delete(pod) && !lifecycle::is_hooked(pod, hook);
+        if failed(pod) || released {
             decided.delete.push(pod);
         } else if !preparing_delete(pod) {
             running.push(pod);

@@ -86,6 +86,7 @@ struct World {
     nodes: Vec<Node>,
     pods: Vec<Pod>,
     templates: BTreeMap<String, PodTemplateSpec>,
+    backoff: BTreeMap<String, std::time::Duration>,
 }
 
 impl World {
@@ -102,6 +103,7 @@ impl World {
             templates: &self.templates,
             collision_count: 0,
             now: now(),
+            failed_backoff: &self.backoff,
         })
     }
 }
@@ -112,6 +114,7 @@ fn world(set: DaemonSet, nodes: usize, pods: Vec<Pod>) -> World {
         nodes: (0..nodes).map(|i| node(i, json!({}))).collect(),
         pods,
         templates: templates(),
+        backoff: BTreeMap::new(),
     }
 }
 
@@ -356,6 +359,25 @@ fn a_template_no_node_fits_creates_nothing_and_says_why_in_the_status() {
         "{message}"
     );
     assert_eq!(plan.problems[0].reason, "NoNodeFits");
+}
+
+#[test]
+fn a_failed_pod_goes_with_a_per_node_backoff() {
+    let mut failed = pod(1, NEW, false);
+    failed.status.as_mut().expect("status").phase = Some("Failed".into());
+    let mut w = world(set(json!({}), json!({})), 2, vec![pod(0, NEW, true), failed]);
+    let plan = w.plan();
+    assert_eq!(deleted(&plan), ["ds-p1new2"]);
+    assert_eq!(plan.failed_nodes, ["node-1"]);
+    assert_eq!(plan.problems[0].reason, "FailedDaemonPod");
+    w.backoff
+        .insert("node-1".into(), std::time::Duration::from_secs(4));
+    let held = w.plan();
+    assert!(
+        deleted(&held).is_empty() && held.failed_nodes.is_empty(),
+        "the node waits"
+    );
+    assert_eq!(held.requeue_after, Some(std::time::Duration::from_secs(4)));
 }
 
 #[test]

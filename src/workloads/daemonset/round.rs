@@ -37,6 +37,9 @@ pub struct Snapshot<'a> {
     pub templates: &'a BTreeMap<String, PodTemplateSpec>,
     pub collision_count: i32,
     pub now: Timestamp,
+    /// Nodes whose Failed pods must not be deleted yet, with the time left (the per-node
+    /// backoff the controller keeps across rounds).
+    pub failed_backoff: &'a BTreeMap<String, Duration>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -49,6 +52,8 @@ pub struct Plan {
     pub requeue_after: Option<Duration>,
     /// The spec is refused (the `InvalidSpec` message): nothing else is planned.
     pub refused: Option<String>,
+    /// Nodes whose Failed pods this plan deletes (their backoff doubles).
+    pub failed_nodes: Vec<String>,
 }
 
 impl Plan {
