@@ -49,8 +49,7 @@ pub fn cloneset(object: &Value) -> Value {
     let nested = object["apiVersion"]
         .as_str()
         .is_some_and(|v| v.ends_with("/v1beta1"))
-        || object["spec"]["updateStrategy"]["rollingUpdate"].is_object()
-        || text(object, &["spec", "updateStrategy", "type"]) == Some("RollingUpdate");
+        || crate::api::cloneset::strategy_is_nested(&object["spec"]["updateStrategy"]);
     let (knobs, policy): (&[&str], &str) = if nested {
         fill(
             &mut out,

@@ -310,6 +310,13 @@ impl CloneSetUpdateStrategy {
     }
 }
 
+/// [`CloneSetUpdateStrategy::is_nested`] of a `spec.updateStrategy` given as JSON (the
+/// CLI's and the webhook's view); one that does not read counts as flat.
+pub fn strategy_is_nested(strategy: &serde_json::Value) -> bool {
+    !strategy.is_null()
+        && serde_json::from_value::<CloneSetUpdateStrategy>(strategy.clone()).is_ok_and(|s| s.is_nested())
+}
+
 impl CloneSetSpec {
     /// The update strategy with both spellings resolved into the flat one: every knob set in
     /// `rollingUpdate` wins over its flat twin, `type` is the pod update policy

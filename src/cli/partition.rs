@@ -269,8 +269,11 @@ pub(crate) async fn next_ads_pods(
     };
     let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
     let uid = set.uid().unwrap_or_default();
+    let selector = kube::core::Selector::try_from(set.spec.selector.clone())
+        .map(|s| s.to_string())
+        .unwrap_or_default();
     let list: Vec<Pod> = pods
-        .list(&ListParams::default())
+        .list(&ListParams::default().labels(&selector))
         .await?
         .items
         .into_iter()

@@ -116,7 +116,9 @@ impl Facts {
                     budget: n.max_unavailable.max(n.max_surge).max(1),
                     // The status names the hash; its revision is `<name>-<hash>`.
                     update_revision: hash
-                        .map(|h| format!("{}-{h}", kube::ResourceExt::name_any(&set)))
+                        .map(|h| {
+                            crate::runtime::revision::revision_name(&kube::ResourceExt::name_any(&set), &h)
+                        })
                         .unwrap_or_default(),
                     updated: numbers.updated,
                     policy: if n.in_place {

@@ -33,8 +33,7 @@ pub enum Kind {
 /// `rollingUpdate` block or `type: RollingUpdate`. Such an object reads and is written
 /// there; the planner resolves both spellings the same way (`CloneSetSpec::update`).
 pub fn cloneset_nested(object: &Value) -> bool {
-    let strategy = &object["spec"]["updateStrategy"];
-    strategy["rollingUpdate"].is_object() || strategy["type"] == "RollingUpdate"
+    crate::api::cloneset::strategy_is_nested(&object["spec"]["updateStrategy"])
 }
 
 impl Kind {

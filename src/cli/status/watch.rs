@@ -213,7 +213,7 @@ pub async fn follow(
             let hash = value["status"]["updateRevision"].as_str().map(str::to_string);
             // A DaemonSet reports the hash alone; its revision is `<name>-<hash>`.
             let revision_name = |hash: &str| match t.kind {
-                Kind::AdvancedDaemonSet => format!("{}-{hash}", t.name),
+                Kind::AdvancedDaemonSet => crate::runtime::revision::revision_name(&t.name, hash),
                 _ => hash.to_string(),
             };
             let number = match &hash {

@@ -209,6 +209,36 @@ fn next_lifecycle_state(ctx: &StepContext<'_>, pod: &Pod) -> Option<&'static str
     }
 }
 
+/// Deletes `pod` (with `claims`; `why` names a delete with its own event), or, while the
+/// preDelete `hook` holds it, moves it to PreparingDelete once (None: it is there already
+/// and waits until the hook lets go; reference §1.9).
+pub fn delete_or_hold(
+    pod: &Pod,
+    hook: Option<&crate::api::common::LifecycleHook>,
+    now: Timestamp,
+    claims: Vec<String>,
+    why: Option<Why>,
+) -> Option<Action> {
+    let name = pod.name_any();
+    if !lifecycle::is_hooked(pod, hook) {
+        return Some(Action::DeletePod {
+            uid: pod.uid().unwrap_or_default(),
+            name,
+            claims,
+            why,
+        });
+    }
+    (lifecycle::state(pod) != lifecycle::PREPARING_DELETE).then(|| Action::PatchPod {
+        name,
+        patch: label_patch(
+            pod,
+            &[(lifecycle::STATE_LABEL, Some(lifecycle::PREPARING_DELETE))],
+            &[(lifecycle::TIMESTAMP_ANNOTATION, Some(&rfc3339(now)))],
+        ),
+        why: Why::Lifecycle,
+    })
+}
+
 /// Plans the move of `pod` to the revision `target` (named `target_name`) under `policy`.
 pub fn update_pod(
     ctx: &StepContext<'_>,

@@ -27,8 +27,18 @@ use crate::runtime::inplace::step;
 pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     let mut plan = Plan::default();
     let set = snapshot.set;
-    let (all, lost) = entries(snapshot);
-    let desired = all.iter().filter(|e| e.fit.should_run).count() as i64;
+    // Pods the selector no longer matches are released and play no further part.
+    let selector = Selector::try_from(set.spec.selector.clone()).ok();
+    let (kept, released): (Vec<&Pod>, Vec<&Pod>) = snapshot
+        .pods
+        .iter()
+        .partition(|p| selector.as_ref().is_some_and(|s| s.matches(p.labels())));
+    let scoped = Snapshot {
+        pods: kept.clone(),
+        ..snapshot.clone()
+    };
+    let (entries, lost) = entries(&scoped);
+    let desired = entries.iter().filter(|e| e.fit.should_run).count() as i64;
     let numbers = match checked_numbers(set, desired) {
         Ok(n) => n,
         Err(message) => {
@@ -40,13 +50,6 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
             return plan;
         }
     };
-    let selector = Selector::try_from(set.spec.selector.clone()).ok();
-    let released: Vec<&Pod> = snapshot
-        .pods
-        .iter()
-        .copied()
-        .filter(|p| !selector.as_ref().is_some_and(|s| s.matches(p.labels())))
-        .collect();
     for pod in &released {
         plan.actions.push(Action::PatchPod {
             name: pod.name_any(),
@@ -54,21 +57,6 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
             why: Why::Release,
         });
     }
-    let kept: Vec<&Pod> = snapshot
-        .pods
-        .iter()
-        .copied()
-        .filter(|p| !released.iter().any(|r| r.uid() == p.uid()))
-        .collect();
-    let scoped = Snapshot {
-        pods: kept.clone(),
-        ..snapshot.clone()
-    };
-    let (entries, lost) = if released.is_empty() {
-        (all, lost)
-    } else {
-        entries(&scoped)
-    };
     let wrote = super::plan_manage::plan_manage(&scoped, &numbers, &entries, &lost, &mut plan);
     if !wrote && !refresh(&scoped, &kept, &mut plan) {
         super::plan_update::plan_update(&scoped, &numbers, &entries, &mut plan);

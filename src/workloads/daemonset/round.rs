@@ -14,7 +14,7 @@ use super::nodes::{self, Fit};
 use crate::api::common::{IntOrString, Lifecycle};
 use crate::api::daemonset::{DaemonSet, DaemonSetStatus, DaemonSetUpdateStrategyType, RollingUpdateType};
 use crate::runtime::actions::{Action, Problem, Why};
-use crate::runtime::inplace::step::{Steps, label_patch, rfc3339};
+use crate::runtime::inplace::step::Steps;
 use crate::runtime::lifecycle;
 use crate::runtime::revision::short_hash;
 use crate::workloads::common::availability;
@@ -295,26 +295,12 @@ pub(super) fn lifecycle_of(set: &DaemonSet) -> Lifecycle {
 /// (reference §1.7); a pod in PreparingDelete waits until the hook lets go.
 pub(super) fn delete_pod(snapshot: &Snapshot<'_>, pod: &Pod, why: Option<Why>, plan: &mut Plan) {
     let hooks = lifecycle_of(snapshot.set);
-    let name = pod.name_any();
-    if lifecycle::is_hooked(pod, hooks.pre_delete.as_ref()) {
-        if !preparing_delete(pod) {
-            let now = rfc3339(snapshot.now);
-            plan.actions.push(Action::PatchPod {
-                name,
-                patch: label_patch(
-                    pod,
-                    &[(lifecycle::STATE_LABEL, Some(lifecycle::PREPARING_DELETE))],
-                    &[(lifecycle::TIMESTAMP_ANNOTATION, Some(&now))],
-                ),
-                why: Why::Lifecycle,
-            });
-        }
-        return;
-    }
-    plan.actions.push(Action::DeletePod {
-        name,
-        uid: pod.uid().unwrap_or_default(),
-        claims: Vec::new(),
+    let action = crate::runtime::inplace::step::delete_or_hold(
+        pod,
+        hooks.pre_delete.as_ref(),
+        snapshot.now,
+        Vec::new(),
         why,
-    });
+    );
+    plan.actions.extend(action);
 }

@@ -15,9 +15,8 @@ use super::ordinals::{self, ReservedOrdinals, UpdateMode};
 use crate::api::common::{IntOrString, Lifecycle, PodUpdatePolicy};
 use crate::api::statefulset::v1beta1::{StatefulSet, StatefulSetStatus};
 use crate::api::statefulset::{PodManagementPolicy, StatefulSetUpdateStrategyType};
-use crate::runtime::actions::{Action, Problem, Why};
-use crate::runtime::inplace::step::{StepContext, Steps, label_patch, rfc3339};
-use crate::runtime::lifecycle;
+use crate::runtime::actions::{Action, Problem};
+use crate::runtime::inplace::step::{StepContext, Steps};
 use crate::workloads::common::availability::is_available;
 use crate::workloads::common::int_or_percent::{self as numbers, Amount, InvalidIntOrPercent};
 use crate::workloads::common::refusals;
@@ -178,29 +177,14 @@ pub fn checked_numbers(set: &StatefulSet, reserved: &ReservedOrdinals) -> Result
 /// hook holds it (reference §1.9); a pod in PreparingDelete waits until the hook lets go.
 pub(super) fn delete_pod(snapshot: &Snapshot<'_>, pod: &Pod, claims: Vec<String>, plan: &mut Plan) {
     let hooks = lifecycle_of(snapshot.set);
-    let hook = hooks.pre_delete.as_ref();
-    let name = pod.name_any();
-    if lifecycle::is_hooked(pod, hook) {
-        if lifecycle::state(pod) != lifecycle::PREPARING_DELETE {
-            let now = rfc3339(snapshot.now);
-            plan.actions.push(Action::PatchPod {
-                name,
-                patch: label_patch(
-                    pod,
-                    &[(lifecycle::STATE_LABEL, Some(lifecycle::PREPARING_DELETE))],
-                    &[(lifecycle::TIMESTAMP_ANNOTATION, Some(&now))],
-                ),
-                why: Why::Lifecycle,
-            });
-        }
-        return;
-    }
-    plan.actions.push(Action::DeletePod {
-        name,
-        uid: pod.uid().unwrap_or_default(),
+    let action = crate::runtime::inplace::step::delete_or_hold(
+        pod,
+        hooks.pre_delete.as_ref(),
+        snapshot.now,
         claims,
-        why: None,
-    });
+        None,
+    );
+    plan.actions.extend(action);
 }
 
 pub(super) fn absorb(steps: Steps, plan: &mut Plan) {
