@@ -13,7 +13,8 @@
 //!    the new one is available.
 //!
 //! Invariant (property-tested): without surge, an update round never leaves more than
-//! maxUnavailable kept nodes without an available pod, except for pods that were
+//! maxUnavailable kept nodes without an available pod (an old pod already down counts:
+//! stricter than upstream, which leaves it out of the budget), except for pods that were
 //! unavailable already.
 use k8s_openapi::api::core::v1::Pod;
 use kube::core::{Selector, SelectorExt};
@@ -104,13 +105,20 @@ pub fn plan_update(snapshot: &Snapshot<'_>, n: &Numbers, entries: &[NodeEntry<'_
     if n.max_surge > 0 {
         surge(snapshot, n, &order, plan);
     } else {
-        no_surge(snapshot, n, &order, plan);
+        // Nodes the partition or the selector holds that have no available pod are down
+        // too, and count against the budget (upstream counts only the kept nodes).
+        let held_down = entries
+            .iter()
+            .filter(|e| e.fit.should_run && !order.iter().any(|k| k.name == e.name))
+            .filter(|e| !e.live().iter().any(|p| is_available(snapshot, n, p)))
+            .count() as i64;
+        no_surge(snapshot, n, &order, held_down, plan);
     }
 }
 
-fn no_surge(snapshot: &Snapshot<'_>, n: &Numbers, order: &[Split<'_>], plan: &mut Plan) {
+fn no_surge(snapshot: &Snapshot<'_>, n: &Numbers, order: &[Split<'_>], held_down: i64, plan: &mut Plan) {
     let usable = |p: Option<&&Pod>| p.is_some_and(|p| !preparing_delete(p));
-    let mut unavailable = 0i64;
+    let mut unavailable = held_down;
     let (mut must, mut candidates): (Vec<&Pod>, Vec<&Pod>) = (vec![], vec![]);
     for node in order {
         if node.new.len() > 1 || node.old.len() > 1 {
@@ -130,7 +138,11 @@ fn no_surge(snapshot: &Snapshot<'_>, n: &Numbers, order: &[Split<'_>], plan: &mu
             }
         }
     }
-    let room = usize::try_from((n.max_unavailable - unavailable).max(0)).unwrap_or(0);
+    // An old pod that is not available is replaced regardless (it is down already), and it
+    // counts against the budget: OpenKruise (and Kubernetes) leave it out, so the candidates
+    // taken beside it could put more nodes than maxUnavailable down at once.
+    let down = unavailable + must.len() as i64;
+    let room = usize::try_from((n.max_unavailable - down).max(0)).unwrap_or(0);
     let chosen = must
         .into_iter()
         .chain(candidates.into_iter().take(room))
