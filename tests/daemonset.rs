@@ -475,3 +475,83 @@ async fn surge_starts_each_new_pod_beside_the_old_one_within_max_surge() {
     assert_eq!(controller.stop(), 0);
     nodes.remove_all(3).await;
 }
+
+#[tokio::test]
+async fn a_set_recreated_after_cascade_orphan_adopts_its_pods_and_no_node_gets_a_second() {
+    let ns = TestNamespace::create("ads-adopt").await;
+    let nodes = TestNodes::create(&ns, 3).await;
+    let controller = RunningController::start(&ns);
+    let api = kruise_api(&ns, "DaemonSet", "v1alpha1");
+    let manifest = daemonset(&ns, "agent", json!({ "rollingUpdateType": "InPlaceIfPossible" }));
+    api.create(&PostParams::default(), &manifest)
+        .await
+        .expect("DaemonSet agent");
+    let mut before: Vec<String> = settled(&ns, "agent", 3, 3, &controller)
+        .await
+        .iter()
+        .filter_map(|p| p.uid())
+        .collect();
+    before.sort();
+
+    // `kubectl delete --cascade=orphan`: the garbage collector strips the owner reference
+    // from every pod before the set is gone.
+    api.delete("agent", &DeleteParams::orphan())
+        .await
+        .expect("delete --cascade=orphan");
+    wait_for("the set gone and its pods orphaned", LONG, || async {
+        let gone = matches!(api.get("agent").await, Err(kube::Error::Api(e)) if e.code == 404);
+        let pods = pods_of(&ns, "agent").await;
+        let orphaned = pods.len() == 3 && pods.iter().all(|p| p.owner_references().is_empty());
+        if gone && orphaned {
+            Ok(())
+        } else {
+            Err(format!("gone {gone}, {} pods", pods.len()))
+        }
+    })
+    .await;
+
+    let watcher = support::controller::PodWatcher::start_expecting(&ns, 3);
+    let created = api
+        .create(&PostParams::default(), &manifest)
+        .await
+        .expect("DaemonSet agent again");
+    let after = settled(&ns, "agent", 3, 3, &controller).await;
+    let mut uids: Vec<String> = after.iter().filter_map(|p| p.uid()).collect();
+    uids.sort();
+    assert_eq!(uids, before, "the same pods, adopted, none recreated");
+    for pod in &after {
+        let owner = pod
+            .owner_references()
+            .iter()
+            .find(|o| o.controller == Some(true))
+            .unwrap_or_else(|| panic!("{} has no controller", pod.name_any()));
+        assert_eq!(
+            Some(&owner.uid),
+            created.metadata.uid.as_ref(),
+            "{} adopted",
+            pod.name_any()
+        );
+    }
+    assert!(
+        watcher.max_pods() <= 3,
+        "no node got a second pod: {}\n{}",
+        watcher.max_pods(),
+        watcher.timeline()
+    );
+    let events: Api<k8s_openapi::api::events::v1::Event> = ns.api();
+    wait_for("an AdoptPod event", LONG, || async {
+        let list = events
+            .list(&ListParams::default())
+            .await
+            .map_err(|e| e.to_string())?;
+        let reasons: Vec<_> = list.items.iter().filter_map(|e| e.reason.clone()).collect();
+        if reasons.iter().any(|r| r == "SuccessfulAdoptPod") {
+            Ok(())
+        } else {
+            Err(format!("{reasons:?}"))
+        }
+    })
+    .await;
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(3).await;
+}

@@ -289,6 +289,7 @@ pub(crate) async fn next_ads_pods(
     let snapshot = plan::Snapshot {
         set,
         pods: list.iter().collect(),
+        orphans: Vec::new(),
         nodes: nodes.iter().collect(),
         update: plan::Revision {
             name: &update,

@@ -232,6 +232,26 @@ where
         .collect()
 }
 
+/// The cached objects in `namespace` that have no controller owner (looked up in `index`,
+/// not scanned): the orphans a kind that adopts by selector may take.
+pub fn uncontrolled_in<K>(store: &Store<K>, index: &OwnerIndex, namespace: &str) -> Vec<Arc<K>>
+where
+    K: Resource<DynamicType = ()> + Clone,
+{
+    index
+        .uncontrolled(namespace)
+        .into_iter()
+        .filter_map(|(ns, name)| store.get(&ObjectRef::new(&name).within(&ns)))
+        .filter(|o| {
+            !o.meta()
+                .owner_references
+                .iter()
+                .flatten()
+                .any(|r| r.controller == Some(true))
+        })
+        .collect()
+}
+
 /// `namespace/name` of an object: the key of its expectations and queue entry.
 pub fn key<K: Resource>(object: &K) -> String {
     format!(

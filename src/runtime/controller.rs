@@ -13,7 +13,8 @@ use kube::runtime::reflector::ObjectRef;
 use kube::{Client, Resource};
 
 pub use crate::runtime::context::{
-    Context, Error, FIELD_MANAGER, controller_of, fresh_problems, key, owned_by, write_status,
+    Context, Error, FIELD_MANAGER, controller_of, fresh_problems, key, owned_by, uncontrolled_in,
+    write_status,
 };
 use crate::runtime::decoded::{self, Decoded};
 use crate::runtime::events::Events;

@@ -1,7 +1,11 @@
 //! Cached objects by the uid of their controller owner, so a reconcile finds a set's pods
-//! without scanning every pod in the cache.
+//! without scanning every pod in the cache; and the objects with no controller at all, by
+//! namespace, so a kind that adopts by selector (the Advanced DaemonSet) finds its orphans
+//! without that scan either.
 //!
 //! Invariants:
+//! - Every cached object is in exactly one place: under its controller's uid, or among its
+//!   namespace's uncontrolled objects.
 //! - The index is updated BEFORE the store for each watch event (see
 //!   [`super::watches::fanned_out`]). A reader that checks an expectation against the store
 //!   and then reads the index therefore never misses an object the store already showed.
@@ -21,10 +25,18 @@ pub type Key = (String, String);
 struct Entries {
     by_owner: HashMap<String, BTreeSet<Key>>,
     owner_of: HashMap<Key, String>,
+    /// Objects without a controller, by namespace.
+    uncontrolled: HashMap<String, BTreeSet<Key>>,
 }
 
 impl Entries {
     fn remove(&mut self, key: &Key) {
+        if let Some(set) = self.uncontrolled.get_mut(&key.0)
+            && set.remove(key)
+            && set.is_empty()
+        {
+            self.uncontrolled.remove(&key.0);
+        }
         if let Some(owner) = self.owner_of.remove(key)
             && let Some(set) = self.by_owner.get_mut(&owner)
         {
@@ -50,6 +62,8 @@ impl Entries {
                 .or_default()
                 .insert(key.clone());
             self.owner_of.insert(key, owner);
+        } else {
+            self.uncontrolled.entry(key.0.clone()).or_default().insert(key);
         }
     }
 }
@@ -97,6 +111,15 @@ impl OwnerIndex {
             .map(|set| set.iter().cloned().collect())
             .unwrap_or_default()
     }
+
+    /// The objects in `namespace` that have no controller owner.
+    pub fn uncontrolled(&self, namespace: &str) -> Vec<Key> {
+        let live = self.live.read().unwrap_or_else(|e| e.into_inner());
+        live.uncontrolled
+            .get(namespace)
+            .map(|set| set.iter().cloned().collect())
+            .unwrap_or_default()
+    }
 }
 
 #[cfg(test)]
@@ -133,6 +156,29 @@ mod tests {
         assert_eq!(names(&index, "u1"), ["a"]);
         index.observe(&Event::Delete(pod("a", Some("u1"))));
         assert!(names(&index, "u1").is_empty());
+    }
+
+    fn orphans(index: &OwnerIndex) -> Vec<String> {
+        index.uncontrolled("ns").into_iter().map(|(_, n)| n).collect()
+    }
+
+    #[test]
+    fn objects_without_a_controller_are_listed_by_namespace_until_adopted_or_deleted() {
+        let index = OwnerIndex::default();
+        index.observe(&Event::Apply(pod("a", None)));
+        index.observe(&Event::Apply(pod("b", None)));
+        index.observe(&Event::Apply(pod("c", Some("u1"))));
+        assert_eq!(orphans(&index), ["a", "b"]);
+        assert!(index.uncontrolled("other").is_empty());
+        index.observe(&Event::Apply(pod("a", Some("u2"))));
+        assert_eq!(orphans(&index), ["b"]);
+        assert_eq!(names(&index, "u2"), ["a"]);
+        index.observe(&Event::Apply(pod("c", None)));
+        assert_eq!(orphans(&index), ["b", "c"]);
+        assert!(names(&index, "u1").is_empty());
+        index.observe(&Event::Delete(pod("b", None)));
+        index.observe(&Event::Delete(pod("c", None)));
+        assert!(orphans(&index).is_empty());
     }
 
     #[test]

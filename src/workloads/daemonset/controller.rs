@@ -11,6 +11,7 @@
 //!
 //! Pods belong to a set by their controller owner reference (kind `DaemonSet` of
 //! apps.kruise.io in any served version, so the built-in kind's pods are never touched).
+//! A pod with no controller whose labels the selector matches wakes the set and is adopted.
 
 use k8s_openapi::api::core::v1::{Node, PodTemplateSpec};
 use k8s_openapi::jiff::Timestamp;
@@ -20,7 +21,7 @@ use kube::core::{Selector, SelectorExt};
 use super::nodes;
 use super::plan::{self, Snapshot};
 use crate::api::daemonset::{DaemonSet, DaemonSetStatus};
-use crate::runtime::controller::{Context, Serve, owned_by};
+use crate::runtime::controller::{Context, Serve, owned_by, uncontrolled_in};
 
 pub const CONTROLLER: &str = "DaemonSet";
 
@@ -60,6 +61,10 @@ impl crate::runtime::driver::Reconciled for DaemonSet {
         now: Timestamp,
     ) -> crate::runtime::driver::Planned<DaemonSetStatus> {
         let pods = owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, self, CONTROLLER);
+        // Pods with no controller in the set's namespace (an index lookup, not a scan): the
+        // planner adopts those its selector matches, as after `--cascade=orphan`.
+        let namespace = self.namespace().unwrap_or_default();
+        let orphans = uncontrolled_in(&ctx.watches.pods, &ctx.watches.pod_owners, &namespace);
         let all_nodes = ctx.watches.nodes.state();
         let clock = std::time::Instant::now();
         let failed_backoff: std::collections::BTreeMap<String, std::time::Duration> = pods
@@ -74,6 +79,7 @@ impl crate::runtime::driver::Reconciled for DaemonSet {
         let snapshot = Snapshot {
             set: self,
             pods: pods.iter().map(AsRef::as_ref).collect(),
+            orphans: orphans.iter().map(AsRef::as_ref).collect(),
             nodes: all_nodes.iter().map(AsRef::as_ref).collect(),
             update: history.update_revision(),
             templates: &history.templates,
@@ -107,8 +113,13 @@ fn backoff_key(set: &DaemonSet, node: &str) -> String {
     )
 }
 
-/// A DaemonSet adopts no orphan and owns no claim.
-impl crate::runtime::controller::Interest for DaemonSet {}
+/// Which uncontrolled pods wake a set: those its selector matches (it adopts them). It
+/// owns no claim.
+impl crate::runtime::controller::Interest for DaemonSet {
+    fn wants_orphan(&self, pod: &k8s_openapi::api::core::v1::Pod) -> bool {
+        Selector::try_from(self.spec.selector.clone()).is_ok_and(|s| s.matches(pod.labels()))
+    }
+}
 
 /// Does a change of `node` matter to `set`: the set's pods may run or stay there, or its
 /// `rollingUpdate.selector` picks it? Judged on the node before and after the change.

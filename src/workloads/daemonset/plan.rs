@@ -2,7 +2,8 @@
 //! (the set, its pods, every node, its revisions, the clock) to a [`Plan`].
 //!
 //! ```text
-//! snapshot ─> refused? ─> release pods its selector no longer matches
+//! snapshot ─> refused? ─> adopt orphans its selector matches ── any? ──yes──> (round ends)
+//!          ─> release pods its selector no longer matches
 //!          ─> manage (§1.6: create / delete per node) ── wrote? ──yes──> status
 //!                   │no
 //!          ─> refresh (in-place states, readiness gate) ── wrote? ──yes──> status
@@ -50,6 +51,11 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
             return plan;
         }
     };
+    if adopt(snapshot, selector.as_ref(), &mut plan) {
+        // The next round plans with the pods as they are owned now: a node whose orphan is
+        // being adopted must not get a second pod in the meantime.
+        return plan;
+    }
     for pod in &released {
         plan.actions.push(Action::PatchPod {
             name: pod.name_any(),
@@ -63,6 +69,30 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     }
     super::plan_status::plan_status(&scoped, &numbers, &entries, &mut plan);
     plan
+}
+
+/// Claim rules as the built-in controllers' (reference §1.5): a pod in the set's namespace
+/// with no controller, not being deleted, whose labels the selector matches is adopted,
+/// whatever its node (the manage phase then deletes it if its node should not run one).
+/// True when it planned an adoption.
+fn adopt(snapshot: &Snapshot<'_>, selector: Option<&Selector>, plan: &mut Plan) -> bool {
+    let Some(selector) = selector else {
+        return false;
+    };
+    let before = plan.actions.len();
+    for pod in &snapshot.orphans {
+        if pod.metadata.deletion_timestamp.is_none() && selector.matches(pod.labels()) {
+            plan.actions.push(Action::PatchPod {
+                name: pod.name_any(),
+                patch: json!({ "metadata": {
+                    "resourceVersion": pod.metadata.resource_version,
+                    "ownerReferences": [super::pods::controller_ref(snapshot.set)],
+                } }),
+                why: Why::Adopt,
+            });
+        }
+    }
+    plan.actions.len() > before
 }
 
 /// The shared refresh over the set's live pods (grace periods, lifecycle, readiness gate).

@@ -85,6 +85,7 @@ struct World {
     set: DaemonSet,
     nodes: Vec<Node>,
     pods: Vec<Pod>,
+    orphans: Vec<Pod>,
     templates: BTreeMap<String, PodTemplateSpec>,
     backoff: BTreeMap<String, std::time::Duration>,
 }
@@ -98,6 +99,7 @@ impl World {
         plan(&Snapshot {
             set: &self.set,
             pods: self.pods.iter().collect(),
+            orphans: self.orphans.iter().collect(),
             nodes: self.nodes.iter().collect(),
             update,
             templates: &self.templates,
@@ -113,6 +115,7 @@ fn world(set: DaemonSet, nodes: usize, pods: Vec<Pod>) -> World {
         set,
         nodes: (0..nodes).map(|i| node(i, json!({}))).collect(),
         pods,
+        orphans: Vec::new(),
         templates: templates(),
         backoff: BTreeMap::new(),
     }
@@ -205,6 +208,55 @@ fn a_node_that_stops_matching_loses_its_pod_and_a_second_pod_goes() {
         (status.desired_number_scheduled, status.number_misscheduled),
         (1, 1)
     );
+}
+
+#[test]
+fn an_orphan_the_selector_matches_is_adopted_and_its_node_gets_no_second_pod() {
+    let orphan = |i: usize, labels: Value, deleting: bool| {
+        let mut p = pod(i, OLD, true);
+        p.metadata.owner_references = None;
+        p.metadata.labels = serde_json::from_value(labels).expect("labels");
+        if deleting {
+            p.metadata.deletion_timestamp = Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(now()));
+        }
+        p
+    };
+    let mut w = world(set(json!({}), json!({})), 3, vec![pod(1, NEW, true)]);
+    w.orphans = vec![
+        orphan(0, json!({ "app": "ds" }), false),
+        orphan(2, json!({ "app": "other" }), false),
+        orphan(2, json!({ "app": "ds" }), true),
+    ];
+    let plan = w.plan();
+    let adopted: Vec<(&str, &Value)> = plan
+        .actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::PatchPod {
+                name,
+                patch,
+                why: Why::Adopt,
+            } => Some((name.as_str(), patch)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(adopted.len(), 1, "{:?}", plan.actions);
+    assert_eq!(adopted[0].0, "ds-p0old1");
+    let owner = &adopted[0].1["metadata"]["ownerReferences"][0];
+    assert_eq!(owner["uid"], "set-uid");
+    assert_eq!(owner["controller"], true);
+    assert_eq!(
+        adopted[0].1["metadata"]["resourceVersion"], "7",
+        "adopted under its version"
+    );
+    assert!(created_on(&plan).is_empty(), "the round ends with the adoption");
+    assert_eq!(plan.actions.len(), 1);
+
+    // Once owned, the adopted pod is the node's pod: no second one, and it updates.
+    w.pods.push(w.orphans.remove(0));
+    w.orphans.clear();
+    let plan = w.plan();
+    assert_eq!(created_on(&plan), ["node-2"]);
 }
 
 #[test]

@@ -22,7 +22,8 @@ pub const TEMPLATE_GENERATION_ANNOTATION: &str = "deprecated.daemonset.template.
 /// The pod label that carries it.
 pub const TEMPLATE_GENERATION_LABEL: &str = "pod-template-generation";
 
-fn controller_ref(set: &DaemonSet) -> OwnerReference {
+/// The set as its pods' controller (with `blockOwnerDeletion`, as the built-in kinds set it).
+pub(super) fn controller_ref(set: &DaemonSet) -> OwnerReference {
     OwnerReference {
         block_owner_deletion: Some(true),
         ..set.controller_owner_ref(&()).unwrap_or_default()

@@ -29,6 +29,9 @@ pub struct Snapshot<'a> {
     pub set: &'a DaemonSet,
     /// Pods whose controller is the set (terminating ones included).
     pub pods: Vec<&'a Pod>,
+    /// Pods in the set's namespace with no controller at all (the planner adopts those its
+    /// selector matches).
+    pub orphans: Vec<&'a Pod>,
     /// Every node, in any order.
     pub nodes: Vec<&'a Node>,
     /// The revision of the current template; its hash is the pods' `controller-revision-hash`.
