@@ -130,10 +130,7 @@ impl Reconciled for NodeNote {
             actions,
             problems: Vec::new(),
             status: (self.status.as_ref() != Some(&status)).then_some(status),
-            requeue_after: None,
-            pod_revisions: BTreeSet::new(),
-            spec_patch: None,
-            refused: None,
+            ..Planned::default()
         }
     }
 }

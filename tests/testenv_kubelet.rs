@@ -227,8 +227,15 @@ async fn never_restarting_pods_complete_succeeded_or_failed_by_annotation() {
     let mut ok = pod("ok", "job:1");
     ok["spec"]["restartPolicy"] = json!("Never");
     let mut bad = pod("bad", "job:1");
-    bad["spec"]["restartPolicy"] = json!("OnFailure");
+    bad["spec"]["restartPolicy"] = json!("Never");
     bad["metadata"]["annotations"] = json!({ format!("{SIM_ANNOTATION_PREFIX}exit-code"): "2" });
+    // Under OnFailure the same exit restarts the container instead.
+    let mut flaky = pod("flaky", "job:1");
+    flaky["spec"]["restartPolicy"] = json!("OnFailure");
+    flaky["metadata"]["annotations"] = json!({ format!("{SIM_ANNOTATION_PREFIX}exit-code"): "2" });
+    pods.create(&PostParams::default(), &object(flaky))
+        .await
+        .expect("create flaky");
     pods.create(&PostParams::default(), &object(ok))
         .await
         .expect("create ok");
@@ -248,6 +255,14 @@ async fn never_restarting_pods_complete_succeeded_or_failed_by_annotation() {
     assert_eq!(code(&ok), Some(0));
     assert_eq!(code(&bad), Some(2));
     assert_eq!(condition(&ok, "Ready"), Some("False"));
+    let restarted = |p: &Pod| {
+        phase(p) == "Running"
+            && p.status
+                .as_ref()
+                .and_then(|s| s.container_statuses.as_ref())
+                .is_some_and(|c| c[0].restart_count >= 2)
+    };
+    wait_pod(&pods, "flaky", "Running after two restarts", restarted).await;
 }
 
 #[tokio::test]

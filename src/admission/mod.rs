@@ -16,6 +16,7 @@
 //! registered; a renewal swaps the certificate in place under the same CA.
 pub mod certs;
 pub mod defaults;
+pub mod jobs;
 pub mod registration;
 pub mod review;
 pub mod server;

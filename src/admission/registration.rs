@@ -84,6 +84,8 @@ fn workload_rules() -> Vec<RuleWithOperations> {
             "clonesets".into(),
             "statefulsets".into(),
             "daemonsets".into(),
+            "broadcastjobs".into(),
+            "advancedcronjobs".into(),
         ]),
         scope: Some("Namespaced".into()),
     }]
@@ -270,7 +272,9 @@ mod tests {
                 &[
                     "clonesets".to_string(),
                     "statefulsets".to_string(),
-                    "daemonsets".to_string()
+                    "daemonsets".to_string(),
+                    "broadcastjobs".to_string(),
+                    "advancedcronjobs".to_string()
                 ][..]
             )
         );

@@ -123,7 +123,18 @@ pub fn validate_object(kind: &str, object: &Value) -> Option<String> {
                     .and_then(|s| Numbers::of(&s, 0).err())
             })
         }
+        "BroadcastJob" => super::jobs::broadcastjob(object),
+        "AdvancedCronJob" => super::jobs::advancedcronjob(object, None),
         _ => None,
+    }
+}
+
+/// Why an update of an object of `kind` to `object` from `old` must be refused (None: it
+/// may be stored): what [`validate_object`] refuses, and fields upstream keeps immutable.
+pub fn validate_update(kind: &str, object: &Value, old: &Value) -> Option<String> {
+    match kind {
+        "AdvancedCronJob" => super::jobs::advancedcronjob(object, Some(old)),
+        _ => validate_object(kind, object),
     }
 }
 
@@ -151,8 +162,12 @@ pub async fn validate(State(shared): State<Shared>, Json(review): Json<Review>) 
     answer(&shared, review, refusal)
 }
 
-fn refusal(kind: &str, object: Option<Value>, _old: Option<Value>, response: AdmissionResponse) -> Decision {
-    match object.and_then(|value| validate_object(kind, &value)) {
+fn refusal(kind: &str, object: Option<Value>, old: Option<Value>, response: AdmissionResponse) -> Decision {
+    let refused = object.and_then(|value| match &old {
+        Some(old) => validate_update(kind, &value, old),
+        None => validate_object(kind, &value),
+    });
+    match refused {
         None => (response, "allowed"),
         Some(message) => {
             let mut denied = response.deny(&message);

@@ -181,9 +181,13 @@ pub struct AdvancedCronJobStatus {
     /// Unfinished children.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<Vec<ObjectReference>>,
-    /// Latest scheduled time among the children.
+    /// Latest scheduled time among the children (kept once seen).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_schedule_time: Option<Time>,
+    /// kubectl-kruise: `FailedCreate` while the last child create failed (upstream has no
+    /// conditions; the schedule goes on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<Vec<super::common::Condition>>,
 }
 
 #[cfg(test)]

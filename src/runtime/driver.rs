@@ -8,7 +8,8 @@
 //! the kind's plan (its snapshot from the cache, then its pure planner)
 //! execute the actions (the executor: expectations, slow start, first error)
 //! events (one per kind of write; each problem once while it lasts)
-//! the kind's own spec write, if any (CloneSet: podsToDelete pruning)
+//! the kind's own spec write, if any (CloneSet: podsToDelete pruning); or, instead of all
+//!   of this, the deletion of the object itself (a BroadcastJob past its TTL)
 //! status, only when it changed or a write failed (the kind names the failure condition);
 //!   a refused spec: the InvalidSpec condition instead, once
 //! history truncation ─> requeue (first error, stale cache, the plan's wake-up, or a change)
@@ -60,6 +61,28 @@ pub struct Planned<S> {
     /// condition (reason `Refused`) into the stored status instead of `status`, and the plan
     /// has no actions.
     pub refused: Option<String>,
+    /// Normal events to record (a job completed, a paused job continues); planners raise
+    /// each once, on the transition.
+    pub notices: Vec<Problem>,
+    /// Delete the object itself (a finished BroadcastJob past its TTL); nothing else is
+    /// written for it this round.
+    pub delete_object: bool,
+}
+
+impl<S> Default for Planned<S> {
+    fn default() -> Self {
+        Self {
+            actions: Vec::new(),
+            problems: Vec::new(),
+            status: None,
+            requeue_after: None,
+            pod_revisions: BTreeSet::new(),
+            spec_patch: None,
+            refused: None,
+            notices: Vec::new(),
+            delete_object: false,
+        }
+    }
 }
 
 /// The revisions `pods` run, by their revision label (full names or hashes): what history
@@ -184,8 +207,13 @@ where
         return Ok(Requeue::requeue(Duration::from_millis(200)));
     };
     let planned = object.plan(ctx, &history, Timestamp::now());
-
     let reference = object.object_ref(&());
+    if planned.delete_object {
+        delete_object(ctx, object).await?;
+        publish_notices(ctx, &reference, &planned.notices).await;
+        return Ok(Requeue::await_change());
+    }
+
     let outcome = executor::execute(ctx, &namespace, &owner, planned.actions.clone()).await;
     announce(
         ctx,
@@ -196,6 +224,7 @@ where
         &planned.problems,
     )
     .await;
+    publish_notices(ctx, &reference, &planned.notices).await;
     if let Some(patch) = &planned.spec_patch {
         patch_spec(ctx, object, patch).await?;
     }
@@ -257,6 +286,45 @@ async fn announce(
         ctx.events
             .publish(reference, true, problem.reason, problem.message.clone())
             .await;
+    }
+}
+
+async fn publish_notices(
+    ctx: &Context,
+    reference: &k8s_openapi::api::core::v1::ObjectReference,
+    notices: &[Problem],
+) {
+    for notice in notices {
+        ctx.events
+            .publish(reference, false, notice.reason, notice.message.clone())
+            .await;
+    }
+}
+
+/// Deletes the object itself under its uid (background propagation: its children go
+/// through the garbage collector); already gone is fine.
+async fn delete_object<K: Reconciled>(ctx: &Context, object: &K) -> Result<(), Error>
+where
+    K::Scope: Scoped,
+{
+    use kube::api::{DeleteParams, Preconditions, PropagationPolicy};
+    let api: Api<K> = api_of(&ctx.client, object);
+    let params = DeleteParams {
+        preconditions: Some(Preconditions {
+            uid: object.uid(),
+            resource_version: None,
+        }),
+        propagation_policy: Some(PropagationPolicy::Background),
+        ..DeleteParams::default()
+    };
+    match api.delete(&object.name_any(), &params).await {
+        Ok(_) => Ok(()),
+        Err(kube::Error::Api(s)) if s.code == 404 || s.is_conflict() => Ok(()),
+        Err(source) => Err(Error::Internal(format!(
+            "deleting {} {}: {source}",
+            K::CONTROLLER,
+            object.name_any()
+        ))),
     }
 }
 

@@ -389,11 +389,14 @@ where
     let name = object.name.clone();
     let expectation = Expect::Deleted(object, uid.clone());
     ctx.expectations.expect(owner, expectation.clone());
+    // Background: a deleted child's own children (a Job's pods) go with it, as `kubectl
+    // delete` does (the API's default for a batch/v1 Job orphans them).
     let params = DeleteParams {
         preconditions: Some(Preconditions {
             uid: Some(uid),
             resource_version: None,
         }),
+        propagation_policy: Some(kube::api::PropagationPolicy::Background),
         ..DeleteParams::default()
     };
     match api.delete(&name, &params).await {

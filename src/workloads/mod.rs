@@ -2,8 +2,10 @@
 //! object shape the API server can store makes a planner panic (`shape_tests.rs`).
 pub use common::refusals::MAX_REPLICAS;
 
+pub mod broadcastjob;
 pub mod cloneset;
 pub mod common;
+pub mod cronjob;
 pub mod daemonset;
 pub mod registry;
 pub mod statefulset;

@@ -43,6 +43,14 @@ fn start_daemonset(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
     Box::pin(super::daemonset::controller::run(serve))
 }
 
+fn start_broadcastjob(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
+    Box::pin(super::broadcastjob::controller::run(serve))
+}
+
+fn start_cronjob(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
+    Box::pin(super::cronjob::controller::run(serve))
+}
+
 pub const CONTROLLERS: &[Described] = &[
     Described {
         name: "CloneSet",
@@ -66,13 +74,13 @@ pub const CONTROLLERS: &[Described] = &[
         name: "BroadcastJob",
         drives: "BroadcastJob",
         crd: "broadcastjobs.apps.kruise.io",
-        start: None,
+        start: Some(start_broadcastjob),
     },
     Described {
         name: "AdvancedCronJob",
         drives: "AdvancedCronJob",
         crd: "advancedcronjobs.apps.kruise.io",
-        start: None,
+        start: Some(start_cronjob),
     },
     Described {
         name: "SidecarSet",
@@ -119,12 +127,18 @@ mod tests {
         assert!(CONTROLLERS.iter().all(|c| c.crd.ends_with(".apps.kruise.io")));
         assert_eq!(find("clONESet").map(|c| c.name), Some("CloneSet"));
         assert!(
-            find("BroadcastJob").is_some_and(|c| c.start.is_none()),
+            find("SidecarSet").is_some_and(|c| c.start.is_none()),
             "listed, not available yet"
         );
         assert_eq!(
             available().map(|c| c.name).collect::<Vec<_>>(),
-            ["CloneSet", "StatefulSet", "DaemonSet"]
+            [
+                "CloneSet",
+                "StatefulSet",
+                "DaemonSet",
+                "BroadcastJob",
+                "AdvancedCronJob"
+            ]
         );
     }
 

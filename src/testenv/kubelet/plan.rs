@@ -9,7 +9,7 @@
 //! | (ignore)         | not bound, or phase Succeeded/Failed                          | nothing |
 //! | start            | bound, phase Pending/unset, after start + image-pull delay    | Running, containers ready, imageIDs |
 //! | in-place restart | Running, a container's status image differs from its spec     | new image/imageID, restartCount + 1 |
-//! | complete         | Running, restartPolicy Never/OnFailure, after completion delay | Succeeded (Failed with exit-code) |
+//! | complete         | Running, restartPolicy Never/OnFailure, after completion delay | Succeeded; with a non-zero exit-code Failed (Never) or every container restarted, restartCount + 1, Running again (OnFailure) |
 //! | gates            | Running, images in sync, Ready differs from what gates say    | Ready True/False |
 //!
 //! "Gates say" means: every container ready and every `spec.readinessGates[]`
@@ -73,7 +73,8 @@ pub enum WaitKey {
     Start,
     /// Waiting to restart with these spec images (container name -> image).
     Restart(BTreeMap<String, String>),
-    Completion,
+    /// Running to completion; the restarts so far (an OnFailure restart waits again).
+    Completion(i32),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -99,7 +100,7 @@ pub fn wait_key(pod: &Pod) -> Option<WaitKey> {
     match phase(pod) {
         "" | "Pending" => Some(WaitKey::Start),
         "Running" if !changed_containers(pod).is_empty() => Some(WaitKey::Restart(spec_images(pod))),
-        "Running" if restarts_never(pod) => Some(WaitKey::Completion),
+        "Running" if restarts_never(pod) => Some(WaitKey::Completion(restarts(pod))),
         _ => None,
     }
 }
@@ -128,11 +129,11 @@ pub fn plan(pod: &Pod, ctx: &Context<'_>) -> Step {
             annotation_delay(pod, "image-pull-delay", ctx.defaults.image_pull_delay),
         ),
         WaitKey::Restart(_) => annotation_delay(pod, "image-pull-delay", ctx.defaults.image_pull_delay),
-        WaitKey::Completion => annotation_delay(pod, "completion-delay", ctx.defaults.completion_delay),
+        WaitKey::Completion(_) => annotation_delay(pod, "completion-delay", ctx.defaults.completion_delay),
     };
     if ctx.waited < delay {
         // Gates may still flip while a completion delay runs.
-        if key == WaitKey::Completion
+        if matches!(key, WaitKey::Completion(_))
             && let step @ Step::PatchStatus(_) = gates_step(pod, ctx)
         {
             return step;
@@ -145,7 +146,7 @@ pub fn plan(pod: &Pod, ctx: &Context<'_>) -> Step {
     match key {
         WaitKey::Start => Step::PatchStatus(start_patch(pod, ctx)),
         WaitKey::Restart(_) => Step::PatchStatus(restart_patch(pod, ctx)),
-        WaitKey::Completion => Step::PatchStatus(completion_patch(pod, ctx)),
+        WaitKey::Completion(_) => Step::PatchStatus(completion_patch(pod, ctx)),
     }
 }
 
@@ -167,6 +168,11 @@ fn restarts_never(pod: &Pod) -> bool {
         .and_then(|s| s.restart_policy.as_deref())
         .unwrap_or("Always");
     policy == "Never" || policy == "OnFailure"
+}
+
+/// The restarts of the pod's containers, summed.
+fn restarts(pod: &Pod) -> i32 {
+    statuses(pod).iter().map(|s| s.restart_count).sum()
 }
 
 fn annotation(pod: &Pod, name: &str) -> Option<String> {
@@ -489,6 +495,10 @@ fn completion_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
     let code: i32 = annotation(pod, "exit-code")
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(0);
+    let on_failure = pod.spec.as_ref().and_then(|s| s.restart_policy.as_deref()) == Some("OnFailure");
+    if code != 0 && on_failure {
+        return failed_restart_patch(pod, code, ctx);
+    }
     let (phase, reason) = if code == 0 {
         ("Succeeded", "Completed")
     } else {
@@ -514,6 +524,23 @@ fn completion_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
         ],
         "containerStatuses": list,
     }})
+}
+
+/// Under `restartPolicy: OnFailure` a container that exits non-zero is restarted: it runs
+/// again with restartCount + 1 and the exit in `lastState` (no back-off is simulated).
+fn failed_restart_patch(pod: &Pod, code: i32, ctx: &Context<'_>) -> Value {
+    let list: Vec<Value> = statuses(pod)
+        .iter()
+        .map(|s| {
+            let restart = s.restart_count + 1;
+            let mut next = running_status(pod, &s.name, &s.image, restart, ctx);
+            next["lastState"] = json!({ "terminated": {
+                "exitCode": code, "reason": "Error", "containerID": s.container_id,
+                "startedAt": running_since(s, ctx), "finishedAt": ctx.now.to_string() } });
+            next
+        })
+        .collect();
+    json!({ "status": { "containerStatuses": list } })
 }
 
 #[cfg(test)]

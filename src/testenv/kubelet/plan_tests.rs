@@ -248,7 +248,7 @@ fn a_never_restarting_pod_succeeds_after_the_completion_delay() {
         .with("/spec/restartPolicy", json!("Never"))
         .running()
         .pod();
-    assert_eq!(wait_key(&pod), Some(WaitKey::Completion));
+    assert_eq!(wait_key(&pod), Some(WaitKey::Completion(0)));
     assert!(matches!(
         plan(&pod, &ctx(Duration::from_millis(100))),
         Step::Wait { .. }
@@ -265,7 +265,7 @@ fn a_never_restarting_pod_succeeds_after_the_completion_delay() {
 #[test]
 fn a_non_zero_exit_code_annotation_fails_the_pod() {
     let pod = TestPod::bound()
-        .with("/spec/restartPolicy", json!("OnFailure"))
+        .with("/spec/restartPolicy", json!("Never"))
         .running()
         .annotate("exit-code", "3");
     let p = patch(plan(&pod.pod(), &ctx(Duration::from_secs(5))));
@@ -274,6 +274,25 @@ fn a_non_zero_exit_code_annotation_fails_the_pod() {
         p["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"],
         3
     );
+}
+
+#[test]
+fn under_on_failure_a_non_zero_exit_restarts_the_container_and_it_runs_again() {
+    let pod = TestPod::bound()
+        .with("/spec/restartPolicy", json!("OnFailure"))
+        .running()
+        .annotate("exit-code", "3");
+    let p = patch(plan(&pod.pod(), &ctx(Duration::from_secs(5))));
+    assert!(p["status"].get("phase").is_none(), "still Running: {p}");
+    let status = &p["status"]["containerStatuses"][0];
+    assert_eq!(status["restartCount"], 1);
+    assert_eq!(status["lastState"]["terminated"]["exitCode"], 3);
+    assert!(status["state"]["running"].is_object());
+    // The restart starts a new wait: the next exit comes one completion delay later.
+    let restarted = pod
+        .with("/status/containerStatuses/0/restartCount", json!(1))
+        .pod();
+    assert_eq!(wait_key(&restarted), Some(WaitKey::Completion(1)));
 }
 
 #[test]

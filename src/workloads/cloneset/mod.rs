@@ -155,6 +155,7 @@ impl crate::runtime::driver::Reconciled for CloneSet {
             requeue_after: plan.requeue_after,
             pod_revisions,
             refused: plan.refused,
+            ..Default::default()
         }
     }
 

@@ -100,6 +100,7 @@ impl crate::runtime::driver::Reconciled for DaemonSet {
             pod_revisions,
             spec_patch: None,
             refused: plan.refused,
+            ..Default::default()
         }
     }
 }

@@ -72,7 +72,7 @@ pub fn daemon_spec(set: &crate::api::daemonset::DaemonSet) -> PodSpec {
 }
 
 /// Does `toleration` tolerate `taint`?
-fn tolerates(toleration: &Toleration, taint: &Taint) -> bool {
+pub(crate) fn tolerates(toleration: &Toleration, taint: &Taint) -> bool {
     let effect_ok = toleration
         .effect
         .as_deref()

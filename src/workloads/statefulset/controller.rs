@@ -70,6 +70,7 @@ impl crate::runtime::driver::Reconciled for StatefulSet {
             pod_revisions,
             spec_patch: None,
             refused: plan.refused,
+            ..Default::default()
         }
     }
 

@@ -1,0 +1,131 @@
+//! The AdvancedCronJob on the shared reconcile driver ([`crate::runtime::driver`]): its
+//! snapshot (the Jobs or BroadcastJobs it controls, from child watches) and how a failed
+//! child create shows in its status. It has no reconcile, event or status-write code of
+//! its own.
+//!
+//! ```text
+//! AdvancedCronJob event ─┐
+//! its Job event          ├─> driver: expectations ─> plan (pure) ─> executor ─> status
+//! its BroadcastJob event ┘   ─> requeue at the next run
+//! ```
+//!
+//! Children belong to a job by their controller owner reference (its uid; upstream matches
+//! the owner's name, so a job re-created under the same name after `--cascade=orphan`
+//! adopts the old children there and not here). Unlike upstream, Job events wake the job
+//! (upstream watches Jobs as if BroadcastJob owned them, so its status lags).
+use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::jiff::Timestamp;
+use kube::ResourceExt;
+
+use super::plan::{self, Child, ChildKind, Snapshot};
+use crate::api::broadcastjob::BroadcastJob;
+use crate::api::cronjob::{AdvancedCronJob, AdvancedCronJobStatus};
+use crate::runtime::controller::{Context, Error, Serve};
+
+pub const CONTROLLER: &str = "AdvancedCronJob";
+
+/// The children of `job` of its template's kind, as the planner sees them.
+fn children(ctx: &Context, job: &AdvancedCronJob) -> Vec<Child> {
+    let uid = job.uid().unwrap_or_default();
+    let kind = ChildKind::of(job);
+    let resource = kind.resource();
+    match kind {
+        ChildKind::Job => ctx
+            .children
+            .get::<Job>()
+            .map(|w| w.controlled_by(&uid))
+            .unwrap_or_default()
+            .iter()
+            .map(|j| {
+                let status = j.status.as_ref();
+                let conditions = status.and_then(|s| s.conditions.as_deref()).unwrap_or_default();
+                Child::new(
+                    &resource,
+                    &j.metadata,
+                    conditions.iter().map(|c| (c.type_.as_str(), c.status.as_str())),
+                    status.and_then(|s| s.start_time.as_ref()).map(|t| t.0),
+                )
+            })
+            .collect(),
+        ChildKind::BroadcastJob => ctx
+            .children
+            .get::<BroadcastJob>()
+            .map(|w| w.controlled_by(&uid))
+            .unwrap_or_default()
+            .iter()
+            .map(|b| {
+                let status = b.status.as_ref();
+                let conditions = status.and_then(|s| s.conditions.as_deref()).unwrap_or_default();
+                Child::new(
+                    &resource,
+                    &b.metadata,
+                    conditions.iter().map(|c| (c.type_.as_str(), c.status.as_str())),
+                    status.and_then(|s| s.start_time.as_ref()).map(|t| t.0),
+                )
+            })
+            .collect(),
+        ChildKind::ImageListPullJob => Vec::new(),
+    }
+}
+
+impl crate::runtime::driver::Reconciled for AdvancedCronJob {
+    const CONTROLLER: &'static str = CONTROLLER;
+    type Revisions = crate::runtime::driver::NoRevisions;
+    type Status = AdvancedCronJobStatus;
+
+    fn plan(
+        &self,
+        ctx: &Context,
+        _history: &crate::runtime::history::History,
+        now: Timestamp,
+    ) -> crate::runtime::driver::Planned<AdvancedCronJobStatus> {
+        let snapshot = Snapshot {
+            job: self,
+            children: children(ctx, self),
+            now,
+        };
+        let plan = plan::plan(&snapshot);
+        crate::runtime::driver::Planned {
+            actions: plan.actions,
+            problems: plan.problems,
+            status: plan.status,
+            requeue_after: plan.requeue_after,
+            refused: plan.refused,
+            ..Default::default()
+        }
+    }
+
+    /// A failed child create leaves the `FailedCreate` condition; the schedule goes on.
+    fn with_failure(
+        &self,
+        planned: Option<AdvancedCronJobStatus>,
+        error: &Error,
+    ) -> Option<AdvancedCronJobStatus> {
+        use crate::runtime::context::FailedWrite;
+        if error.failed_write() != Some(FailedWrite::Create) {
+            return planned;
+        }
+        let mut status = planned.or_else(|| self.status.clone()).unwrap_or_default();
+        let conditions = status.conditions.get_or_insert_with(Vec::new);
+        conditions.retain(|c| c.type_ != plan::CREATE_FAILED);
+        conditions.push(plan::create_failed(&error.to_string(), Timestamp::now()));
+        Some(status)
+    }
+}
+
+/// An AdvancedCronJob wants no orphan pod and owns no claim.
+impl crate::runtime::controller::Interest for AdvancedCronJob {}
+
+/// Runs the AdvancedCronJob controller until `shutdown` resolves.
+pub async fn run<F>(serve: Serve<F>)
+where
+    F: std::future::Future<Output = ()> + Send + Sync + 'static,
+{
+    let client = serve.client.clone();
+    let namespace = serve.namespace.clone();
+    let triggers = crate::runtime::triggers::Triggers::new()
+        .children::<Job>(&client, namespace.as_deref(), |_, _| false)
+        .children::<BroadcastJob>(&client, namespace.as_deref(), |_, _| false);
+    crate::runtime::driver::run::<AdvancedCronJob, _>("advancedcronjobs.apps.kruise.io", serve, triggers)
+        .await;
+}

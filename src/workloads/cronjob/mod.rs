@@ -1,0 +1,7 @@
+//! The AdvancedCronJob controller (reference §3): a Job or a BroadcastJob on a cron
+//! schedule. [`controller`] wires it to the shared runtime (`kubectl kruise run
+//! --controllers AdvancedCronJob`). Pure parts: the schedule ([`schedule`]: upstream's
+//! grammar, croner's evaluation, IANA zones) and the planner ([`plan`]).
+pub mod controller;
+pub mod plan;
+pub mod schedule;
