@@ -13,61 +13,10 @@ use kube::ResourceExt;
 use kube::api::{Api, DeleteParams, DynamicObject, ListParams, Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
 use support::controller::{PodView, RunningController};
+use support::nodes::TestNodes;
 use support::{TestNamespace, kruise_api, wait_for};
 
 const LONG: Duration = Duration::from_secs(90);
-
-/// Simulated nodes for one test: `<ns>-n<i>`, labelled `ds-test=<ns>`.
-struct TestNodes {
-    api: Api<Node>,
-    prefix: String,
-}
-
-impl TestNodes {
-    async fn create(ns: &TestNamespace, count: usize) -> Self {
-        let nodes = TestNodes {
-            api: Api::all(ns.client.clone()),
-            prefix: ns.name.clone(),
-        };
-        for i in 0..count {
-            nodes.add(i).await;
-        }
-        nodes
-    }
-
-    fn name(&self, i: usize) -> String {
-        format!("{}-n{i}", self.prefix)
-    }
-
-    async fn add(&self, i: usize) {
-        let node: Node = support::object(json!({ "apiVersion": "v1", "kind": "Node",
-            "metadata": { "name": self.name(i), "labels": {
-                "kubectl-kruise.io/simulated": "true", "ds-test": self.prefix,
-                "kubernetes.io/hostname": self.name(i) } },
-            "spec": {} }));
-        self.api
-            .create(&PostParams::default(), &node)
-            .await
-            .unwrap_or_else(|e| panic!("node {}: {e}", self.name(i)));
-    }
-
-    async fn patch(&self, i: usize, patch: Value) {
-        self.api
-            .patch(&self.name(i), &PatchParams::default(), &Patch::Merge(patch))
-            .await
-            .unwrap_or_else(|e| panic!("node {}: {e}", self.name(i)));
-    }
-
-    async fn remove(&self, i: usize) {
-        let _ = self.api.delete(&self.name(i), &DeleteParams::default()).await;
-    }
-
-    async fn remove_all(&self, count: usize) {
-        for i in 0..count {
-            self.remove(i).await;
-        }
-    }
-}
 
 /// An Advanced DaemonSet on the test's nodes; `rolling` is its rollingUpdate.
 fn daemonset(ns: &TestNamespace, name: &str, rolling: Value) -> DynamicObject {

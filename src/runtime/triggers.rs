@@ -209,7 +209,8 @@ impl NodeHistory {
 }
 
 /// What a node's selection can depend on (name, labels, annotations, spec: taints,
-/// unschedulable), without its status (images, conditions: most of its bytes).
+/// unschedulable; and `status.allocatable`, which a BroadcastJob's fit reads), without the
+/// rest of its status (images, conditions, heartbeats: most of its bytes and changes).
 fn selection_part(node: &Node) -> Node {
     let mut metadata = ObjectMeta {
         name: node.metadata.name.clone(),
@@ -218,10 +219,14 @@ fn selection_part(node: &Node) -> Node {
         ..ObjectMeta::default()
     };
     metadata.uid = node.metadata.uid.clone();
+    let allocatable = node.status.as_ref().and_then(|s| s.allocatable.clone());
     Node {
         metadata,
         spec: node.spec.clone(),
-        status: None,
+        status: allocatable.map(|allocatable| k8s_openapi::api::core::v1::NodeStatus {
+            allocatable: Some(allocatable),
+            ..Default::default()
+        }),
     }
 }
 
@@ -371,7 +376,7 @@ mod tests {
     }
 
     #[test]
-    fn a_nodes_previous_version_keeps_what_selection_reads_and_drops_its_status() {
+    fn a_nodes_previous_version_keeps_what_selection_reads_and_drops_the_rest_of_its_status() {
         let node: Node = serde_json::from_value(serde_json::json!({
             "metadata": { "name": "n1", "labels": { "zone": "a" }, "resourceVersion": "7" },
             "spec": { "unschedulable": true, "taints": [{ "key": "k", "effect": "NoSchedule" }] },
@@ -382,5 +387,22 @@ mod tests {
         assert_eq!(kept.metadata.labels, node.metadata.labels);
         assert_eq!(kept.spec, node.spec);
         assert!(kept.status.is_none() && kept.metadata.resource_version.is_none());
+    }
+
+    /// A node created bare and given its capacity by the kubelet afterwards: the second
+    /// version is not status-only for whoever reads allocatable (a BroadcastJob's fit).
+    #[test]
+    fn a_node_that_gains_its_allocatable_is_a_selection_change() {
+        let bare: Node = serde_json::from_value(serde_json::json!({ "metadata": { "name": "n1" } }))
+            .expect("node");
+        let mut ready = bare.clone();
+        ready.status = serde_json::from_value(serde_json::json!({
+            "allocatable": { "pods": "110" },
+            "conditions": [{ "type": "Ready", "status": "True" }] }))
+        .expect("status");
+        assert_ne!(selection_part(&bare), selection_part(&ready));
+        let mut heartbeat = ready.clone();
+        heartbeat.status.as_mut().expect("status").conditions = Some(Vec::new());
+        assert_eq!(selection_part(&ready), selection_part(&heartbeat), "a heartbeat is not");
     }
 }

@@ -15,6 +15,7 @@ pub mod chaos;
 pub mod clonesets;
 pub mod controller;
 pub mod manifests;
+pub mod nodes;
 pub mod pods;
 pub mod terminal;
 
