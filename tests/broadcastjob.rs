@@ -39,8 +39,10 @@ fn job(ns: &TestNamespace, name: &str, extra: Value, annotations: Value) -> Dyna
             spec.insert(k.clone(), v.clone());
         }
     }
-    support::object(json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "BroadcastJob",
-        "metadata": { "name": name }, "spec": spec }))
+    support::object(
+        json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "BroadcastJob",
+        "metadata": { "name": name }, "spec": spec }),
+    )
 }
 
 async fn pods_of(ns: &TestNamespace, job: &str) -> Vec<Pod> {
@@ -130,13 +132,23 @@ async fn a_job_runs_one_pod_per_node_to_completion_within_its_parallelism() {
     let watcher = RunningWatcher::start(&ns, "warm");
     api.create(
         &PostParams::default(),
-        &job(&ns, "warm", json!({ "parallelism": 2 }), json!({ "completion-delay": "2s" })),
+        &job(
+            &ns,
+            "warm",
+            json!({ "parallelism": 2 }),
+            json!({ "completion-delay": "2s" }),
+        ),
     )
     .await
     .expect("BroadcastJob warm");
     let status = phase_is(&api, "warm", "completed", &controller).await;
     assert_eq!(
-        (&status["desired"], &status["succeeded"], &status["failed"], &status["active"]),
+        (
+            &status["desired"],
+            &status["succeeded"],
+            &status["failed"],
+            &status["active"]
+        ),
         (&json!(6), &json!(6), &json!(0), &json!(0)),
         "{status}"
     );
@@ -188,13 +200,24 @@ async fn fail_fast_fails_the_job_and_pause_stops_creating() {
         .as_array()
         .and_then(|c| c.last().cloned())
         .expect("a condition");
-    assert_eq!((&failed["type"], &failed["status"]), (&json!("Failed"), &json!("True")));
+    assert_eq!(
+        (&failed["type"], &failed["status"]),
+        (&json!("Failed"), &json!("True"))
+    );
     assert!(status["completionTime"].is_string(), "{status}");
     phase_is(&api, "careful", "paused", &controller).await;
     // Neither starts another pod: FailFast stopped, Pause holds while the failed pod is there.
     tokio::time::sleep(Duration::from_secs(3)).await;
-    assert_eq!(pods_of(&ns, "fast").await.len(), 1, "FailFast started nothing more");
-    assert_eq!(pods_of(&ns, "careful").await.len(), 1, "Pause started nothing more");
+    assert_eq!(
+        pods_of(&ns, "fast").await.len(),
+        1,
+        "FailFast started nothing more"
+    );
+    assert_eq!(
+        pods_of(&ns, "careful").await.len(),
+        1,
+        "Pause started nothing more"
+    );
     assert_eq!(controller.stop(), 0);
     nodes.remove_all(3).await;
 }
@@ -219,7 +242,14 @@ async fn restart_limit_counts_the_restarts_of_an_on_failure_pod() {
     let restarts: Vec<i32> = pods_of(&ns, "flaky")
         .await
         .iter()
-        .filter_map(|p| p.status.as_ref()?.container_statuses.as_ref()?.first().map(|c| c.restart_count))
+        .filter_map(|p| {
+            p.status
+                .as_ref()?
+                .container_statuses
+                .as_ref()?
+                .first()
+                .map(|c| c.restart_count)
+        })
         .collect();
     assert!(
         restarts.iter().all(|r| *r >= 3),
@@ -237,7 +267,12 @@ async fn a_never_job_gives_a_joining_node_its_pod_and_never_completes() {
     let api = kruise_api(&ns, "BroadcastJob", "v1alpha1");
     api.create(
         &PostParams::default(),
-        &job(&ns, "agent", json!({ "completionPolicy": { "type": "Never" } }), json!({})),
+        &job(
+            &ns,
+            "agent",
+            json!({ "completionPolicy": { "type": "Never" } }),
+            json!({}),
+        ),
     )
     .await
     .expect("BroadcastJob agent");
@@ -259,9 +294,15 @@ async fn a_never_job_gives_a_joining_node_its_pod_and_never_completes() {
     succeeded(2).await;
     nodes.add(2).await;
     let pods = succeeded(3).await;
-    assert!(pods.iter().any(|p| node_of(p) == nodes.name(2)), "the new node got its pod");
+    assert!(
+        pods.iter().any(|p| node_of(p) == nodes.name(2)),
+        "the new node got its pod"
+    );
     let job = api.get("agent").await.expect("job");
-    assert_eq!(job.data["status"]["phase"], "running", "a Never job does not complete");
+    assert_eq!(
+        job.data["status"]["phase"], "running",
+        "a Never job does not complete"
+    );
     assert_eq!(job.data["status"]["desired"], 3);
     assert_eq!(controller.stop(), 0);
     nodes.remove_all(3).await;
@@ -273,14 +314,19 @@ async fn the_handbook_ttl_job_completes_and_is_deleted_with_its_pods() {
     let controller = RunningController::start(&ns);
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broadcastjob-ttl.yaml");
     let doc = support::manifests::documents(&path).remove(0);
-    support::manifests::apply(&ns, &doc).await.expect("apply the handbook job");
+    support::manifests::apply(&ns, &doc)
+        .await
+        .expect("apply the handbook job");
     let api = kruise_api(&ns, "BroadcastJob", "v1alpha1");
     let status = phase_is(&api, "broadcastjob-ttl", "completed", &controller).await;
     assert!(status["succeeded"].as_i64().unwrap_or(0) >= 1, "{status}");
     wait_for("the job gone 30 s after it finished", LONG, || async {
         let gone = matches!(api.get("broadcastjob-ttl").await, Err(kube::Error::Api(e)) if e.code == 404);
         let pods = pods_of(&ns, "broadcastjob-ttl").await;
-        let live = pods.iter().filter(|p| p.metadata.deletion_timestamp.is_none()).count();
+        let live = pods
+            .iter()
+            .filter(|p| p.metadata.deletion_timestamp.is_none())
+            .count();
         if gone && live == 0 {
             Ok(())
         } else {

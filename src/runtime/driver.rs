@@ -237,8 +237,15 @@ where
         None => planned.status.clone(),
     };
     if let Some(status) = &status {
-        let mut value = serde_json::to_value(status).unwrap_or_default();
-        if value.get("conditions").is_none()
+        // Only what changed, and a null for what the new status leaves out (an emptied
+        // list would otherwise stay: a merge patch keeps what it does not mention).
+        let stored = serde_json::to_value(object)
+            .ok()
+            .and_then(|mut v| v.get_mut("status").map(Value::take))
+            .unwrap_or(Value::Null);
+        let full = serde_json::to_value(status).unwrap_or_default();
+        let mut value = crate::runtime::merge_patch::diff(&stored, &full);
+        if full.get("conditions").is_none()
             && let Some(map) = value.as_object_mut()
         {
             // A merge patch keeps what it does not mention: an emptied list is cleared.

@@ -20,6 +20,7 @@ pub mod history;
 pub mod inplace;
 pub mod leader;
 pub mod lifecycle;
+pub mod merge_patch;
 pub mod metrics;
 pub mod owner_index;
 pub mod revision;

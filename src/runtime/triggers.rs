@@ -393,8 +393,8 @@ mod tests {
     /// version is not status-only for whoever reads allocatable (a BroadcastJob's fit).
     #[test]
     fn a_node_that_gains_its_allocatable_is_a_selection_change() {
-        let bare: Node = serde_json::from_value(serde_json::json!({ "metadata": { "name": "n1" } }))
-            .expect("node");
+        let bare: Node =
+            serde_json::from_value(serde_json::json!({ "metadata": { "name": "n1" } })).expect("node");
         let mut ready = bare.clone();
         ready.status = serde_json::from_value(serde_json::json!({
             "allocatable": { "pods": "110" },
@@ -403,6 +403,10 @@ mod tests {
         assert_ne!(selection_part(&bare), selection_part(&ready));
         let mut heartbeat = ready.clone();
         heartbeat.status.as_mut().expect("status").conditions = Some(Vec::new());
-        assert_eq!(selection_part(&ready), selection_part(&heartbeat), "a heartbeat is not");
+        assert_eq!(
+            selection_part(&ready),
+            selection_part(&heartbeat),
+            "a heartbeat is not"
+        );
     }
 }

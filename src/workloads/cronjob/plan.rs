@@ -117,7 +117,8 @@ impl Child {
                 namespace: meta.namespace.clone(),
                 name: meta.name.clone(),
                 uid: meta.uid.clone(),
-                resource_version: meta.resource_version.clone(),
+                // Not the resourceVersion (upstream's has it): every change of a running
+                // child would rewrite the status for nothing.
                 ..ObjectReference::default()
             },
             finished,
