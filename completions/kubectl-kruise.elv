@@ -51,6 +51,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand set 'Set a field of a workload''s rollout (partition, image)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
+            cand create 'Create an object from another (a Job from an AdvancedCronJob: `create job --from`)'
             cand run 'Run the controllers in the foreground against the current kubeconfig'
             cand testenv 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -664,6 +665,70 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kubectl-kruise;create'= {
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand job 'Create a Job (or BroadcastJob) from an AdvancedCronJob''s template, now'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kubectl-kruise;create;job'= {
+            cand --from 'The AdvancedCronJob to take the template from (acj/NAME)'
+            cand --dry-run '`client` prints the object without sending it; `server` sends it with dry-run'
+            cand -o 'Print the created object in this format instead of one line'
+            cand --output 'Print the created object in this format instead of one line'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kubectl-kruise;create;help'= {
+            cand job 'Create a Job (or BroadcastJob) from an AdvancedCronJob''s template, now'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kubectl-kruise;create;help;job'= {
+        }
+        &'kubectl-kruise;create;help;help'= {
+        }
         &'kubectl-kruise;run'= {
             cand --controllers 'Controllers to start, comma separated (default: all that exist)'
             cand --qps 'Client requests per second (0: no limit)'
@@ -910,6 +975,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand set 'Set a field of a workload''s rollout (partition, image)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
+            cand create 'Create an object from another (a Job from an AdvancedCronJob: `create job --from`)'
             cand run 'Run the controllers in the foreground against the current kubeconfig'
             cand testenv 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -960,6 +1026,11 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;help;scale'= {
         }
         &'kubectl-kruise;help;scaledown'= {
+        }
+        &'kubectl-kruise;help;create'= {
+            cand job 'Create a Job (or BroadcastJob) from an AdvancedCronJob''s template, now'
+        }
+        &'kubectl-kruise;help;create;job'= {
         }
         &'kubectl-kruise;help;run'= {
         }

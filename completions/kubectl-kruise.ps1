@@ -54,6 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set a field of a workload''s rollout (partition, image)')
             [CompletionResult]::new('scale', 'scale', [CompletionResultType]::ParameterValue, 'Set the replicas of a workload, optionally naming the pods to remove')
             [CompletionResult]::new('scaledown', 'scaledown', [CompletionResultType]::ParameterValue, 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create an object from another (a Job from an AdvancedCronJob: `create job --from`)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the controllers in the foreground against the current kubeconfig')
             [CompletionResult]::new('testenv', 'testenv', [CompletionResultType]::ParameterValue, 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -700,6 +701,75 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-kruise;create' {
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('job', 'job', [CompletionResultType]::ParameterValue, 'Create a Job (or BroadcastJob) from an AdvancedCronJob''s template, now')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kubectl-kruise;create;job' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The AdvancedCronJob to take the template from (acj/NAME)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the object without sending it; `server` sends it with dry-run')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the created object in this format instead of one line')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the created object in this format instead of one line')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-kruise;create;help' {
+            [CompletionResult]::new('job', 'job', [CompletionResultType]::ParameterValue, 'Create a Job (or BroadcastJob) from an AdvancedCronJob''s template, now')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kubectl-kruise;create;help;job' {
+            break
+        }
+        'kubectl-kruise;create;help;help' {
+            break
+        }
         'kubectl-kruise;run' {
             [CompletionResult]::new('--controllers', '--controllers', [CompletionResultType]::ParameterName, 'Controllers to start, comma separated (default: all that exist)')
             [CompletionResult]::new('--qps', '--qps', [CompletionResultType]::ParameterName, 'Client requests per second (0: no limit)')
@@ -960,6 +1030,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set a field of a workload''s rollout (partition, image)')
             [CompletionResult]::new('scale', 'scale', [CompletionResultType]::ParameterValue, 'Set the replicas of a workload, optionally naming the pods to remove')
             [CompletionResult]::new('scaledown', 'scaledown', [CompletionResultType]::ParameterValue, 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create an object from another (a Job from an AdvancedCronJob: `create job --from`)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the controllers in the foreground against the current kubeconfig')
             [CompletionResult]::new('testenv', 'testenv', [CompletionResultType]::ParameterValue, 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1029,6 +1100,13 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;help;scaledown' {
+            break
+        }
+        'kubectl-kruise;help;create' {
+            [CompletionResult]::new('job', 'job', [CompletionResultType]::ParameterValue, 'Create a Job (or BroadcastJob) from an AdvancedCronJob''s template, now')
+            break
+        }
+        'kubectl-kruise;help;create;job' {
             break
         }
         'kubectl-kruise;help;run' {

@@ -77,6 +77,19 @@ async fn phase_is(api: &Api<DynamicObject>, name: &str, want: &str, controller: 
     .await
 }
 
+/// `kubectl kruise ARGS -n NS` off the test's runtime thread; (exit code, stdout, stderr).
+async fn cli(ns: &TestNamespace, args: &[&str]) -> (i32, String, String) {
+    let mut all: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    all.extend(["-n".to_string(), ns.name.clone()]);
+    let kubeconfig = ns.kubeconfig.clone();
+    tokio::task::spawn_blocking(move || {
+        let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+        support::kruise(&kubeconfig, &refs)
+    })
+    .await
+    .expect("cli")
+}
+
 /// The most pods of `job` running at once (not Succeeded, not Failed, not gone), as an
 /// independent watch sees them.
 struct RunningWatcher {
@@ -141,6 +154,15 @@ async fn a_job_runs_one_pod_per_node_to_completion_within_its_parallelism() {
     )
     .await
     .expect("BroadcastJob warm");
+    // `rollout status` waits for the job: exit 0 once it completed.
+    let (code, out, err) = cli(&ns, &["rollout", "status", "bcj/warm", "--timeout", "90s"]).await;
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("bcj/warm completed: 6/6 succeeded")),
+        "{out}"
+    );
     let status = phase_is(&api, "warm", "completed", &controller).await;
     assert_eq!(
         (
@@ -165,6 +187,13 @@ async fn a_job_runs_one_pod_per_node_to_completion_within_its_parallelism() {
         watcher.max() <= 2,
         "at most parallelism 2 pods ran at once: {}",
         watcher.max()
+    );
+    let (code, tree, err) = cli(&ns, &["get", "bcj/warm", "--tree"]).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        tree.lines().filter(|l| l.contains("Succeeded")).count(),
+        6,
+        "{tree}"
     );
     assert_eq!(controller.stop(), 0);
     nodes.remove_all(6).await;
@@ -195,6 +224,8 @@ async fn fail_fast_fails_the_job_and_pause_stops_creating() {
     .await
     .expect("BroadcastJob careful");
 
+    let (code, out, err) = cli(&ns, &["rollout", "status", "bcj/fast", "--timeout", "90s"]).await;
+    assert_eq!(code, 3, "a failed job fails the status: {out}{err}");
     let status = phase_is(&api, "fast", "failed", &controller).await;
     let failed = status["conditions"]
         .as_array()
@@ -238,7 +269,7 @@ async fn restart_limit_counts_the_restarts_of_an_on_failure_pod() {
     api.create(&PostParams::default(), &manifest)
         .await
         .expect("BroadcastJob flaky");
-    phase_is(&api, "flaky", "failed", &controller).await;
+    let status = phase_is(&api, "flaky", "failed", &controller).await;
     let restarts: Vec<i32> = pods_of(&ns, "flaky")
         .await
         .iter()
@@ -253,7 +284,12 @@ async fn restart_limit_counts_the_restarts_of_an_on_failure_pod() {
         .collect();
     assert!(
         restarts.iter().all(|r| *r >= 3),
-        "failed only past 2 restarts: {restarts:?}"
+        "failed only past 2 restarts: {restarts:?}\n{status}\n{:?}",
+        pods_of(&ns, "flaky")
+            .await
+            .iter()
+            .map(|p| serde_json::to_string(&p.status).unwrap_or_default())
+            .collect::<Vec<_>>()
     );
     assert_eq!(controller.stop(), 0);
     nodes.remove_all(1).await;
@@ -335,4 +371,38 @@ async fn the_handbook_ttl_job_completes_and_is_deleted_with_its_pods() {
     })
     .await;
     assert_eq!(controller.stop(), 0);
+}
+
+#[tokio::test]
+async fn rollout_pause_and_resume_drive_a_job_and_status_reports_the_pause() {
+    let ns = TestNamespace::create("bcj-pause").await;
+    let nodes = TestNodes::create(&ns, 2).await;
+    let controller = RunningController::start(&ns);
+    let api = kruise_api(&ns, "BroadcastJob", "v1alpha1");
+    api.create(
+        &PostParams::default(),
+        &job(&ns, "held", json!({ "paused": true }), json!({})),
+    )
+    .await
+    .expect("BroadcastJob held");
+    phase_is(&api, "held", "paused", &controller).await;
+    let (code, out, _) = cli(
+        &ns,
+        &["rollout", "status", "bcj/held", "--watch=false", "--exit-status"],
+    )
+    .await;
+    assert_eq!(code, 5, "paused: {out}");
+    assert!(
+        pods_of(&ns, "held").await.is_empty(),
+        "a paused job starts nothing"
+    );
+    let (code, out, err) = cli(&ns, &["rollout", "resume", "bcj/held"]).await;
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = cli(&ns, &["rollout", "status", "bcj/held", "--timeout", "60s"]).await;
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = cli(&ns, &["rollout", "undo", "bcj/held"]).await;
+    assert_ne!(code, 0);
+    assert!(err.contains("is a job"), "{out}{err}");
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(2).await;
 }

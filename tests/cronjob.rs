@@ -250,3 +250,64 @@ async fn a_broadcastjob_template_starts_broadcastjobs_that_run_on_every_node() {
     assert_eq!(controller.stop(), 0);
     nodes.remove_all(2).await;
 }
+
+#[tokio::test]
+async fn create_job_from_runs_the_template_now_and_the_tree_shows_it() {
+    let ns = TestNamespace::create("acj-manual").await;
+    let controller = RunningController::start(&ns);
+    let api = kruise_api(&ns, "AdvancedCronJob", "v1alpha1");
+    // A schedule far away: only the manual run happens.
+    api.create(
+        &PostParams::default(),
+        &cron("yearly", "@yearly", "1s", json!({})),
+    )
+    .await
+    .expect("AdvancedCronJob yearly");
+    let kubeconfig = ns.kubeconfig.clone();
+    let namespace = ns.name.clone();
+    let (code, out, err) = tokio::task::spawn_blocking(move || {
+        support::kruise(
+            &kubeconfig,
+            &[
+                "create",
+                "job",
+                "yearly-now",
+                "--from",
+                "acj/yearly",
+                "-n",
+                &namespace,
+            ],
+        )
+    })
+    .await
+    .expect("cli");
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.trim(), "job.batch/yearly-now created");
+    let job = wait_for("the manual Job finished", LONG, || async {
+        let jobs = jobs_of(&ns, "yearly").await;
+        jobs.into_iter()
+            .find(|j| j.name_any() == "yearly-now" && finished(j))
+            .ok_or_else(String::new)
+    })
+    .await;
+    assert_eq!(
+        job.annotations()
+            .get("apps.kruise.io/instantiate")
+            .map(String::as_str),
+        Some("manual")
+    );
+    let kubeconfig = ns.kubeconfig.clone();
+    let namespace = ns.name.clone();
+    let (code, tree, err) = tokio::task::spawn_blocking(move || {
+        support::kruise(&kubeconfig, &["get", "acj/yearly", "--tree", "-n", &namespace])
+    })
+    .await
+    .expect("cli");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        tree.lines()
+            .any(|l| l.contains("yearly-now") && l.contains("succeeded") && l.contains("started by hand")),
+        "{tree}"
+    );
+    assert_eq!(controller.stop(), 0);
+}

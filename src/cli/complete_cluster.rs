@@ -192,7 +192,7 @@ pub async fn candidates(
     }
     match positionals.as_slice() {
         [] => Some(
-            ["clone", "asts", "ads", "deploy", "sts", "ds"]
+            kinds_for(command.get_name())
                 .iter()
                 .map(|k| {
                     (
@@ -207,6 +207,16 @@ pub async fn candidates(
             within(names(&connection, kind)).await.map(plain)
         }
         _ => None,
+    }
+}
+
+/// The kind tokens a verb takes: the job kinds only where they mean something.
+fn kinds_for(verb: &str) -> &'static [&'static str] {
+    const WORKLOADS: &[&str] = &["clone", "asts", "ads", "deploy", "sts", "ds"];
+    match verb {
+        "pause" | "resume" | "get" => &["clone", "asts", "ads", "deploy", "sts", "ds", "bcj", "acj"],
+        "status" => &["clone", "asts", "ads", "deploy", "sts", "ds", "bcj"],
+        _ => WORKLOADS,
     }
 }
 

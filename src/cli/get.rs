@@ -128,6 +128,14 @@ pub async fn run(args: GetArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     if args.tree {
         let target = tree_target(&args.words)?;
         let (client, namespace) = target::connect(connection).await?;
+        if target.kind.is_job() {
+            let glyphs = super::glyphs::for_locale();
+            print!(
+                "{}",
+                super::job_tree::load_and_render(&client, &namespace, &target, glyphs).await?
+            );
+            return Ok(());
+        }
         let input = super::tree::load(&client, &namespace, &target, args.revisions as usize).await?;
         print!(
             "{}",

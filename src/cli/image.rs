@@ -87,6 +87,7 @@ fn apply(spec: &mut Value, images: &[(String, String)]) -> Result<bool, String> 
 
 pub async fn run(args: ImageArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let targets = target::parse(std::slice::from_ref(&args.target))?;
+    target::no_jobs(&targets, "set image")?;
     let [t] = targets.as_slice() else {
         return Err(UsageError("set image takes one workload (see --help)".into()).into());
     };

@@ -130,6 +130,8 @@ impl Kind {
                 Err(e) => Some(unreadable(e)),
             },
             Kind::Deployment | Kind::StatefulSet | Kind::DaemonSet => None,
+            Kind::BroadcastJob => crate::admission::review::validate_object("BroadcastJob", &spec),
+            Kind::AdvancedCronJob => crate::admission::review::validate_object("AdvancedCronJob", &spec),
         }
     }
 }

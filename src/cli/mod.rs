@@ -6,11 +6,13 @@ pub mod complete;
 pub mod complete_cluster;
 pub mod completion;
 pub mod connection;
+pub mod create;
 pub mod get;
 pub mod glyphs;
 pub mod history;
 pub mod image;
 pub mod install;
+pub mod job_tree;
 pub mod kind_facts;
 pub mod partition;
 pub mod rollout;
@@ -113,6 +115,9 @@ pub enum Command {
     /// Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)
     #[command(after_help = scale::SCALEDOWN_HELP)]
     Scaledown(scale::ScaledownArgs),
+    /// Create an object from another (a Job from an AdvancedCronJob: `create job --from`)
+    #[command(subcommand)]
+    Create(create::CreateVerb),
     /// Run the controllers in the foreground against the current kubeconfig
     #[command(after_help = run::after_help())]
     Run(run::RunArgs),
@@ -163,6 +168,7 @@ pub fn main() -> ExitCode {
             Command::Set(SetVerb::Image(args)) => image::run(args, &cli.connection).await,
             Command::Scale(args) => scale::run(args, &cli.connection).await,
             Command::Scaledown(args) => scale::run(args.into(), &cli.connection).await,
+            Command::Create(verb) => create::run(verb, &cli.connection).await,
         }
     };
     let outcome = runtime.block_on(async {

@@ -96,6 +96,7 @@ fn stored(kind: Kind, value: IntOrString, absolute: i64) -> IntOrString {
 
 pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let targets = target::parse(std::slice::from_ref(&args.target))?;
+    target::no_jobs(&targets, "set partition")?;
     let [t] = targets.as_slice() else {
         return Err(UsageError("set partition takes one workload (see --help)".into()).into());
     };

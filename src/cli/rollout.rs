@@ -74,8 +74,9 @@ pub struct RestartArgs {
 }
 
 const PAUSE_HELP: &str = "\
-Kinds: cloneset (clone), asts, ads, deployment (deploy). The built-in StatefulSet and
-DaemonSet cannot be paused; hold them with a partition instead.
+Kinds: cloneset (clone), asts, ads, deployment (deploy); bcj and acj (spec.paused: a
+BroadcastJob starts no more pods, an AdvancedCronJob no more runs). The built-in
+StatefulSet and DaemonSet cannot be paused; hold them with a partition instead.
 
 Examples:
   kubectl kruise rollout pause cloneset/web
@@ -84,7 +85,7 @@ Examples:
   kubectl kruise rollout pause deploy/frontend --dry-run=client";
 
 const RESUME_HELP: &str = "\
-Kinds: cloneset (clone), asts, ads, deployment (deploy).
+Kinds: cloneset (clone), asts, ads, deployment (deploy), bcj, acj.
 
 Examples:
   kubectl kruise rollout resume cloneset/web
@@ -187,6 +188,7 @@ async fn restart(args: RestartArgs, connection: &ConnectionArgs) -> anyhow::Resu
     let selection = target::parse_selection(&args.targets, args.selector.as_deref())?;
     let (client, namespace) = target::connect(connection).await?;
     let targets = selection.resolve(&client, &namespace).await?;
+    target::no_jobs(&targets, "rollout restart")?;
     let mut objects = Vec::new();
     for t in &targets {
         let api: Api<DynamicObject> = t.api(&client, &namespace);

@@ -27,6 +27,10 @@ pub enum Kind {
     Deployment,
     StatefulSet,
     DaemonSet,
+    /// A job, not a rollout: pause/resume and `rollout status` (complete or failed).
+    BroadcastJob,
+    /// A schedule of jobs: pause/resume, `create job --from`, `get --tree`.
+    AdvancedCronJob,
 }
 
 /// Whether a CloneSet (as JSON) spells its update strategy the `v1beta1` way: a
@@ -37,14 +41,21 @@ pub fn cloneset_nested(object: &Value) -> bool {
 }
 
 impl Kind {
-    const ALL: [Kind; 6] = [
+    const ALL: [Kind; 8] = [
         Kind::CloneSet,
         Kind::AdvancedStatefulSet,
         Kind::AdvancedDaemonSet,
         Kind::Deployment,
         Kind::StatefulSet,
         Kind::DaemonSet,
+        Kind::BroadcastJob,
+        Kind::AdvancedCronJob,
     ];
+
+    /// A job kind (BroadcastJob, AdvancedCronJob): no revisions, partition or replicas.
+    pub fn is_job(self) -> bool {
+        matches!(self, Kind::BroadcastJob | Kind::AdvancedCronJob)
+    }
 
     /// Where `object`, of this kind, keeps its partition (None: the kind has none). One
     /// place for every verb (`set partition`, `rollout step`, `undo`, the views). A CloneSet
@@ -58,7 +69,7 @@ impl Kind {
             Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet | Kind::StatefulSet => {
                 Some(&["spec", "updateStrategy", "rollingUpdate", "partition"])
             }
-            Kind::Deployment | Kind::DaemonSet => None,
+            Kind::Deployment | Kind::DaemonSet | Kind::BroadcastJob | Kind::AdvancedCronJob => None,
         }
     }
 
@@ -77,7 +88,7 @@ impl Kind {
             Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet => {
                 Some(&["spec", "updateStrategy", "rollingUpdate", "paused"])
             }
-            Kind::Deployment => Some(&["spec", "paused"]),
+            Kind::Deployment | Kind::BroadcastJob | Kind::AdvancedCronJob => Some(&["spec", "paused"]),
             Kind::StatefulSet | Kind::DaemonSet => None,
         }
     }
@@ -118,6 +129,20 @@ impl Kind {
                 "daemonsets.apps",
                 "daemonset.apps",
             ],
+            Kind::BroadcastJob => &[
+                "bcj",
+                "broadcastjob",
+                "broadcastjobs",
+                "broadcastjobs.apps.kruise.io",
+                "broadcastjob.apps.kruise.io",
+            ],
+            Kind::AdvancedCronJob => &[
+                "acj",
+                "advancedcronjob",
+                "advancedcronjobs",
+                "advancedcronjobs.apps.kruise.io",
+                "advancedcronjob.apps.kruise.io",
+            ],
         }
     }
 
@@ -137,6 +162,13 @@ impl Kind {
             Kind::Deployment => ("apps", "v1", "Deployment", "deployments"),
             Kind::StatefulSet => ("apps", "v1", "StatefulSet", "statefulsets"),
             Kind::DaemonSet => ("apps", "v1", "DaemonSet", "daemonsets"),
+            Kind::BroadcastJob => ("apps.kruise.io", "v1alpha1", "BroadcastJob", "broadcastjobs"),
+            Kind::AdvancedCronJob => (
+                "apps.kruise.io",
+                "v1alpha1",
+                "AdvancedCronJob",
+                "advancedcronjobs",
+            ),
         };
         ApiResource {
             group: group.into(),
@@ -285,6 +317,18 @@ pub enum Selection {
 
 /// Parses the words with an optional `-l SELECTOR`: with a selector the words are exactly
 /// one type (`clone -l app=web`); without one, as [`parse`].
+/// Refuses the job kinds for a rollout verb that needs replicas, revisions or a
+/// partition (`verb` as typed, e.g. `rollout undo`).
+pub fn no_jobs(targets: &[Target], verb: &str) -> Result<(), UsageError> {
+    match targets.iter().find(|t| t.kind.is_job()) {
+        None => Ok(()),
+        Some(t) => Err(UsageError(format!(
+            "{verb} works on workloads with pods to roll out; {} is a job (it has rollout pause|resume, `rollout status` for a bcj, and get --tree)",
+            t.id()
+        ))),
+    }
+}
+
 pub fn parse_selection(words: &[String], selector: Option<&str>) -> Result<Selection, UsageError> {
     let Some(selector) = selector else {
         return parse(words).map(Selection::Named);

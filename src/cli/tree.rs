@@ -170,16 +170,16 @@ fn images(template: &PodTemplateSpec) -> String {
 }
 
 /// The branch pieces of one glyph set; every piece is three columns wide.
-struct Branches {
-    mid: &'static str,
-    last: &'static str,
-    through: &'static str,
-    blank: &'static str,
-    rule: &'static str,
+pub(super) struct Branches {
+    pub mid: &'static str,
+    pub last: &'static str,
+    pub through: &'static str,
+    pub blank: &'static str,
+    pub rule: &'static str,
 }
 
 impl Branches {
-    fn of(glyphs: Glyphs) -> Self {
+    pub(super) fn of(glyphs: Glyphs) -> Self {
         if glyphs.unicode {
             Branches {
                 mid: "├─ ",

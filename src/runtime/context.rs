@@ -167,6 +167,41 @@ pub struct Context {
     pub queued: Mutex<HashSet<String>>,
     /// Backoffs a kind keeps across reconciles (a DaemonSet's per-node Failed-pod backoff).
     pub backoffs: crate::runtime::backoff::Backoffs,
+    /// Per object (`namespace/name`): its uid and the resourceVersion our last write of
+    /// its own status returned. Nothing is planned from a cached copy older than that (a
+    /// BroadcastJob's phase, an AdvancedCronJob's lastScheduleTime live in the status).
+    pub own_writes: OwnWrites,
+}
+
+/// The versions of the objects' own status writes (see [`Context::own_writes`]).
+#[derive(Debug, Default)]
+pub struct OwnWrites(Mutex<std::collections::HashMap<String, (String, u64)>>);
+
+impl OwnWrites {
+    /// Records that the write of `key` (uid `uid`) returned `version`.
+    pub fn wrote(&self, key: &str, uid: &str, version: u64) {
+        let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        all.insert(key.to_string(), (uid.to_string(), version));
+    }
+
+    /// Whether the cached copy of `key` (uid, resourceVersion) is older than our last
+    /// write of it; a copy that caught up (or another object of that name) clears the entry.
+    pub fn behind(&self, key: &str, uid: &str, cached: u64) -> bool {
+        let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        match all.get(key) {
+            Some((written_uid, version)) if written_uid == uid && cached < *version => true,
+            Some(_) => {
+                all.remove(key);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// Forgets `key` (the object is being deleted).
+    pub fn forget(&self, key: &str) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
+    }
 }
 
 /// `(name, uid)` of the object's controller when it is a `kind` of apps.kruise.io (any
@@ -303,10 +338,33 @@ where
         ..kube::api::PatchParams::default()
     };
     let patch = serde_json::json!({ "status": status });
-    api.patch_status(&name, &params, &kube::api::Patch::Merge(&patch))
+    let written = api
+        .patch_status(&name, &params, &kube::api::Patch::Merge(&patch))
         .await
         .map_err(|source| Error::PatchStatus { kind, name, source })?;
+    ctx.own_writes.wrote(
+        &key(object),
+        object.meta().uid.as_deref().unwrap_or_default(),
+        crate::runtime::expectations::resource_version(written.meta().resource_version.as_deref()),
+    );
     Ok(())
+}
+
+#[cfg(test)]
+mod own_writes_tests {
+    use super::OwnWrites;
+
+    #[test]
+    fn a_copy_older_than_our_write_is_behind_until_it_catches_up() {
+        let writes = OwnWrites::default();
+        assert!(!writes.behind("ns/a", "u1", 5), "nothing written");
+        writes.wrote("ns/a", "u1", 10);
+        assert!(writes.behind("ns/a", "u1", 9));
+        assert!(!writes.behind("ns/a", "u2", 9), "another object of that name");
+        writes.wrote("ns/a", "u1", 10);
+        assert!(!writes.behind("ns/a", "u1", 10), "caught up");
+        assert!(!writes.behind("ns/a", "u1", 9), "the entry is gone once seen");
+    }
 }
 
 #[cfg(test)]

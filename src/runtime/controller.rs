@@ -210,6 +210,7 @@ pub async fn serve<K, R, Fut, F>(
         announced: Mutex::default(),
         queued: Mutex::default(),
         backoffs: Default::default(),
+        own_writes: Default::default(),
     });
     let queue = ctx.clone();
     let mark = Arc::new(move |r: &ObjectRef<Decoded<K>>| {

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! deleting? ──yes──> forget its expectations, wait
+//! our last status write not cached yet? ──yes──> wait for its event (or 5 s)
 //! expectations met? ──no──> look again in 5 s (or on the event that meets them)
 //! revision history (find or write the update revision) ── collision? ──> come back
 //! the kind's plan (its snapshot from the cache, then its pure planner)
@@ -19,7 +20,8 @@
 //! failed write shows in its status. It has no reconcile, event or status-write code of
 //! its own.
 //!
-//! Invariants: nothing is planned while an expectation of the object is unmet; nothing
+//! Invariants: nothing is planned while an expectation of the object is unmet, nor from a
+//! cached copy older than our own last status write (phases and schedules live there); nothing
 //! is written for an object being deleted; the status is written only when the plan says it
 //! changed or this round's write failed; a problem is announced once while it lasts.
 use std::collections::BTreeSet;
@@ -189,7 +191,16 @@ where
     let owner = key(object);
     if object.meta().deletion_timestamp.is_some() {
         ctx.expectations.forget_owner(&owner);
+        ctx.own_writes.forget(&owner);
         return Ok(Requeue::await_change());
+    }
+    let cached = crate::runtime::expectations::resource_version(object.meta().resource_version.as_deref());
+    if ctx
+        .own_writes
+        .behind(&owner, object.meta().uid.as_deref().unwrap_or_default(), cached)
+    {
+        // Our own status write is not in the cache yet: its watch event wakes us.
+        return Ok(Requeue::requeue(RECHECK));
     }
     let namespace = object.namespace().unwrap_or_default();
     let pending = ctx.pending_writes(&owner);

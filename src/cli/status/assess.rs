@@ -141,6 +141,8 @@ pub fn kind_word(kind: Kind) -> &'static str {
         Kind::AdvancedDaemonSet => "ads",
         Kind::StatefulSet => "statefulset",
         Kind::DaemonSet => "daemonset",
+        Kind::BroadcastJob => "bcj",
+        Kind::AdvancedCronJob => "acj",
     }
 }
 

@@ -11,9 +11,11 @@
 //! 1 gone or revision moved, 3 failed, 4 `--timeout`, 5 paused with `--fail-on-pause`
 //! (or a paused `--exit-status` snapshot), 6 a progressing `--exit-status` snapshot.
 pub mod assess;
+mod job;
 pub mod render;
 mod watch;
 
+pub use job::judge as job_judge;
 pub use watch::follow;
 
 use std::time::Duration;
@@ -24,7 +26,8 @@ use super::connection::ConnectionArgs;
 use assess::{Phase, Report};
 
 pub const HELP: &str = "\
-Kinds: cloneset (clone), deployment (deploy). Waits until the rollout completes (generation
+Kinds: cloneset (clone), asts, ads, deployment (deploy); bcj (a BroadcastJob: waits until it
+completes or fails, one line per change). Waits until the rollout completes (generation
 observed, updated = expected after the partition, updated pods ready and available, no pod
 mid in-place update) and prints `successfully rolled out`. On a terminal it draws a live
 view: an overall bar and one line per pod (old revision, updating in place, recreating,

@@ -100,14 +100,29 @@ pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Resul
     if let Some(t) = targets.iter().find(|t| {
         !matches!(
             t.kind,
-            Kind::CloneSet | Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet | Kind::Deployment
+            Kind::CloneSet
+                | Kind::AdvancedStatefulSet
+                | Kind::AdvancedDaemonSet
+                | Kind::Deployment
+                | Kind::BroadcastJob
         )
     }) {
+        let hint = if t.kind == Kind::AdvancedCronJob {
+            " (an AdvancedCronJob has no rollout; `kubectl kruise get --tree acj/NAME` shows its runs)"
+        } else {
+            ""
+        };
         return Err(UsageError(format!(
-            "rollout status supports cloneset, asts, ads and deployment so far, not {}",
+            "rollout status supports cloneset, asts, ads, deployment and bcj, not {}{hint}",
             t.kind.qualified()
         ))
         .into());
+    }
+    if targets.iter().all(|t| t.kind == Kind::BroadcastJob) {
+        for t in &targets {
+            super::job::follow(&args, t, &client, &namespace).await?;
+        }
+        return Ok(());
     }
     let glyphs = glyphs::for_locale();
     let colour = glyphs::colour(std::io::stdout().is_terminal(), args.no_color, |k| {

@@ -23,7 +23,7 @@ use kube::core::{ApiResource, DynamicObject};
 use kube::{Resource, ResourceExt};
 use serde_json::json;
 
-use super::schedule::{self, Schedule};
+use super::schedule;
 use crate::api::common::Condition;
 use crate::api::cronjob::{
     AdvancedCronJob, AdvancedCronJobStatus, ConcurrencyPolicy, SCHEDULED_AT_ANNOTATION,
@@ -283,7 +283,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
             plan.actions.push(child.delete(&resource));
         }
     }
-    if let Some(object) = child_object(job, kind, &schedule, missed, &name) {
+    if let Some(object) = child_object(job, kind, Some(schedule.format(missed)), &name) {
         plan.actions.push(Action::Child(ChildAction::Create {
             resource,
             object: Box::new(object),
@@ -310,13 +310,16 @@ fn controller_ref(job: &AdvancedCronJob) -> OwnerReference {
     }
 }
 
-/// The child for the run at `at`: the template's labels, annotations (plus
-/// `apps.kruise.io/scheduled-at`) and spec, a controller reference to the job.
+/// The annotation a child started by hand carries (`kubectl kruise create job --from`).
+pub const INSTANTIATE_ANNOTATION: &str = "apps.kruise.io/instantiate";
+
+/// The child named `name`: the template's labels, annotations and spec, a controller
+/// reference to the job, and `apps.kruise.io/scheduled-at` for a scheduled run (None: a
+/// run started by hand, marked `apps.kruise.io/instantiate: manual` instead).
 pub fn child_object(
     job: &AdvancedCronJob,
     kind: ChildKind,
-    schedule: &Schedule,
-    at: Timestamp,
+    scheduled_at: Option<String>,
     name: &str,
 ) -> Option<DynamicObject> {
     let template = &job.spec.template;
@@ -333,7 +336,10 @@ pub fn child_object(
     };
     let metadata = metadata.unwrap_or_default();
     let mut annotations = metadata.annotations.unwrap_or_default();
-    annotations.insert(SCHEDULED_AT_ANNOTATION.into(), schedule.format(at));
+    match scheduled_at {
+        Some(at) => annotations.insert(SCHEDULED_AT_ANNOTATION.into(), at),
+        None => annotations.insert(INSTANTIATE_ANNOTATION.into(), "manual".into()),
+    };
     let resource = kind.resource();
     let mut object = DynamicObject::new(name, &resource).within(&job.namespace().unwrap_or_default());
     object.metadata.labels = metadata.labels;
