@@ -335,15 +335,28 @@ async fn bad_schedules_zones_and_template_changes_are_refused_naming_the_field()
     };
     let e = refusal(cron("sunday", "0 2 * * 7", "1s", json!({}))).await;
     assert!(e.contains("spec.schedule: field 5 (day of week) \"7\""), "{e}");
-    let e = refusal(cron("mars", "0 2 * * *", "1s", json!({ "timeZone": "Mars/Olympus" }))).await;
+    let e = refusal(cron(
+        "mars",
+        "0 2 * * *",
+        "1s",
+        json!({ "timeZone": "Mars/Olympus" }),
+    ))
+    .await;
     assert!(e.contains("spec.timeZone"), "{e}");
     let bcj = kruise_api(&ns, "BroadcastJob", "v1alpha1");
     let preset: DynamicObject = support::object(json!({
         "apiVersion": "apps.kruise.io/v1alpha1", "kind": "BroadcastJob", "metadata": { "name": "preset" },
         "spec": { "template": { "metadata": { "labels": { "broadcastjob-name": "other" } },
             "spec": { "restartPolicy": "Never", "containers": [{ "name": "c", "image": "busybox" }] } } } }));
-    let e = bcj.create(&PostParams::default(), &preset).await.expect_err("refused").to_string();
-    assert!(e.contains("spec.template.metadata.labels.broadcastjob-name"), "{e}");
+    let e = bcj
+        .create(&PostParams::default(), &preset)
+        .await
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("spec.template.metadata.labels.broadcastjob-name"),
+        "{e}"
+    );
     api.create(&PostParams::default(), &cron("fixed", "@yearly", "1s", json!({})))
         .await
         .expect("AdvancedCronJob fixed");
@@ -373,14 +386,25 @@ async fn a_template_the_job_api_refuses_leaves_a_condition_and_the_schedule_goes
     let status = wait_for("the FailedCreate condition", LONG, || async {
         let acj = api.get("broken").await.map_err(|e| e.to_string())?;
         let s = acj.data["status"].clone();
-        let failed = s["conditions"]
-            .as_array()
-            .is_some_and(|c| c.iter().any(|c| c["type"] == "FailedCreate" && c["status"] == "True"));
-        if failed { Ok(s) } else { Err(format!("{s}\n{}", controller.log_tail())) }
+        let failed = s["conditions"].as_array().is_some_and(|c| {
+            c.iter()
+                .any(|c| c["type"] == "FailedCreate" && c["status"] == "True")
+        });
+        if failed {
+            Ok(s)
+        } else {
+            Err(format!("{s}\n{}", controller.log_tail()))
+        }
     })
     .await;
-    let message = status["conditions"][0]["message"].as_str().unwrap_or_default().to_string();
-    assert!(message.contains("restartPolicy"), "the Job API's reason: {message}");
+    let message = status["conditions"][0]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        message.contains("restartPolicy"),
+        "the Job API's reason: {message}"
+    );
     assert!(jobs_of(&ns, "broken").await.is_empty());
     assert!(status["lastScheduleTime"].is_null(), "no run counted: {status}");
     // The schedule goes on: fixed, the next run is created and the condition clears.
@@ -391,13 +415,21 @@ async fn a_template_the_job_api_refuses_leaves_a_condition_and_the_schedule_goes
         .await
         .expect("fix the template");
     let controller = RunningController::start(&ns);
-    wait_for("a run once the template is fixed, the condition gone", LONG, || async {
-        let acj = api.get("broken").await.map_err(|e| e.to_string())?;
-        let s = &acj.data["status"];
-        let clear = s["conditions"].is_null();
-        let runs = jobs_of(&ns, "broken").await.len();
-        if clear && runs >= 1 { Ok(()) } else { Err(format!("{s} {runs} runs\n{}", controller.log_tail())) }
-    })
+    wait_for(
+        "a run once the template is fixed, the condition gone",
+        LONG,
+        || async {
+            let acj = api.get("broken").await.map_err(|e| e.to_string())?;
+            let s = &acj.data["status"];
+            let clear = s["conditions"].is_null();
+            let runs = jobs_of(&ns, "broken").await.len();
+            if clear && runs >= 1 {
+                Ok(())
+            } else {
+                Err(format!("{s} {runs} runs\n{}", controller.log_tail()))
+            }
+        },
+    )
     .await;
     assert_eq!(controller.stop(), 0);
 }
