@@ -30,15 +30,13 @@ fn job(ns: &TestNamespace, name: &str, extra: Value, annotations: Value) -> Dyna
         .flatten()
         .map(|(k, v)| (format!("{SIM}{k}"), v.clone()))
         .collect();
-    let mut spec = json!({
-        "template": { "metadata": { "labels": { "app": name }, "annotations": pod_annotations },
-            "spec": { "nodeSelector": { "ds-test": ns.name }, "restartPolicy": "Never",
-                "containers": [{ "name": "main", "image": "busybox" }] } } });
-    if let (Some(spec), Some(extra)) = (spec.as_object_mut(), extra.as_object()) {
-        for (k, v) in extra {
-            spec.insert(k.clone(), v.clone());
-        }
-    }
+    let spec = support::merged(
+        json!({
+            "template": { "metadata": { "labels": { "app": name }, "annotations": pod_annotations },
+                "spec": { "nodeSelector": { "ds-test": ns.name }, "restartPolicy": "Never",
+                    "containers": [{ "name": "main", "image": "busybox" }] } } }),
+        extra,
+    );
     support::object(
         json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "BroadcastJob",
         "metadata": { "name": name }, "spec": spec }),

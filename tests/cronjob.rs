@@ -20,20 +20,18 @@ const LONG: Duration = Duration::from_secs(90);
 /// An AdvancedCronJob with a Job template whose pod runs `run_for` (the simulated
 /// kubelet's completion delay); `extra` merged into its spec.
 fn cron(name: &str, schedule: &str, run_for: &str, extra: Value) -> DynamicObject {
-    let mut spec = json!({
-        "schedule": schedule,
-        "template": { "jobTemplate": {
-            "metadata": { "labels": { "cron": name } },
-            "spec": { "backoffLimit": 0, "template": {
-                "metadata": { "annotations": { "sim.kubectl-kruise.io/completion-delay": run_for } },
-                "spec": { "restartPolicy": "Never",
-                    "containers": [{ "name": "main", "image": "busybox" }] } } } } },
-    });
-    if let (Some(spec), Some(extra)) = (spec.as_object_mut(), extra.as_object()) {
-        for (k, v) in extra {
-            spec.insert(k.clone(), v.clone());
-        }
-    }
+    let spec = support::merged(
+        json!({
+            "schedule": schedule,
+            "template": { "jobTemplate": {
+                "metadata": { "labels": { "cron": name } },
+                "spec": { "backoffLimit": 0, "template": {
+                    "metadata": { "annotations": { "sim.kubectl-kruise.io/completion-delay": run_for } },
+                    "spec": { "restartPolicy": "Never",
+                        "containers": [{ "name": "main", "image": "busybox" }] } } } } },
+        }),
+        extra,
+    );
     support::object(
         json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "AdvancedCronJob",
         "metadata": { "name": name }, "spec": spec }),

@@ -13,6 +13,11 @@ use super::target::{self, Kind};
 use crate::api::cronjob::AdvancedCronJob;
 use crate::workloads::cronjob::plan::{ChildKind, child_object};
 
+pub const CREATE_HELP: &str = "\
+Examples:
+  kubectl kruise create job report-now --from acj/report
+  kubectl kruise create job report-now --from acj/report --dry-run=client -o yaml";
+
 pub const JOB_HELP: &str = "\
 Creates the Job (or BroadcastJob) an AdvancedCronJob's template describes, now. The child
 is controlled by the AdvancedCronJob: it shows in `get acj/NAME --tree` and status.active,

@@ -116,7 +116,7 @@ pub enum Command {
     #[command(after_help = scale::SCALEDOWN_HELP)]
     Scaledown(scale::ScaledownArgs),
     /// Create an object from another (a Job from an AdvancedCronJob: `create job --from`)
-    #[command(subcommand)]
+    #[command(subcommand, after_help = create::CREATE_HELP)]
     Create(create::CreateVerb),
     /// Run the controllers in the foreground against the current kubeconfig
     #[command(after_help = run::after_help())]

@@ -279,6 +279,16 @@ impl Drop for PrivateControlPlane {
     }
 }
 
+/// `base` with each top-level field of `extra` set (a test's spec over the default one).
+pub fn merged(mut base: serde_json::Value, extra: serde_json::Value) -> serde_json::Value {
+    if let (Some(base), Some(extra)) = (base.as_object_mut(), extra.as_object()) {
+        for (k, v) in extra {
+            base.insert(k.clone(), v.clone());
+        }
+    }
+    base
+}
+
 /// Runs `kubectl-kruise ARGS --kubeconfig KUBECONFIG`; returns (exit code, stdout, stderr).
 pub fn kruise(kubeconfig: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(CLI)

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::runtime::actions::Action;
+use crate::workloads::common::test_views::{self, merged};
 
 fn now() -> Timestamp {
     "2026-12-04T12:00:00Z".parse().expect("time")
@@ -15,15 +16,13 @@ fn now() -> Timestamp {
 
 /// A job; `extra` is merged into its spec, `status` is its stored status.
 fn job(extra: Value, status: Value) -> BroadcastJob {
-    let mut spec = json!({
-        "template": { "metadata": { "labels": { "app": "warm" } },
-            "spec": { "restartPolicy": "Never", "containers": [{ "name": "c", "image": "busybox" }] } },
-    });
-    if let (Some(spec), Some(extra)) = (spec.as_object_mut(), extra.as_object()) {
-        for (k, v) in extra {
-            spec.insert(k.clone(), v.clone());
-        }
-    }
+    let spec = merged(
+        json!({
+            "template": { "metadata": { "labels": { "app": "warm" } },
+                "spec": { "restartPolicy": "Never", "containers": [{ "name": "c", "image": "busybox" }] } },
+        }),
+        extra,
+    );
     serde_json::from_value(json!({
         "apiVersion": "apps.kruise.io/v1alpha1", "kind": "BroadcastJob",
         "metadata": { "name": "warm", "namespace": "ns", "uid": "job-uid" },
@@ -68,25 +67,11 @@ fn nodes(n: usize) -> Vec<Node> {
 }
 
 fn created_on(plan: &Plan) -> Vec<String> {
-    plan.actions
-        .iter()
-        .filter_map(|a| match a {
-            Action::CreatePod { pod, .. } => {
-                crate::workloads::daemonset::nodes::node_of(pod).map(str::to_owned)
-            }
-            _ => None,
-        })
-        .collect()
+    test_views::created_on(&plan.actions)
 }
 
 fn deleted(plan: &Plan) -> Vec<String> {
-    plan.actions
-        .iter()
-        .filter_map(|a| match a {
-            Action::DeletePod { name, .. } => Some(name.clone()),
-            _ => None,
-        })
-        .collect()
+    test_views::deleted_pods(&plan.actions)
 }
 
 fn status(plan: &Plan) -> &BroadcastJobStatus {

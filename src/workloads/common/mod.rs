@@ -8,6 +8,8 @@ pub mod int_or_percent;
 pub mod order;
 pub mod pod_names;
 pub mod refusals;
+#[cfg(test)]
+pub mod test_views;
 
 /// Any value: the workload should delete (and replace) this pod (CloneSet, Advanced
 /// StatefulSet and Advanced DaemonSet alike).

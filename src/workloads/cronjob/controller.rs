@@ -30,42 +30,50 @@ fn children(ctx: &Context, job: &AdvancedCronJob) -> Vec<Child> {
     let kind = ChildKind::of(job);
     let resource = kind.resource();
     match kind {
-        ChildKind::Job => ctx
-            .children
-            .get::<Job>()
-            .map(|w| w.controlled_by(&uid))
-            .unwrap_or_default()
-            .iter()
-            .map(|j| {
-                let status = j.status.as_ref();
-                let conditions = status.and_then(|s| s.conditions.as_deref()).unwrap_or_default();
-                Child::new(
-                    &resource,
-                    &j.metadata,
-                    conditions.iter().map(|c| (c.type_.as_str(), c.status.as_str())),
-                    status.and_then(|s| s.start_time.as_ref()).map(|t| t.0),
-                )
-            })
-            .collect(),
-        ChildKind::BroadcastJob => ctx
-            .children
-            .get::<BroadcastJob>()
-            .map(|w| w.controlled_by(&uid))
-            .unwrap_or_default()
-            .iter()
-            .map(|b| {
-                let status = b.status.as_ref();
-                let conditions = status.and_then(|s| s.conditions.as_deref()).unwrap_or_default();
-                Child::new(
-                    &resource,
-                    &b.metadata,
-                    conditions.iter().map(|c| (c.type_.as_str(), c.status.as_str())),
-                    status.and_then(|s| s.start_time.as_ref()).map(|t| t.0),
-                )
-            })
-            .collect(),
+        ChildKind::Job => views::<Job>(ctx, &uid, &resource, |j| {
+            let status = j.status.as_ref();
+            let conditions = status.and_then(|s| s.conditions.as_deref()).unwrap_or_default();
+            let pairs = conditions
+                .iter()
+                .map(|c| (c.type_.clone(), c.status.clone()))
+                .collect();
+            (pairs, status.and_then(|s| s.start_time.as_ref()).map(|t| t.0))
+        }),
+        ChildKind::BroadcastJob => views::<BroadcastJob>(ctx, &uid, &resource, |b| {
+            let status = b.status.as_ref();
+            let conditions = status.and_then(|s| s.conditions.as_deref()).unwrap_or_default();
+            let pairs = conditions
+                .iter()
+                .map(|c| (c.type_.clone(), c.status.clone()))
+                .collect();
+            (pairs, status.and_then(|s| s.start_time.as_ref()).map(|t| t.0))
+        }),
         ChildKind::ImageListPullJob => Vec::new(),
     }
+}
+
+/// The cached children of kind `C` controlled by `uid`, each read by `read` into its
+/// conditions' `(type, status)` and its start time.
+fn views<C>(
+    ctx: &Context,
+    uid: &str,
+    resource: &kube::core::ApiResource,
+    read: impl Fn(&C) -> (Vec<(String, String)>, Option<Timestamp>),
+) -> Vec<Child>
+where
+    C: kube::Resource<DynamicType = ()> + Clone + Send + Sync + 'static,
+{
+    ctx.children
+        .get::<C>()
+        .map(|w| w.controlled_by(uid))
+        .unwrap_or_default()
+        .iter()
+        .map(|c| {
+            let (conditions, start) = read(c);
+            let pairs = conditions.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+            Child::new(resource, c.meta(), pairs, start)
+        })
+        .collect()
 }
 
 impl crate::runtime::driver::Reconciled for AdvancedCronJob {

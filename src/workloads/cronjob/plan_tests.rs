@@ -4,6 +4,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use super::*;
+use crate::workloads::common::test_views::merged;
 
 fn t(s: &str) -> Timestamp {
     s.parse().expect("timestamp")
@@ -11,18 +12,16 @@ fn t(s: &str) -> Timestamp {
 
 /// An hourly job created at 09:30 with a Job template; `extra` merged into its spec.
 fn acj(extra: Value, status: Value) -> AdvancedCronJob {
-    let mut spec = json!({
-        "schedule": "0 * * * *",
-        "template": { "jobTemplate": {
-            "metadata": { "labels": { "team": "data" }, "annotations": { "note": "nightly" } },
-            "spec": { "template": { "spec": { "restartPolicy": "Never",
-                "containers": [{ "name": "c", "image": "busybox" }] } } } } },
-    });
-    if let (Some(spec), Some(extra)) = (spec.as_object_mut(), extra.as_object()) {
-        for (k, v) in extra {
-            spec.insert(k.clone(), v.clone());
-        }
-    }
+    let spec = merged(
+        json!({
+            "schedule": "0 * * * *",
+            "template": { "jobTemplate": {
+                "metadata": { "labels": { "team": "data" }, "annotations": { "note": "nightly" } },
+                "spec": { "template": { "spec": { "restartPolicy": "Never",
+                    "containers": [{ "name": "c", "image": "busybox" }] } } } } },
+        }),
+        extra,
+    );
     serde_json::from_value(json!({
         "apiVersion": "apps.kruise.io/v1alpha1", "kind": "AdvancedCronJob",
         "metadata": { "name": "report", "namespace": "ns", "uid": "acj-uid",
@@ -67,13 +66,7 @@ fn created(plan: &Plan) -> Vec<DynamicObject> {
 }
 
 fn deleted(plan: &Plan) -> Vec<String> {
-    plan.actions
-        .iter()
-        .filter_map(|a| match a {
-            Action::Child(ChildAction::Delete { name, .. }) => Some(name.clone()),
-            _ => None,
-        })
-        .collect()
+    crate::workloads::common::test_views::deleted_children(&plan.actions)
 }
 
 #[test]

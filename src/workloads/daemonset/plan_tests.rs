@@ -122,25 +122,11 @@ fn world(set: DaemonSet, nodes: usize, pods: Vec<Pod>) -> World {
 }
 
 fn created_on(plan: &Plan) -> Vec<String> {
-    plan.actions
-        .iter()
-        .filter_map(|a| match a {
-            Action::CreatePod { pod, .. } => {
-                crate::workloads::daemonset::nodes::node_of(pod).map(str::to_owned)
-            }
-            _ => None,
-        })
-        .collect()
+    crate::workloads::common::test_views::created_on(&plan.actions)
 }
 
 fn deleted(plan: &Plan) -> Vec<String> {
-    plan.actions
-        .iter()
-        .filter_map(|a| match a {
-            Action::DeletePod { name, .. } => Some(name.clone()),
-            _ => None,
-        })
-        .collect()
+    crate::workloads::common::test_views::deleted_pods(&plan.actions)
 }
 
 /// Pods patched in place (their spec's image changes).
