@@ -17,6 +17,7 @@
 pub mod certs;
 pub mod defaults;
 pub mod jobs;
+pub mod pods;
 pub mod registration;
 pub mod review;
 pub mod server;

@@ -156,11 +156,38 @@ pub fn mutating(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> Mu
         .unwrap_or_default();
     webhook.reinvocation_policy = Some("Never".into());
     let mut config = MutatingWebhookConfiguration {
-        webhooks: Some(vec![webhook]),
+        webhooks: Some(vec![webhook, pod_injection(endpoint, ca_bundle, scope)]),
         ..MutatingWebhookConfiguration::default()
     };
     labelled(&mut config, scope);
     config
+}
+
+/// The pod webhook: SidecarSet injection at pod creation. Fails open like the others, so
+/// a stopped `run` never blocks a pod (the pod is created without its sidecars).
+fn pod_injection(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> MutatingWebhook {
+    let rules = vec![RuleWithOperations {
+        api_groups: Some(vec![String::new()]),
+        api_versions: Some(vec!["v1".into()]),
+        operations: Some(vec!["CREATE".into()]),
+        resources: Some(vec!["pods".into()]),
+        scope: Some("Namespaced".into()),
+    }];
+    let shared = ValidatingWebhook {
+        rules: Some(rules),
+        ..hook(
+            "pods.sidecarset.kubectl-kruise.io",
+            "/mutate-pod",
+            endpoint,
+            ca_bundle,
+            scope,
+        )
+    };
+    let mut webhook: MutatingWebhook = serde_json::to_value(shared)
+        .and_then(serde_json::from_value)
+        .unwrap_or_default();
+    webhook.reinvocation_policy = Some("Never".into());
+    webhook
 }
 
 /// The validating configuration (refusals CEL cannot express) for `endpoint`.

@@ -62,6 +62,7 @@ pub fn routes(shared: Shared) -> Router {
     probe_routes()
         .route("/mutate", post(review::mutate))
         .route("/validate", post(review::validate))
+        .route("/mutate-pod", post(super::pods::mutate_pod))
         .with_state(shared)
 }
 

@@ -33,4 +33,6 @@ impl Health {
 pub struct Shared {
     pub metrics: Arc<Metrics>,
     pub health: Arc<Health>,
+    /// The caches of the pod webhook (SidecarSet injection); None: pods are not mutated.
+    pub pods: Option<super::pods::PodInjection>,
 }

@@ -424,6 +424,10 @@ pub struct SidecarSetStatus {
     /// Revision hash collision counter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub collision_count: Option<i32>,
+    /// kubectl-kruise: pods the selector matches that were created without this
+    /// SidecarSet's sidecars (while no injection webhook ran).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_injected_pods: Option<i32>,
 }
 
 #[cfg(test)]

@@ -228,9 +228,25 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
 
     let metrics = Arc::new(metrics::Metrics::new(counters));
     let health = Arc::new(Health::default());
+    // The pod webhook's caches (SidecarSets, Namespaces), watched for as long as it serves.
+    let pods = args.webhooks.then(|| {
+        use crate::admission::pods::PodInjection;
+        let (sidecarsets, drive_sets) = watches::plain(
+            Api::<crate::runtime::decoded::Decoded<crate::api::sidecarset::SidecarSet>>::all(client.clone()),
+            "sidecarsets",
+        );
+        let (namespaces, drive_namespaces) = watches::plain(Api::all(client.clone()), "namespaces");
+        tokio::spawn(drive_sets);
+        tokio::spawn(drive_namespaces);
+        PodInjection {
+            sidecarsets,
+            namespaces,
+        }
+    });
     let shared = Shared {
         metrics: metrics.clone(),
         health: health.clone(),
+        pods,
     };
     if let Some(addr) = args.metrics_addr {
         let listener = tokio::net::TcpListener::bind(addr)

@@ -126,6 +126,14 @@ pub trait Interest {
     fn wants_orphan(&self, _pod: &k8s_openapi::api::core::v1::Pod) -> bool {
         false
     }
+    /// A kind that follows pods whatever controls them (a SidecarSet): `wants_orphan` is
+    /// asked about every pod event, not only about pods with no controller.
+    fn follows_controlled_pods() -> bool
+    where
+        Self: Sized,
+    {
+        false
+    }
     fn wants_claim(&self, _claim: &k8s_openapi::api::core::v1::PersistentVolumeClaim) -> bool {
         false
     }
@@ -185,7 +193,12 @@ pub async fn serve<K, R, Fut, F>(
     } = s.subscriptions;
     let node_interest = triggers.nodes.clone();
     let triggers = triggers
-        .on(ObjectKind::Pod, pod_events, |k: &K, p: &Pod| k.wants_orphan(p))
+        .on_any(
+            ObjectKind::Pod,
+            pod_events,
+            K::follows_controlled_pods(),
+            |k: &K, p: &Pod| k.wants_orphan(p),
+        )
         .on(
             ObjectKind::Claim,
             claim_events,

@@ -152,9 +152,25 @@ where
 
     /// Events of `C` (objects of `kind`) wake whom [`woken`] names.
     pub fn on<C>(
+        self,
+        kind: ObjectKind,
+        events: impl Stream<Item = Arc<C>> + Send + 'static,
+        interested: impl Fn(&K, &C) -> bool + Send + Sync + 'static,
+    ) -> Self
+    where
+        C: Resource + Send + Sync + 'static,
+    {
+        self.on_any(kind, events, false, interested)
+    }
+
+    /// [`Triggers::on`]; with `controlled_too`, `interested` is also asked about objects
+    /// another controller controls (a SidecarSet follows the pods it injected, whatever
+    /// workload owns them).
+    pub fn on_any<C>(
         mut self,
         kind: ObjectKind,
         events: impl Stream<Item = Arc<C>> + Send + 'static,
+        controlled_too: bool,
         interested: impl Fn(&K, &C) -> bool + Send + Sync + 'static,
     ) -> Self
     where
@@ -163,7 +179,9 @@ where
         self.wakers.push(Box::new(move |wake: Wake<K>| {
             events
                 .flat_map(move |object| {
-                    let refs = woken(object.meta(), &kind, &wake, |k: &K| interested(k, &object));
+                    let refs = woken_any(object.meta(), &kind, &wake, controlled_too, |k: &K| {
+                        interested(k, &object)
+                    });
                     refs.iter().for_each(|r| (wake.mark)(r));
                     futures::stream::iter(refs)
                 })
@@ -265,6 +283,22 @@ where
     K: Resource<DynamicType = ()> + Clone,
     K::Scope: Scoped,
 {
+    woken_any(meta, kind, wake, false, interested)
+}
+
+/// [`woken`]; with `controlled_too`, objects another controller controls are offered to
+/// the interested objects too.
+pub fn woken_any<K>(
+    meta: &ObjectMeta,
+    kind: &ObjectKind,
+    wake: &Wake<K>,
+    controlled_too: bool,
+    interested: impl Fn(&K) -> bool,
+) -> Vec<ObjectRef<Decoded<K>>>
+where
+    K: Resource<DynamicType = ()> + Clone,
+    K::Scope: Scoped,
+{
     let namespace = meta.namespace.as_deref().unwrap_or_default();
     let name = meta.name.as_deref().unwrap_or_default();
     if let Some(owner) = controlled_by::<K>(meta) {
@@ -283,7 +317,7 @@ where
         .iter()
         .flatten()
         .any(|o| o.controller == Some(true));
-    if uncontrolled {
+    if uncontrolled || controlled_too {
         let same_namespace = namespaced::<K>() && !namespace.is_empty();
         refs.extend(
             wake.objects

@@ -8,6 +8,7 @@ pub mod common;
 pub mod cronjob;
 pub mod daemonset;
 pub mod registry;
+pub mod sidecarset;
 pub mod statefulset;
 
 #[cfg(test)]

@@ -51,6 +51,10 @@ fn start_cronjob(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
     Box::pin(super::cronjob::controller::run(serve))
 }
 
+fn start_sidecarset(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
+    Box::pin(super::sidecarset::controller::run(serve))
+}
+
 pub const CONTROLLERS: &[Described] = &[
     Described {
         name: "CloneSet",
@@ -86,7 +90,7 @@ pub const CONTROLLERS: &[Described] = &[
         name: "SidecarSet",
         drives: "SidecarSet",
         crd: "sidecarsets.apps.kruise.io",
-        start: None,
+        start: Some(start_sidecarset),
     },
     Described {
         name: "WorkloadSpread",
@@ -127,7 +131,7 @@ mod tests {
         assert!(CONTROLLERS.iter().all(|c| c.crd.ends_with(".apps.kruise.io")));
         assert_eq!(find("clONESet").map(|c| c.name), Some("CloneSet"));
         assert!(
-            find("SidecarSet").is_some_and(|c| c.start.is_none()),
+            find("WorkloadSpread").is_some_and(|c| c.start.is_none()),
             "listed, not available yet"
         );
         assert_eq!(
@@ -137,7 +141,8 @@ mod tests {
                 "StatefulSet",
                 "DaemonSet",
                 "BroadcastJob",
-                "AdvancedCronJob"
+                "AdvancedCronJob",
+                "SidecarSet"
             ]
         );
     }

@@ -1,0 +1,178 @@
+//! `/mutate-pod`: SidecarSet injection at pod creation (reference §1.4). The pod webhook
+//! fails open (`failurePolicy: Ignore`): a pod created while `run` is down is created
+//! without its sidecars, and the SidecarSet's status and events say so (the controller).
+//!
+//! Invariants: the SidecarSets and Namespaces are read from caches (watches started with
+//! the server), never fetched per request; an unreadable SidecarSet injects nothing; a pod
+//! this handler cannot read, or a SidecarSet that fails to inject, is allowed unchanged with
+//! a warning (never refused: a workload must not stop creating pods over a sidecar).
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::State;
+use k8s_openapi::api::core::v1::{Namespace, Pod};
+use k8s_openapi::jiff::Timestamp;
+use kube::core::DynamicObject;
+use kube::core::admission::{AdmissionResponse, AdmissionReview, Operation};
+use kube::runtime::reflector::{ObjectRef, Store};
+use serde_json::Value;
+
+use super::shared::Shared;
+use crate::api::sidecarset::SidecarSet;
+use crate::runtime::decoded::Decoded;
+use crate::workloads::sidecarset::{inject, matching};
+
+/// The caches the pod webhook reads.
+#[derive(Clone)]
+pub struct PodInjection {
+    pub sidecarsets: Store<Decoded<SidecarSet>>,
+    pub namespaces: Store<Namespace>,
+}
+
+/// The JSON patch that injects `pod` (None: nothing to inject). Pure.
+pub fn injection_patch(
+    pod_value: &Value,
+    sets: &[&SidecarSet],
+    namespace_labels: Option<&std::collections::BTreeMap<String, String>>,
+    now: Timestamp,
+) -> Result<Option<json_patch::Patch>, String> {
+    let pod: Pod =
+        serde_json::from_value(pod_value.clone()).map_err(|e| format!("the pod cannot be read: {e}"))?;
+    let chosen = matching::injecting(sets, &pod, namespace_labels);
+    let Some(injected) = inject::inject(&pod, &chosen, now)? else {
+        return Ok(None);
+    };
+    let after = serde_json::to_value(&injected).map_err(|e| e.to_string())?;
+    // Only what injection changed: the pod as sent, with the new fields.
+    let mut target = pod_value.clone();
+    for key in ["metadata", "spec"] {
+        let diff = crate::runtime::merge_patch::diff(
+            &serde_json::to_value(&pod).unwrap_or(Value::Null)[key],
+            &after[key],
+        );
+        json_patch::merge(&mut target[key], &diff);
+    }
+    let patch = json_patch::diff(pod_value, &target);
+    Ok((!patch.0.is_empty()).then_some(patch))
+}
+
+fn decide(
+    injection: &PodInjection,
+    review_object: Option<Value>,
+) -> Result<Option<json_patch::Patch>, String> {
+    let Some(pod) = review_object else {
+        return Ok(None);
+    };
+    let sets: Vec<Arc<SidecarSet>> = injection
+        .sidecarsets
+        .state()
+        .iter()
+        .filter_map(|d| d.object.as_ref().ok().cloned())
+        .collect();
+    if sets.is_empty() {
+        return Ok(None);
+    }
+    let namespace = pod["metadata"]["namespace"]
+        .as_str()
+        .filter(|n| !n.is_empty())
+        .unwrap_or("default")
+        .to_string();
+    let labels = injection
+        .namespaces
+        .get(&ObjectRef::new(&namespace))
+        .and_then(|n| n.metadata.labels.clone());
+    let refs: Vec<&SidecarSet> = sets.iter().map(AsRef::as_ref).collect();
+    injection_patch(&pod, &refs, labels.as_ref(), Timestamp::now())
+}
+
+/// `/mutate-pod`.
+pub async fn mutate_pod(
+    State(shared): State<Shared>,
+    Json(review): Json<AdmissionReview<DynamicObject>>,
+) -> Json<AdmissionReview<DynamicObject>> {
+    let converted: Result<kube::core::admission::AdmissionRequest<DynamicObject>, _> = review.try_into();
+    let request = match converted {
+        Ok(request) => request,
+        Err(error) => {
+            let error: kube::core::admission::ConvertAdmissionReviewError = error;
+            let mut response = AdmissionResponse::invalid(error.to_string());
+            response.allowed = true;
+            return Json(response.into_review());
+        }
+    };
+    let response = AdmissionResponse::from(&request);
+    let Some(injection) = shared
+        .pods
+        .as_ref()
+        .filter(|_| request.operation == Operation::Create)
+    else {
+        return Json(response.into_review());
+    };
+    let object = request.object.as_ref().and_then(|o| serde_json::to_value(o).ok());
+    let (response, result) = match decide(injection, object) {
+        Ok(None) => (response, "allowed"),
+        Ok(Some(patch)) => match response.clone().with_patch(patch) {
+            Ok(patched) => (patched, "patched"),
+            Err(_) => (response, "error"),
+        },
+        Err(error) => {
+            tracing::warn!(%error, "sidecar injection failed; the pod is created without its sidecars");
+            let mut allowed = response;
+            allowed.warnings = Some(vec![format!("kubectl-kruise did not inject sidecars: {error}")]);
+            (allowed, "error")
+        }
+    };
+    shared.metrics.admission("CREATE", "Pod", result);
+    Json(response.into_review())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_patch_adds_the_sidecar_and_leaves_what_the_pod_had() {
+        let set: SidecarSet = serde_json::from_value(
+            json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "SidecarSet",
+            "metadata": { "name": "log", "annotations": { "kruise.io/sidecarset-hash": "h" } },
+            "spec": { "selector": { "matchLabels": { "app": "web" } },
+                "containers": [{ "name": "log", "image": "fluentbit:1" }] } }),
+        )
+        .expect("set");
+        // As the API server sends it: fields our types would not write back stay untouched.
+        let pod = json!({ "apiVersion": "v1", "kind": "Pod",
+            "metadata": { "generateName": "web-", "namespace": "shop", "labels": { "app": "web" } },
+            "spec": { "containers": [{ "name": "app", "image": "nginx", "resources": {} }] } });
+        let patch = injection_patch(&pod, &[&set], None, "2026-12-04T12:00:00Z".parse().expect("t"))
+            .expect("ok")
+            .expect("a patch");
+        let mut patched = pod.clone();
+        json_patch::patch(&mut patched, &patch).expect("applies");
+        let names: Vec<&str> = patched["spec"]["containers"]
+            .as_array()
+            .expect("containers")
+            .iter()
+            .filter_map(|c| c["name"].as_str())
+            .collect();
+        assert_eq!(names, ["log", "app"]);
+        assert_eq!(
+            patched["spec"]["containers"][1]["resources"],
+            json!({}),
+            "kept as sent"
+        );
+        assert_eq!(
+            patched["metadata"]["annotations"]["kruise.io/sidecarset-injected-list"],
+            "log"
+        );
+        let other = json!({ "apiVersion": "v1", "kind": "Pod",
+            "metadata": { "namespace": "shop", "labels": { "app": "api" } },
+            "spec": { "containers": [{ "name": "app", "image": "nginx" }] } });
+        assert!(
+            injection_patch(&other, &[&set], None, "2026-12-04T12:00:00Z".parse().expect("t"))
+                .expect("ok")
+                .is_none()
+        );
+    }
+}

@@ -1,0 +1,198 @@
+//! A SidecarSet's status (reference §1.8 step 1 and 3), and the pods it should have
+//! injected and did not. Pure.
+//!
+//! Invariants:
+//! - `matchedPods` counts active pods the SidecarSet injected: its name in the pod's
+//!   `kruise.io/sidecarset-injected-list` and every one of its containers (and native
+//!   sidecar init containers) present; `updatedPods` those whose hash entry is the set's
+//!   current hash; `readyPods` those Running and Ready; `updatedReadyPods` both.
+//! - `notInjectedPods` (this project's field) counts active pods the selector matches that
+//!   lack the injection (created while no webhook ran); a warning event names them (the
+//!   first five), once while it lasts.
+use k8s_openapi::api::core::v1::Pod;
+use kube::ResourceExt;
+
+use super::inject::{HASH_ANNOTATION, INJECTED_LIST_ANNOTATION, is_native_sidecar, read_hashes};
+use crate::api::sidecarset::{SidecarSet, SidecarSetStatus};
+use crate::runtime::actions::Problem;
+
+/// Everything the status is judged from.
+#[derive(Debug, Clone)]
+pub struct Snapshot<'a> {
+    pub set: &'a SidecarSet,
+    /// The pods the set selects (its selector, in the namespaces it covers).
+    pub pods: Vec<&'a Pod>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Plan {
+    pub status: Option<SidecarSetStatus>,
+    pub problems: Vec<Problem>,
+}
+
+fn active(pod: &Pod) -> bool {
+    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("");
+    pod.metadata.deletion_timestamp.is_none() && phase != "Succeeded" && phase != "Failed"
+}
+
+/// Did `set` inject `pod` (its name listed, every sidecar present)?
+pub fn injected(set: &SidecarSet, pod: &Pod) -> bool {
+    let name = set.name_any();
+    let listed = pod
+        .annotations()
+        .get(INJECTED_LIST_ANNOTATION)
+        .is_some_and(|l| l.split(',').any(|n| n == name));
+    let spec = pod.spec.as_ref();
+    let has = |container: &str, init: bool| {
+        let list = if init {
+            spec.and_then(|s| s.init_containers.as_ref())
+        } else {
+            spec.map(|s| &s.containers)
+        };
+        list.is_some_and(|l| l.iter().any(|c| c.name == container))
+    };
+    listed
+        && set
+            .spec
+            .containers
+            .iter()
+            .flatten()
+            .all(|c| has(&c.container.name, false))
+        && set
+            .spec
+            .init_containers
+            .iter()
+            .flatten()
+            .filter(|c| is_native_sidecar(&c.container))
+            .all(|c| has(&c.container.name, true))
+}
+
+fn ready(pod: &Pod) -> bool {
+    let status = pod.status.as_ref();
+    status.and_then(|s| s.phase.as_deref()) == Some("Running")
+        && status
+            .and_then(|s| s.conditions.as_ref())
+            .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
+}
+
+/// Is `pod` at the set's current hash?
+pub fn updated(set: &SidecarSet, pod: &Pod) -> bool {
+    let Some(hash) = set.annotations().get(HASH_ANNOTATION) else {
+        return false;
+    };
+    read_hashes(pod.annotations().get(HASH_ANNOTATION))
+        .ok()
+        .and_then(|h| h.get(&set.name_any()).map(|e| &e.hash == hash))
+        .unwrap_or(false)
+}
+
+/// The set's status and the problems to report.
+pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
+    let set = snapshot.set;
+    let live: Vec<&Pod> = snapshot.pods.iter().copied().filter(|p| active(p)).collect();
+    let (matched, missing): (Vec<&Pod>, Vec<&Pod>) = live.iter().partition(|p| injected(set, p));
+    let count = |f: &dyn Fn(&Pod) -> bool| matched.iter().filter(|p| f(p)).count() as i32;
+    let stored = set.status.clone().unwrap_or_default();
+    let status = SidecarSetStatus {
+        observed_generation: set.metadata.generation,
+        matched_pods: matched.len() as i32,
+        updated_pods: count(&|p| updated(set, p)),
+        ready_pods: count(&ready),
+        updated_ready_pods: Some(count(&|p| updated(set, p) && ready(p))),
+        not_injected_pods: (!missing.is_empty()).then_some(missing.len() as i32),
+        ..stored.clone()
+    };
+    let mut plan = Plan::default();
+    if !missing.is_empty() {
+        let mut names: Vec<String> = missing
+            .iter()
+            .map(|p| format!("{}/{}", p.namespace().unwrap_or_default(), p.name_any()))
+            .collect();
+        names.sort();
+        let more = names.len().saturating_sub(5);
+        names.truncate(5);
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        plan.problems.push(Problem {
+            reason: "PodsNotInjected",
+            message: format!(
+                "SidecarSet {}: {} matching pod(s) were created without its sidecars (no injection webhook ran): {}{tail}; recreate them to inject",
+                set.name_any(),
+                missing.len(),
+                names.join(", ")
+            ),
+        });
+    }
+    if status != stored {
+        plan.status = Some(status);
+    }
+    plan
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    fn set() -> SidecarSet {
+        serde_json::from_value(
+            json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "SidecarSet",
+            "metadata": { "name": "log", "generation": 2, "annotations": { HASH_ANNOTATION: "h2" } },
+            "spec": { "selector": { "matchLabels": { "app": "web" } },
+                "containers": [{ "name": "log", "image": "fluentbit:2" }] } }),
+        )
+        .expect("set")
+    }
+
+    fn pod(name: &str, annotations: Value, containers: &[&str], ready: bool) -> Pod {
+        let containers: Vec<Value> = containers
+            .iter()
+            .map(|c| json!({ "name": c, "image": "x" }))
+            .collect();
+        serde_json::from_value(json!({ "metadata": { "name": name, "namespace": "shop", "annotations": annotations },
+            "spec": { "containers": containers },
+            "status": { "phase": "Running", "conditions": [{ "type": "Ready", "status": if ready { "True" } else { "False" } }] } }))
+        .expect("pod")
+    }
+
+    fn entry(hash: &str) -> Value {
+        json!({ INJECTED_LIST_ANNOTATION: "log",
+            HASH_ANNOTATION: format!("{{\"log\":{{\"updateTimestamp\":\"2026-12-04T12:00:00Z\",\"hash\":\"{hash}\",\"sidecarSetName\":\"log\",\"sidecarList\":[\"log\"]}}}}") })
+    }
+
+    #[test]
+    fn counts_matched_updated_ready_and_the_pods_created_without_injection() {
+        let s = set();
+        let pods = [
+            pod("a", entry("h2"), &["log", "app"], true),
+            pod("b", entry("h1"), &["log", "app"], true),
+            pod("c", entry("h2"), &["log", "app"], false),
+            pod("d", json!({}), &["app"], true),
+        ];
+        let plan = plan(&Snapshot {
+            set: &s,
+            pods: pods.iter().collect(),
+        });
+        let status = plan.status.expect("status");
+        assert_eq!(
+            (
+                status.matched_pods,
+                status.updated_pods,
+                status.ready_pods,
+                status.updated_ready_pods
+            ),
+            (3, 2, 2, Some(1))
+        );
+        assert_eq!(status.not_injected_pods, Some(1));
+        assert_eq!(status.observed_generation, Some(2));
+        assert!(
+            plan.problems[0].message.contains("shop/d"),
+            "{}",
+            plan.problems[0].message
+        );
+    }
+}

@@ -1,0 +1,268 @@
+//! SidecarSet injection end to end (reference §1.4): `kubectl kruise run -n NS` registers
+//! the pod webhook and the API server calls it for every pod the namespace creates, whatever
+//! creates it (a CloneSet, a Deployment, a bare pod). With `run` SIGKILLed the webhook fails
+//! open: pods are created without the sidecars, and once `run` is back the SidecarSet says
+//! so in its status and an event.
+mod support;
+
+use std::time::Duration;
+
+use k8s_openapi::api::admissionregistration::v1::MutatingWebhookConfiguration;
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::Pod;
+use kube::ResourceExt;
+use kube::api::{Api, DeleteParams, DynamicObject, ListParams, PostParams};
+use serde_json::{Value, json};
+use support::controller::RunningController;
+use support::{TestNamespace, kruise_api, wait_for};
+
+const LONG: Duration = Duration::from_secs(60);
+
+fn sidecarsets(ns: &TestNamespace) -> Api<DynamicObject> {
+    let resource = kube::discovery::ApiResource {
+        group: "apps.kruise.io".into(),
+        version: "v1alpha1".into(),
+        api_version: "apps.kruise.io/v1alpha1".into(),
+        kind: "SidecarSet".into(),
+        plural: "sidecarsets".into(),
+    };
+    Api::all_with(ns.client.clone(), &resource)
+}
+
+/// A SidecarSet for this test's namespace (cluster-scoped: named after the namespace).
+fn log_set(ns: &TestNamespace) -> DynamicObject {
+    support::object(
+        json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "SidecarSet",
+        "metadata": { "name": format!("{}-log", ns.name) },
+        "spec": {
+            "selector": { "matchLabels": { "app": "web" } },
+            "namespaceSelector": { "matchLabels": { "kubernetes.io/metadata.name": ns.name } },
+            "containers": [{ "name": "log-agent", "image": "fluentbit:1",
+                "shareVolumePolicy": { "type": "enabled" },
+                "transferEnv": [{ "sourceContainerName": "app", "envName": "REGION" }],
+                "volumeMounts": [{ "name": "log-conf", "mountPath": "/conf" }] }],
+            "volumes": [{ "name": "log-conf", "emptyDir": {} }] } }),
+    )
+}
+
+fn app_template(app: &str) -> Value {
+    json!({ "metadata": { "labels": { "app": app } },
+        "spec": { "containers": [{ "name": "app", "image": "nginx:1.25",
+            "env": [{ "name": "REGION", "value": "eu" }],
+            "volumeMounts": [{ "name": "data", "mountPath": "/data" }] }],
+            "volumes": [{ "name": "data", "emptyDir": {} }] } })
+}
+
+fn bare_pod(name: &str, app: &str) -> Pod {
+    let mut pod = app_template(app);
+    pod["apiVersion"] = json!("v1");
+    pod["kind"] = json!("Pod");
+    pod["metadata"]["name"] = json!(name);
+    support::object(pod)
+}
+
+/// Waits until the run's pod webhook is registered (and a moment for the API server).
+async fn pod_webhook(ns: &TestNamespace) {
+    let api: Api<MutatingWebhookConfiguration> = Api::all(ns.client.clone());
+    let name = format!("kubectl-kruise.{}", ns.name);
+    wait_for("the pod webhook", LONG, || async {
+        let config = api.get(&name).await.map_err(|e| e.to_string())?;
+        let pods = config
+            .webhooks
+            .iter()
+            .flatten()
+            .any(|w| w.name == "pods.sidecarset.kubectl-kruise.io");
+        if pods {
+            Ok(())
+        } else {
+            Err("no pod webhook".to_string())
+        }
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+}
+
+/// Waits until the controller wrote the SidecarSet's hash annotations.
+async fn hashed(api: &Api<DynamicObject>, name: &str) -> String {
+    wait_for("the hash annotations", LONG, || async {
+        let set = api.get(name).await.map_err(|e| e.to_string())?;
+        set.annotations()
+            .get("kruise.io/sidecarset-hash")
+            .cloned()
+            .ok_or_else(|| "no hash yet".to_string())
+    })
+    .await
+}
+
+fn container_names(pod: &Pod) -> Vec<String> {
+    pod.spec
+        .iter()
+        .flat_map(|s| &s.containers)
+        .map(|c| c.name.clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn pods_of_any_workload_get_the_sidecar_and_the_status_counts_them() {
+    let ns = TestNamespace::create("scs-inject").await;
+    let controller = RunningController::start(&ns);
+    let sets = sidecarsets(&ns);
+    let set_name = format!("{}-log", ns.name);
+    sets.create(&PostParams::default(), &log_set(&ns))
+        .await
+        .expect("SidecarSet");
+    let hash = hashed(&sets, &set_name).await;
+    pod_webhook(&ns).await;
+
+    let pods: Api<Pod> = ns.api();
+    let bare = pods
+        .create(&PostParams::default(), &bare_pod("bare", "web"))
+        .await
+        .expect("bare pod");
+    let other = pods
+        .create(&PostParams::default(), &bare_pod("other", "api"))
+        .await
+        .expect("other pod");
+    let clones = kruise_api(&ns, "CloneSet", "v1alpha1");
+    let mut template = app_template("web");
+    template["metadata"]["labels"]["owner"] = json!("clone");
+    let cloneset: DynamicObject = support::object(
+        json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet",
+        "metadata": { "name": "web" },
+        "spec": { "replicas": 2, "selector": { "matchLabels": { "app": "web", "owner": "clone" } },
+            "template": template } }),
+    );
+    clones
+        .create(&PostParams::default(), &cloneset)
+        .await
+        .expect("CloneSet");
+    let mut template = app_template("web");
+    template["metadata"]["labels"]["owner"] = json!("deploy");
+    let deployment: Deployment = support::object(json!({ "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": { "name": "front" },
+        "spec": { "replicas": 1, "selector": { "matchLabels": { "app": "web", "owner": "deploy" } },
+            "template": template } }));
+    ns.api::<Deployment>()
+        .create(&PostParams::default(), &deployment)
+        .await
+        .expect("Deployment");
+
+    // The bare pod as the API server stored it: the golden shape worked out from the reference.
+    assert_eq!(
+        container_names(&bare),
+        ["log-agent", "app"],
+        "BeforeAppContainer by default"
+    );
+    let sidecar = serde_json::to_value(&bare.spec.as_ref().expect("spec").containers[0]).expect("json");
+    assert_eq!(sidecar["image"], "fluentbit:1");
+    assert_eq!(
+        sidecar["env"],
+        json!([{ "name": "IS_INJECTED", "value": "true" }, { "name": "REGION", "value": "eu" }])
+    );
+    let mounts: Vec<&str> = sidecar["volumeMounts"]
+        .as_array()
+        .expect("mounts")
+        .iter()
+        .filter_map(|m| m["mountPath"].as_str())
+        .collect();
+    assert_eq!(mounts, ["/conf", "/data"], "its own, then the app's shared");
+    let volumes: Vec<String> = bare
+        .spec
+        .as_ref()
+        .expect("spec")
+        .volumes
+        .iter()
+        .flatten()
+        .map(|v| v.name.clone())
+        .collect();
+    assert_eq!(volumes, ["data", "log-conf"]);
+    let annotations = bare.annotations();
+    assert_eq!(
+        annotations.get("kruise.io/sidecarset-injected-list"),
+        Some(&set_name)
+    );
+    assert!(
+        annotations["kruise.io/sidecarset-hash"].contains(&hash),
+        "{annotations:?}"
+    );
+    assert_eq!(
+        container_names(&other),
+        ["app"],
+        "a pod the selector misses is untouched"
+    );
+
+    // Every pod of the CloneSet and the Deployment was injected too, and the status counts 4.
+    let injected = wait_for("4 injected pods counted", LONG, || async {
+        let set = sets.get(&set_name).await.map_err(|e| e.to_string())?;
+        let list = pods
+            .list(&ListParams::default().labels("app=web"))
+            .await
+            .map_err(|e| e.to_string())?;
+        let all_injected =
+            list.items.len() == 4 && list.items.iter().all(|p| container_names(p)[0] == "log-agent");
+        let s = &set.data["status"];
+        if all_injected && s["matchedPods"] == 4 && s["notInjectedPods"].is_null() {
+            Ok(list.items)
+        } else {
+            Err(format!(
+                "{s} {:?}\n{}",
+                list.items.iter().map(container_names).collect::<Vec<_>>(),
+                controller.log_tail()
+            ))
+        }
+    })
+    .await;
+    assert_eq!(injected.len(), 4);
+    assert_eq!(controller.stop(), 0);
+    let _ = sets.delete(&set_name, &DeleteParams::default()).await;
+}
+
+#[tokio::test]
+async fn with_run_killed_pods_are_created_without_sidecars_and_reported_once_it_is_back() {
+    let ns = TestNamespace::create("scs-down").await;
+    let controller = RunningController::start(&ns);
+    let sets = sidecarsets(&ns);
+    let set_name = format!("{}-log", ns.name);
+    sets.create(&PostParams::default(), &log_set(&ns))
+        .await
+        .expect("SidecarSet");
+    hashed(&sets, &set_name).await;
+    pod_webhook(&ns).await;
+    controller.kill();
+
+    // The configuration is still there and points nowhere: the pod is created anyway.
+    let pods: Api<Pod> = ns.api();
+    let pod = pods
+        .create(&PostParams::default(), &bare_pod("late", "web"))
+        .await
+        .expect("created while run is down");
+    assert_eq!(container_names(&pod), ["app"]);
+
+    let controller = RunningController::start(&ns);
+    wait_for("the SidecarSet reports the pod", LONG, || async {
+        let set = sets.get(&set_name).await.map_err(|e| e.to_string())?;
+        if set.data["status"]["notInjectedPods"] == 1 {
+            Ok(())
+        } else {
+            Err(format!("{}", set.data["status"]))
+        }
+    })
+    .await;
+    let events: Api<k8s_openapi::api::events::v1::Event> = Api::all(ns.client.clone());
+    wait_for("an event names the pod", LONG, || async {
+        let list = events
+            .list(&ListParams::default())
+            .await
+            .map_err(|e| e.to_string())?;
+        let found = list.items.iter().any(|e| {
+            e.reason.as_deref() == Some("PodsNotInjected")
+                && e.note
+                    .as_deref()
+                    .is_some_and(|n| n.contains(&format!("{}/late", ns.name)))
+        });
+        if found { Ok(()) } else { Err("no event yet".into()) }
+    })
+    .await;
+    assert_eq!(controller.stop(), 0);
+    let _ = sets.delete(&set_name, &DeleteParams::default()).await;
+}
