@@ -266,3 +266,153 @@ async fn with_run_killed_pods_are_created_without_sidecars_and_reported_once_it_
     assert_eq!(controller.stop(), 0);
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;
 }
+
+/// `(uid, sidecar image, sidecar restarts, app restarts)` of a pod.
+fn sidecar_view(pod: &Pod) -> (String, String, i32, i32) {
+    let statuses = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.container_statuses.clone())
+        .unwrap_or_default();
+    let restarts = |name: &str| {
+        statuses
+            .iter()
+            .find(|c| c.name == name)
+            .map_or(-1, |c| c.restart_count)
+    };
+    let image = pod
+        .spec
+        .iter()
+        .flat_map(|s| &s.containers)
+        .find(|c| c.name == "log-agent")
+        .and_then(|c| c.image.clone())
+        .unwrap_or_default();
+    (
+        pod.uid().unwrap_or_default(),
+        image,
+        restarts("log-agent"),
+        restarts("app"),
+    )
+}
+
+#[tokio::test]
+async fn a_sidecar_image_change_goes_in_place_within_the_partition_and_pause_holds_it() {
+    let ns = TestNamespace::create("scs-upgrade").await;
+    let controller = RunningController::start(&ns);
+    let sets = sidecarsets(&ns);
+    let set_name = format!("{}-log", ns.name);
+    let mut manifest = log_set(&ns);
+    manifest.data["spec"]["updateStrategy"] = json!({ "partition": 1, "maxUnavailable": 1 });
+    sets.create(&PostParams::default(), &manifest)
+        .await
+        .expect("SidecarSet");
+    hashed(&sets, &set_name).await;
+    pod_webhook(&ns).await;
+    let pods: Api<Pod> = ns.api();
+    for i in 0..3 {
+        pods.create(&PostParams::default(), &bare_pod(&format!("web-{i}"), "web"))
+            .await
+            .expect("pod");
+    }
+    let status_is = |want: Value| {
+        let sets = sets.clone();
+        let set_name = set_name.clone();
+        let controller = &controller;
+        async move {
+            wait_for(&format!("status {want}"), LONG, || async {
+                let set = sets.get(&set_name).await.map_err(|e| e.to_string())?;
+                let s = &set.data["status"];
+                let fields = ["matchedPods", "updatedPods", "readyPods", "updatedReadyPods"];
+                let have: Vec<&Value> = fields.iter().map(|f| &s[*f]).collect();
+                let wanted: Vec<&Value> = fields.iter().map(|f| &want[*f]).collect();
+                if have == wanted {
+                    Ok(())
+                } else {
+                    Err(format!("{s}\n{}", controller.log_tail()))
+                }
+            })
+            .await
+        }
+    };
+    status_is(json!({ "matchedPods": 3, "updatedPods": 3, "readyPods": 3, "updatedReadyPods": 3 })).await;
+    let before: Vec<(String, String, i32, i32)> = pods
+        .list(&ListParams::default().labels("app=web"))
+        .await
+        .expect("pods")
+        .items
+        .iter()
+        .map(sidecar_view)
+        .collect();
+
+    let watcher = support::controller::PodWatcher::start_expecting(&ns, 3);
+    // Its first list arrives pod by pod: the maxima count from once all three are seen.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    watcher.reset_maxima();
+    let image = json!({ "spec": { "containers": [{ "name": "log-agent", "image": "fluentbit:2",
+        "shareVolumePolicy": { "type": "enabled" },
+        "transferEnv": [{ "sourceContainerName": "app", "envName": "REGION" }],
+        "volumeMounts": [{ "name": "log-conf", "mountPath": "/conf" }] }] } });
+    sets.patch(
+        &set_name,
+        &kube::api::PatchParams::default(),
+        &kube::api::Patch::Merge(image),
+    )
+    .await
+    .expect("new sidecar image");
+    // Partition 1: two of the three pods upgrade, in place.
+    status_is(json!({ "matchedPods": 3, "updatedPods": 2, "readyPods": 3, "updatedReadyPods": 2 })).await;
+    let after: Vec<(String, String, i32, i32)> = pods
+        .list(&ListParams::default().labels("app=web"))
+        .await
+        .expect("pods")
+        .items
+        .iter()
+        .map(sidecar_view)
+        .collect();
+    let upgraded: Vec<_> = after.iter().filter(|v| v.1 == "fluentbit:2").collect();
+    assert_eq!(upgraded.len(), 2, "{after:?}");
+    for view in &after {
+        let was = before.iter().find(|b| b.0 == view.0).expect("same pod, same UID");
+        assert_eq!(view.3, was.3, "the app container never restarts: {view:?}");
+        let restarted = if view.1 == "fluentbit:2" { 1 } else { 0 };
+        assert_eq!(
+            view.2,
+            was.2 + restarted,
+            "only an upgraded sidecar restarts once: {view:?}"
+        );
+    }
+    assert!(
+        watcher.max_unavailable() <= 1,
+        "maxUnavailable 1: {}\n{}",
+        watcher.max_unavailable(),
+        watcher.timeline()
+    );
+
+    // Paused holds the last pod even with the partition gone; resuming finishes.
+    let pause = json!({ "spec": { "updateStrategy": { "partition": 0, "paused": true } } });
+    sets.patch(
+        &set_name,
+        &kube::api::PatchParams::default(),
+        &kube::api::Patch::Merge(pause),
+    )
+    .await
+    .expect("pause");
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let set = sets.get(&set_name).await.expect("set");
+    assert_eq!(
+        set.data["status"]["updatedPods"], 2,
+        "paused: {}",
+        set.data["status"]
+    );
+    let resume = json!({ "spec": { "updateStrategy": { "paused": false } } });
+    sets.patch(
+        &set_name,
+        &kube::api::PatchParams::default(),
+        &kube::api::Patch::Merge(resume),
+    )
+    .await
+    .expect("resume");
+    status_is(json!({ "matchedPods": 3, "updatedPods": 3, "readyPods": 3, "updatedReadyPods": 3 })).await;
+    assert_eq!(controller.stop(), 0);
+    let _ = sets.delete(&set_name, &DeleteParams::default()).await;
+}

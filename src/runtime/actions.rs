@@ -47,6 +47,12 @@ pub enum Action {
     },
     /// A write of a child that is not a pod (a Job, a workload), in its own namespace.
     Child(ChildAction),
+    /// A pod write (not a create) in another namespace than the owner's: a cluster-scoped
+    /// SidecarSet upgrades pods anywhere.
+    Elsewhere {
+        namespace: String,
+        action: Box<Action>,
+    },
 }
 
 /// A write of a child that is not a pod. The child kind is named by its [`ApiResource`]

@@ -87,10 +87,14 @@ pub async fn execute(ctx: &Context, namespace: &str, owner: &str, actions: Vec<A
         .into_iter()
         .partition(|a| matches!(a, Action::CreatePod { .. }));
 
-    // Pod writes, grouped by pod, in plan order within a pod.
-    let mut groups: Vec<Vec<Action>> = Vec::new();
+    // Pod writes, grouped by pod (and namespace), in plan order within a pod.
+    let mut groups: Vec<(String, Vec<Action>)> = Vec::new();
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
     for action in others {
+        let (target_namespace, action) = match action {
+            Action::Elsewhere { namespace, action } => (namespace, *action),
+            action => (namespace.clone(), action),
+        };
         let name = match &action {
             Action::DeletePod { name, .. }
             | Action::DeleteClaim { name }
@@ -98,17 +102,18 @@ pub async fn execute(ctx: &Context, namespace: &str, owner: &str, actions: Vec<A
             | Action::PatchPodStatus { name, .. } => name.clone(),
             Action::CreateClaim { claim } => claim.name_any(),
             Action::Child(child) => format!("{} {}", children::key(child.resource()), child.target()),
-            Action::CreatePod { .. } => continue,
+            Action::CreatePod { .. } | Action::Elsewhere { .. } => continue,
         };
-        let i = *index.entry(name).or_insert_with(|| {
-            groups.push(Vec::new());
-            groups.len() - 1
-        });
-        groups[i].push(action);
+        let i = *index
+            .entry(format!("{target_namespace}/{name}"))
+            .or_insert_with(|| {
+                groups.push((target_namespace.clone(), Vec::new()));
+                groups.len() - 1
+            });
+        groups[i].1.push(action);
     }
     let results: Vec<Vec<Step>> = futures::stream::iter(groups)
-        .map(|group| {
-            let namespace = namespace.clone();
+        .map(|(namespace, group)| {
             let owner = owner.clone();
             async move {
                 let mut steps = Vec::new();
@@ -248,7 +253,8 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
             Err(error) => (Step::Failed(error), None),
         },
         Action::Child(child) => (write_child(ctx, owner, child).await, None),
-        Action::CreatePod { .. } => (Step::Nothing, None),
+        // Unwrapped when the writes are grouped (see `execute`).
+        Action::CreatePod { .. } | Action::Elsewhere { .. } => (Step::Nothing, None),
     }
 }
 

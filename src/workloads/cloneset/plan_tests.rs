@@ -147,6 +147,9 @@ impl World {
             Action::DeletePod { name, .. } => self.pods.retain(|p| p.name_any() != name),
             Action::DeleteClaim { .. } | Action::CreateClaim { .. } => {}
             Action::Child(child) => panic!("a CloneSet has no other children: {child:?}"),
+            Action::Elsewhere { namespace, .. } => {
+                panic!("a CloneSet writes only in its namespace, not {namespace}")
+            }
             Action::PatchPod { name, patch, .. } => {
                 let pod = self.pods.iter_mut().find(|p| p.name_any() == name).expect("pod");
                 let mut value = serde_json::to_value(&*pod).expect("json");

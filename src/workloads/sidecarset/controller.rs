@@ -1,12 +1,15 @@
-//! The SidecarSet on the shared reconcile driver ([`crate::runtime::driver`]), so far its
-//! status and hash annotations: the pods it selects (all cached pods, filtered by its
-//! selector and namespace scope: a scan, no index yet), the Namespaces (a child watch,
-//! for `namespaceSelector`), the pure [`super::status`] and [`super::hash`].
+//! The SidecarSet on the shared reconcile driver ([`crate::runtime::driver`]): the pods it
+//! selects (all cached pods, filtered by its selector and namespace scope: a scan, no
+//! index yet), the Namespaces (a child watch, for `namespaceSelector`), and the pure
+//! [`super::plan_update`], [`super::status`] and [`super::hash`]. A round whose hash
+//! annotations are stale (the containers just changed) upgrades nothing: the annotations
+//! are written first, and their event starts the next round.
 //!
 //! ```text
 //! SidecarSet event ─┐
-//! any pod event     ├─> driver ─> hash annotations (spec patch) ─> status ─> events
-//! Namespace change  ┘   (a pod wakes the SidecarSets whose selector matches its labels)
+//! any pod event     ├─> driver ─> in-place sidecar upgrade (pure plan_update) ─> executor
+//! Namespace change  ┘             ─> hash annotations (spec patch) ─> status ─> events
+//!   (a pod wakes the SidecarSets whose selector matches its labels)
 //! ```
 use k8s_openapi::api::core::v1::Namespace;
 use k8s_openapi::jiff::Timestamp;
@@ -14,7 +17,7 @@ use kube::ResourceExt;
 use kube::core::{Selector, SelectorExt};
 use kube::runtime::reflector::ObjectRef;
 
-use super::{hash, matching, status};
+use super::{hash, matching, plan_update, status};
 use crate::api::sidecarset::{SidecarSet, SidecarSetStatus};
 use crate::runtime::controller::{Context, Serve};
 
@@ -29,7 +32,7 @@ impl crate::runtime::driver::Reconciled for SidecarSet {
         &self,
         ctx: &Context,
         _history: &crate::runtime::history::History,
-        _now: Timestamp,
+        now: Timestamp,
     ) -> crate::runtime::driver::Planned<SidecarSetStatus> {
         let namespaces = ctx.children.get::<Namespace>();
         let labels_of = |ns: &str| {
@@ -44,13 +47,32 @@ impl crate::runtime::driver::Reconciled for SidecarSet {
             .map(AsRef::as_ref)
             .filter(|p| matching::selects_pod(self, p, labels_of(&matching::pod_namespace(p)).as_ref()))
             .collect();
+        let matched: Vec<&k8s_openapi::api::core::v1::Pod> = selected
+            .iter()
+            .copied()
+            .filter(|p| p.metadata.deletion_timestamp.is_none() && status::injected(self, p))
+            .collect();
         let plan = status::plan(&status::Snapshot {
             set: self,
             pods: selected,
         });
+        let upgrade = plan_update::plan_update(self, &matched, now);
+        let mut problems = plan.problems;
+        if !upgrade.not_upgradable.is_empty() {
+            problems.push(crate::runtime::actions::Problem {
+                reason: "NotUpgradablePods",
+                message: format!(
+                    "SidecarSet {}: pods {} have sidecars that differ in more than their images; they are not upgraded in place (recreate them)",
+                    self.name_any(),
+                    upgrade.not_upgradable.join(", ")
+                ),
+            });
+        }
         crate::runtime::driver::Planned {
-            problems: plan.problems,
+            actions: upgrade.actions,
+            problems,
             status: plan.status,
+            // An upgrade's pod writes wake the set; the kubelet's restart too (pod events).
             spec_patch: hash::annotations_patch(self),
             ..Default::default()
         }

@@ -2,11 +2,13 @@
 //! shared runtime (`kubectl kruise run --controllers SidecarSet`): its status and hash
 //! annotations. Pure parts: which pods a SidecarSet injects ([`matching`]), a pod as
 //! injected at its creation ([`inject`], served by the pod webhook in
-//! `crate::admission::pods`), the hash annotations ([`hash`]) and the status ([`status`]).
-//! Not there yet: ControllerRevisions, the in-place sidecar upgrade, hot upgrade,
-//! `resourcesPolicy`, injecting a pinned revision, the CLI verbs.
+//! `crate::admission::pods`), the hash annotations ([`hash`]), the status ([`status`]) and
+//! the in-place sidecar upgrade ([`plan_update`]). Not there yet: ControllerRevisions, hot
+//! upgrade, `resourcesPolicy`, injecting a pinned revision, priority and scatter order, the
+//! `SidecarSetUpgradable` pod condition, the CLI verbs.
 pub mod controller;
 pub mod hash;
 pub mod inject;
 pub mod matching;
+pub mod plan_update;
 pub mod status;

@@ -67,14 +67,6 @@ pub fn injected(set: &SidecarSet, pod: &Pod) -> bool {
             .all(|c| has(&c.container.name, true))
 }
 
-fn ready(pod: &Pod) -> bool {
-    let status = pod.status.as_ref();
-    status.and_then(|s| s.phase.as_deref()) == Some("Running")
-        && status
-            .and_then(|s| s.conditions.as_ref())
-            .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
-}
-
 /// Is `pod` at the set's current hash?
 pub fn updated(set: &SidecarSet, pod: &Pod) -> bool {
     let Some(hash) = set.annotations().get(HASH_ANNOTATION) else {
@@ -97,8 +89,10 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         observed_generation: set.metadata.generation,
         matched_pods: matched.len() as i32,
         updated_pods: count(&|p| updated(set, p)),
-        ready_pods: count(&ready),
-        updated_ready_pods: Some(count(&|p| updated(set, p) && ready(p))),
+        ready_pods: count(&|p| super::plan_update::available(set, p)),
+        updated_ready_pods: Some(count(&|p| {
+            updated(set, p) && super::plan_update::available(set, p)
+        })),
         not_injected_pods: (!missing.is_empty()).then_some(missing.len() as i32),
         ..stored.clone()
     };
@@ -153,9 +147,16 @@ mod tests {
             .iter()
             .map(|c| json!({ "name": c, "image": "x" }))
             .collect();
-        serde_json::from_value(json!({ "metadata": { "name": name, "namespace": "shop", "annotations": annotations },
+        let statuses: Vec<Value> = containers
+            .iter()
+            .map(|c| json!({ "name": c["name"], "image": "x", "imageID": "id-x", "ready": ready, "restartCount": 0 }))
+            .collect();
+        serde_json::from_value(
+            json!({ "metadata": { "name": name, "namespace": "shop", "annotations": annotations },
             "spec": { "containers": containers },
-            "status": { "phase": "Running", "conditions": [{ "type": "Ready", "status": if ready { "True" } else { "False" } }] } }))
+            "status": { "phase": "Running", "containerStatuses": statuses,
+                "conditions": [{ "type": "Ready", "status": if ready { "True" } else { "False" } }] } }),
+        )
         .expect("pod")
     }
 

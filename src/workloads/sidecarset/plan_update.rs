@@ -1,0 +1,283 @@
+//! The in-place sidecar upgrade (reference §1.8 steps 5-12): which injected pods get the
+//! SidecarSet's new sidecar images this round. Pure.
+//!
+//! Invariants (tested here and in `tests/sidecarset.rs`):
+//! - Only the images of the SidecarSet's own containers change; a pod whose sidecars
+//!   differ in more than their images (its without-image hash is another) is never
+//!   touched; no other container of the pod is written.
+//! - `type: NotUpdate` and `paused` upgrade nothing; `selector` limits the pods;
+//!   `partition` pods stay at the old images; an updated pod whose new sidecar has not
+//!   started yet (not consistent) or that is not ready counts against `maxUnavailable`; a
+//!   ready pod is taken only within that budget, a not-ready one always.
+//! - Each upgraded pod records the imageIDs its sidecars ran before
+//!   (`kruise.io/sidecarset-inplace-update-state`), which is how "started" is judged.
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use k8s_openapi::jiff::Timestamp;
+use kube::ResourceExt;
+use kube::core::{Selector, SelectorExt};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::inject::{HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, HashEntry, read_hashes};
+use crate::api::common::IntOrString;
+use crate::api::sidecarset::{SidecarSet, SidecarSetUpdateStrategyType};
+use crate::runtime::actions::{Action, Why};
+
+pub const INPLACE_STATE_ANNOTATION: &str = "kruise.io/sidecarset-inplace-update-state";
+
+/// One SidecarSet's in-place state on a pod.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InPlaceState {
+    pub revision: String,
+    pub update_timestamp: Time,
+    pub last_container_statuses: BTreeMap<String, LastStatus>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LastStatus {
+    #[serde(rename = "imageID")]
+    pub image_id: String,
+}
+
+fn states(pod: &Pod) -> BTreeMap<String, InPlaceState> {
+    pod.annotations()
+        .get(INPLACE_STATE_ANNOTATION)
+        .and_then(|s| serde_json::from_str(s).ok())
+        .unwrap_or_default()
+}
+
+fn status_of<'p>(pod: &'p Pod, container: &str) -> Option<&'p ContainerStatus> {
+    pod.status
+        .as_ref()?
+        .container_statuses
+        .as_ref()?
+        .iter()
+        .find(|s| s.name == container)
+}
+
+fn spec_image<'p>(pod: &'p Pod, container: &str) -> Option<&'p str> {
+    pod.spec
+        .as_ref()?
+        .containers
+        .iter()
+        .find(|c| c.name == container)?
+        .image
+        .as_deref()
+}
+
+/// Have the set's sidecars of `pod` started with the images its spec names?
+pub fn consistent(set: &SidecarSet, pod: &Pod) -> bool {
+    let names: Vec<&str> = set
+        .spec
+        .containers
+        .iter()
+        .flatten()
+        .map(|c| c.container.name.as_str())
+        .collect();
+    let spec_count = pod.spec.as_ref().map_or(0, |s| s.containers.len());
+    let status_count = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.container_statuses.as_ref())
+        .map_or(0, Vec::len);
+    if spec_count != status_count {
+        return false;
+    }
+    let recorded = states(pod).remove(&set.name_any());
+    names.iter().all(|name| {
+        let (Some(status), Some(want)) = (status_of(pod, name), spec_image(pod, name)) else {
+            return false;
+        };
+        if want.contains("@sha256:") {
+            return status.image_id.ends_with(want.rsplit('@').next().unwrap_or(want));
+        }
+        if status.image == want {
+            return true;
+        }
+        recorded
+            .as_ref()
+            .and_then(|r| r.last_container_statuses.get(*name))
+            .is_none_or(|before| before.image_id != status.image_id)
+    })
+}
+
+fn ready(pod: &Pod) -> bool {
+    let status = pod.status.as_ref();
+    status.and_then(|s| s.phase.as_deref()) == Some("Running")
+        && status
+            .and_then(|s| s.conditions.as_ref())
+            .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
+}
+
+/// Ready and consistent: what `readyPods` counts and the budget spares.
+pub fn available(set: &SidecarSet, pod: &Pod) -> bool {
+    ready(pod) && consistent(set, pod)
+}
+
+fn scaled_up(value: Option<&IntOrString>, total: i64, default: i64) -> (i64, Option<String>) {
+    match value {
+        None => (default, None),
+        Some(IntOrString::Int(n)) => (i64::from(*n), None),
+        Some(IntOrString::String(s)) => {
+            let p = s
+                .strip_suffix('%')
+                .and_then(|p| p.parse::<i64>().ok())
+                .unwrap_or(0);
+            ((total * p + 99) / 100, Some(s.clone()))
+        }
+    }
+}
+
+/// The upgrade's writes this round (and the not-upgradable pods, for an event).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Upgrade {
+    pub actions: Vec<Action>,
+    pub not_upgradable: Vec<String>,
+}
+
+/// Plans the upgrade of `matched` (the pods the set injected).
+pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrade {
+    let mut upgrade = Upgrade::default();
+    let strategy = set.spec.update_strategy.clone().unwrap_or_default();
+    if strategy.type_ == Some(SidecarSetUpdateStrategyType::NotUpdate) || strategy.paused == Some(true) {
+        return upgrade;
+    }
+    let annotations = set.annotations();
+    let (Some(hash), Some(bare)) = (
+        annotations.get(HASH_ANNOTATION),
+        annotations.get(HASH_WITHOUT_IMAGE_ANNOTATION),
+    ) else {
+        return upgrade;
+    };
+    let name = set.name_any();
+    let entry_of = |pod: &Pod, key: &str| {
+        read_hashes(pod.annotations().get(key))
+            .ok()
+            .and_then(|h| h.get(&name).cloned())
+    };
+    let is_updated = |pod: &Pod| entry_of(pod, HASH_ANNOTATION).is_some_and(|e| &e.hash == hash);
+    let total = matched.len() as i64;
+    let updated = matched.iter().filter(|p| is_updated(p)).count() as i64;
+    if updated >= total {
+        return upgrade;
+    }
+    let picked = |pod: &Pod| {
+        strategy
+            .selector
+            .clone()
+            .and_then(|s| Selector::try_from(s).ok())
+            .is_none_or(|s| s.matches(pod.labels()))
+    };
+    let mut waiting: Vec<&Pod> = Vec::new();
+    for pod in matched.iter().copied().filter(|p| !is_updated(p) && picked(p)) {
+        if entry_of(pod, HASH_WITHOUT_IMAGE_ANNOTATION).is_none_or(|e| &e.hash != bare) {
+            upgrade.not_upgradable.push(pod.name_any());
+        } else if ready(pod) && !consistent(set, pod) {
+            // A previous change still rolling on this pod.
+        } else {
+            waiting.push(pod);
+        }
+    }
+    waiting.sort_by_key(|p| (ready(p), p.name_any()));
+    let (mut partition, raw) = scaled_up(strategy.partition.as_ref(), total, 0);
+    if raw.as_deref().is_some_and(|r| r != "100%") && total > 1 && partition == total {
+        partition = total - 1;
+    }
+    let partition = partition.clamp(0, total);
+    let take = (waiting.len() as i64 - partition).max(0) as usize;
+    waiting.truncate(take);
+    let (budget, _) = scaled_up(strategy.max_unavailable.as_ref(), total, 1);
+    let mut unavailable = matched
+        .iter()
+        .filter(|p| is_updated(p) && !available(set, p))
+        .count() as i64;
+    for pod in waiting {
+        if ready(pod) {
+            if unavailable >= budget {
+                break;
+            }
+            unavailable += 1;
+        }
+        upgrade.actions.push(upgrade_pod(set, pod, hash, now));
+    }
+    upgrade
+}
+
+/// The write that upgrades `pod`: the sidecars' images, its hash entry, its in-place state.
+fn upgrade_pod(set: &SidecarSet, pod: &Pod, hash: &str, now: Timestamp) -> Action {
+    let name = set.name_any();
+    let mut images = Vec::new();
+    let mut last = BTreeMap::new();
+    for sidecar in set.spec.containers.iter().flatten() {
+        let container = &sidecar.container.name;
+        let want = sidecar.container.image.clone().unwrap_or_default();
+        if spec_image(pod, container) != Some(want.as_str()) {
+            images.push(json!({ "name": container, "image": want }));
+            let before = status_of(pod, container)
+                .map(|s| s.image_id.clone())
+                .unwrap_or_default();
+            last.insert(container.clone(), LastStatus { image_id: before });
+        }
+    }
+    let time = Time(Timestamp::from_second(now.as_second()).unwrap_or(now));
+    let mut hashes = read_hashes(pod.annotations().get(HASH_ANNOTATION)).unwrap_or_default();
+    let mut sidecars: Vec<String> = set
+        .spec
+        .containers
+        .iter()
+        .flatten()
+        .map(|c| c.container.name.clone())
+        .collect();
+    sidecars.sort();
+    hashes.insert(
+        name.clone(),
+        HashEntry {
+            update_timestamp: time.clone(),
+            hash: hash.to_string(),
+            sidecar_set_name: name.clone(),
+            sidecar_list: sidecars,
+            controller_revision: set
+                .status
+                .as_ref()
+                .and_then(|s| s.latest_revision.clone())
+                .unwrap_or_default(),
+        },
+    );
+    let mut all_states = states(pod);
+    all_states.insert(
+        name,
+        InPlaceState {
+            revision: hash.to_string(),
+            update_timestamp: time,
+            last_container_statuses: last,
+        },
+    );
+    let patch = Action::PatchPod {
+        name: pod.name_any(),
+        patch: json!({
+            "metadata": {
+                "resourceVersion": pod.metadata.resource_version,
+                "annotations": {
+                    HASH_ANNOTATION: serde_json::to_string(&hashes).unwrap_or_default(),
+                    INPLACE_STATE_ANNOTATION: serde_json::to_string(&all_states).unwrap_or_default(),
+                },
+            },
+            "spec": { "containers": images },
+        }),
+        why: Why::UpdatePodInPlace,
+    };
+    // A SidecarSet is cluster-scoped: its pods are in their own namespaces.
+    Action::Elsewhere {
+        namespace: pod.namespace().unwrap_or_default(),
+        action: Box::new(patch),
+    }
+}
+
+#[cfg(test)]
+#[path = "plan_update_tests.rs"]
+mod tests;

@@ -1,0 +1,159 @@
+//! Table tests for the in-place sidecar upgrade.
+use serde_json::{Value, json};
+
+use super::*;
+
+fn now() -> Timestamp {
+    "2026-12-04T12:00:00Z".parse().expect("time")
+}
+
+fn set(strategy: Value) -> SidecarSet {
+    serde_json::from_value(json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "SidecarSet",
+        "metadata": { "name": "log", "annotations": { HASH_ANNOTATION: "new", HASH_WITHOUT_IMAGE_ANNOTATION: "bare" } },
+        "spec": { "selector": { "matchLabels": { "app": "web" } }, "updateStrategy": strategy,
+            "containers": [{ "name": "log", "image": "fluentbit:2" }] } }))
+    .expect("set")
+}
+
+/// An injected pod at `hash` (sidecar image `image`), ready or not.
+fn pod(i: usize, hash: &str, bare: &str, image: &str, ready: bool) -> Pod {
+    let entry = |h: &str| {
+        format!(
+            "{{\"log\":{{\"updateTimestamp\":\"2026-12-04T11:00:00Z\",\"hash\":\"{h}\",\"sidecarSetName\":\"log\",\"sidecarList\":[\"log\"]}}}}"
+        )
+    };
+    serde_json::from_value(json!({
+        "metadata": { "name": format!("web-{i}"), "namespace": "shop", "resourceVersion": "5",
+            "labels": { "app": "web", "canary": if i == 0 { "yes" } else { "no" } },
+            "annotations": { HASH_ANNOTATION: entry(hash), HASH_WITHOUT_IMAGE_ANNOTATION: entry(bare),
+                "kruise.io/sidecarset-injected-list": "log" } },
+        "spec": { "containers": [{ "name": "log", "image": image }, { "name": "app", "image": "nginx" }] },
+        "status": { "phase": "Running",
+            "conditions": [{ "type": "Ready", "status": if ready { "True" } else { "False" } }],
+            "containerStatuses": [
+                { "name": "log", "image": image, "imageID": format!("id-{image}"), "ready": ready, "restartCount": 0 },
+                { "name": "app", "image": "nginx", "imageID": "id-nginx", "ready": true, "restartCount": 0 }] } }))
+    .expect("pod")
+}
+
+/// The patches of `u`, unwrapped from their namespace.
+fn patches(u: &Upgrade) -> Vec<(&String, &Value)> {
+    u.actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Elsewhere { namespace, action } if namespace == "shop" => match action.as_ref() {
+                Action::PatchPod { name, patch, .. } => Some((name, patch)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+fn upgraded(u: &Upgrade) -> Vec<String> {
+    patches(u).into_iter().map(|(n, _)| n.clone()).collect()
+}
+
+fn old(i: usize) -> Pod {
+    pod(i, "old", "bare", "fluentbit:1", true)
+}
+
+#[test]
+fn one_pod_at_a_time_by_default_and_only_the_sidecar_image_is_written() {
+    let pods = [old(0), old(1), old(2)];
+    let refs: Vec<&Pod> = pods.iter().collect();
+    let u = plan_update(&set(json!({})), &refs, now());
+    assert_eq!(upgraded(&u), ["web-0"]);
+    let (_, patch) = patches(&u)[0];
+    assert_eq!(
+        patch["spec"]["containers"],
+        json!([{ "name": "log", "image": "fluentbit:2" }])
+    );
+    let state: BTreeMap<String, InPlaceState> = serde_json::from_str(
+        patch["metadata"]["annotations"][INPLACE_STATE_ANNOTATION]
+            .as_str()
+            .expect("state"),
+    )
+    .expect("json");
+    assert_eq!(
+        state["log"].last_container_statuses["log"].image_id,
+        "id-fluentbit:1"
+    );
+    let hashes = read_hashes(
+        patch["metadata"]["annotations"][HASH_ANNOTATION]
+            .as_str()
+            .map(str::to_owned)
+            .as_ref(),
+    )
+    .expect("hashes");
+    assert_eq!(hashes["log"].hash, "new");
+    assert_eq!(patch["metadata"]["resourceVersion"], "5");
+}
+
+#[test]
+fn max_unavailable_counts_updated_pods_whose_sidecar_has_not_started() {
+    // web-0 is updated but its sidecar still runs the old image (the kubelet has not
+    // restarted it): it is unavailable, and the budget of 2 leaves room for one more.
+    let mut rolling = pod(0, "new", "bare", "fluentbit:2", true);
+    rolling
+        .status
+        .as_mut()
+        .expect("status")
+        .container_statuses
+        .as_mut()
+        .expect("statuses")[0]
+        .image = "fluentbit:1".into();
+    rolling
+        .status
+        .as_mut()
+        .expect("status")
+        .container_statuses
+        .as_mut()
+        .expect("statuses")[0]
+        .image_id = "id-fluentbit:1".into();
+    rolling.metadata.annotations.as_mut().expect("annotations").insert(
+        INPLACE_STATE_ANNOTATION.into(),
+        "{\"log\":{\"revision\":\"new\",\"updateTimestamp\":\"2026-12-04T11:59:00Z\",\"lastContainerStatuses\":{\"log\":{\"imageID\":\"id-fluentbit:1\"}}}}".into(),
+    );
+    let set_ = set(json!({ "maxUnavailable": 2 }));
+    assert!(!consistent(&set_, &rolling));
+    let pods = [rolling, old(1), old(2), old(3)];
+    let refs: Vec<&Pod> = pods.iter().collect();
+    assert_eq!(upgraded(&plan_update(&set_, &refs, now())), ["web-1"]);
+    // A not-ready pod is taken without using the budget.
+    let pods = [old(0), pod(1, "old", "bare", "fluentbit:1", false)];
+    let refs: Vec<&Pod> = pods.iter().collect();
+    assert_eq!(
+        upgraded(&plan_update(&set(json!({})), &refs, now())),
+        ["web-1", "web-0"]
+    );
+}
+
+#[test]
+fn partition_selector_paused_not_update_and_not_upgradable_pods() {
+    let pods = [old(0), old(1), old(2), old(3)];
+    let refs: Vec<&Pod> = pods.iter().collect();
+    let held = plan_update(&set(json!({ "partition": 3, "maxUnavailable": 4 })), &refs, now());
+    assert_eq!(upgraded(&held), ["web-0"], "partition 3 of 4 leaves three old");
+    let canary = plan_update(
+        &set(json!({ "selector": { "matchLabels": { "canary": "yes" } }, "maxUnavailable": 4 })),
+        &refs,
+        now(),
+    );
+    assert_eq!(upgraded(&canary), ["web-0"]);
+    assert!(
+        plan_update(&set(json!({ "paused": true })), &refs, now())
+            .actions
+            .is_empty()
+    );
+    assert!(
+        plan_update(&set(json!({ "type": "NotUpdate" })), &refs, now())
+            .actions
+            .is_empty()
+    );
+    let changed = [pod(0, "old", "other-bare", "fluentbit:1", true)];
+    let refs: Vec<&Pod> = changed.iter().collect();
+    let u = plan_update(&set(json!({})), &refs, now());
+    assert!(u.actions.is_empty());
+    assert_eq!(u.not_upgradable, ["web-0"]);
+}
