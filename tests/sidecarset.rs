@@ -416,3 +416,44 @@ async fn a_sidecar_image_change_goes_in_place_within_the_partition_and_pause_hol
     assert_eq!(controller.stop(), 0);
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;
 }
+
+#[tokio::test]
+async fn the_handbook_sidecarset_injects_its_container_and_volume() {
+    let ns = TestNamespace::create("scs-handbook").await;
+    let controller = RunningController::start(&ns);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sidecarset-test.yaml");
+    let mut doc = support::manifests::documents(&path).remove(0);
+    // Cluster-scoped: named after the test so that parallel tests do not share it.
+    let name = format!("{}-handbook", ns.name);
+    doc["metadata"]["name"] = json!(name);
+    let sets = sidecarsets(&ns);
+    let set: DynamicObject = support::object(doc);
+    sets.create(&PostParams::default(), &set)
+        .await
+        .expect("the handbook SidecarSet");
+    pod_webhook(&ns).await;
+    let pods: Api<Pod> = ns.api();
+    let pod = pods
+        .create(&PostParams::default(), &bare_pod("nginx", "nginx"))
+        .await
+        .expect("pod");
+    assert_eq!(container_names(&pod), ["sidecar1", "app"]);
+    let sidecar = &pod.spec.as_ref().expect("spec").containers[0];
+    assert_eq!(sidecar.image.as_deref(), Some("centos:6.7"));
+    assert_eq!(
+        sidecar.command.as_deref(),
+        Some(&["sleep".to_string(), "999d".to_string()][..])
+    );
+    let volumes: Vec<String> = pod
+        .spec
+        .as_ref()
+        .expect("spec")
+        .volumes
+        .iter()
+        .flatten()
+        .map(|v| v.name.clone())
+        .collect();
+    assert!(volumes.contains(&"log-volume".to_string()), "{volumes:?}");
+    assert_eq!(controller.stop(), 0);
+    let _ = sets.delete(&name, &DeleteParams::default()).await;
+}

@@ -171,6 +171,8 @@ pub struct Context {
     /// its own status returned. Nothing is planned from a cached copy older than that (a
     /// BroadcastJob's phase, an AdvancedCronJob's lastScheduleTime live in the status).
     pub own_writes: OwnWrites,
+    /// The namespace the run is scoped to (`run -n NS`); None: all namespaces.
+    pub scope: Option<String>,
 }
 
 /// The versions of the objects' own status writes (see [`Context::own_writes`]).

@@ -224,6 +224,7 @@ pub async fn serve<K, R, Fut, F>(
         queued: Mutex::default(),
         backoffs: Default::default(),
         own_writes: Default::default(),
+        scope: s.namespace.clone(),
     });
     let queue = ctx.clone();
     let mark = Arc::new(move |r: &ObjectRef<Decoded<K>>| {

@@ -1,7 +1,10 @@
 //! The SidecarSet on the shared reconcile driver ([`crate::runtime::driver`]): the pods it
 //! selects (all cached pods, filtered by its selector and namespace scope: a scan, no
 //! index yet), the Namespaces (a child watch, for `namespaceSelector`), and the pure
-//! [`super::plan_update`], [`super::status`] and [`super::hash`]. A round whose hash
+//! [`super::plan_update`], [`super::status`] and [`super::hash`]. A run scoped to a
+//! namespace (`run -n NS`) drives only the SidecarSets scoped to that namespace (by
+//! `spec.namespace` or a `kubernetes.io/metadata.name` namespace selector): it sees no
+//! other namespace's pods, and two runs must not write one status from different views. A round whose hash
 //! annotations are stale (the containers just changed) upgrades nothing: the annotations
 //! are written first, and their event starts the next round.
 //!
@@ -34,6 +37,13 @@ impl crate::runtime::driver::Reconciled for SidecarSet {
         _history: &crate::runtime::history::History,
         now: Timestamp,
     ) -> crate::runtime::driver::Planned<SidecarSetStatus> {
+        // A run scoped to one namespace sees only that namespace's pods: it drives only
+        // the SidecarSets scoped to that namespace (another run drives the others).
+        if let Some(scope) = ctx.scope.as_deref()
+            && matching::scoped_to(self) != Some(scope)
+        {
+            return crate::runtime::driver::Planned::default();
+        }
         let namespaces = ctx.children.get::<Namespace>();
         let labels_of = |ns: &str| {
             namespaces

@@ -55,6 +55,23 @@ pub fn covers_namespace(
     }
 }
 
+/// The one namespace `set` is scoped to, if it names exactly one (`spec.namespace`, or a
+/// namespace selector of just `kubernetes.io/metadata.name: NS`).
+pub fn scoped_to(set: &SidecarSet) -> Option<&str> {
+    if let Some(only) = set.spec.namespace.as_deref().filter(|n| !n.is_empty()) {
+        return Some(only);
+    }
+    let selector = set.spec.namespace_selector.as_ref()?;
+    if selector.match_expressions.as_ref().is_some_and(|e| !e.is_empty()) {
+        return None;
+    }
+    let labels = selector.match_labels.as_ref()?;
+    match labels.len() {
+        1 => labels.get("kubernetes.io/metadata.name").map(String::as_str),
+        _ => None,
+    }
+}
+
 /// Does `set` select `pod` by its labels and namespace?
 pub fn selects_pod(set: &SidecarSet, pod: &Pod, namespace_labels: Option<&BTreeMap<String, String>>) -> bool {
     let Some(selector) = set.spec.selector.as_ref().filter(|s| has_terms(s)) else {
