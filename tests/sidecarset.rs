@@ -102,17 +102,24 @@ fn container_names(pod: &Pod) -> Vec<String> {
         .collect()
 }
 
+/// A test's namespace, its `run`, and `set` created, hashed and injectable: the SidecarSet
+/// API, its name and its hash annotation.
+async fn ready_set(ns: &TestNamespace, set: DynamicObject) -> (Api<DynamicObject>, String, String) {
+    let sets = sidecarsets(ns);
+    let set_name = set.name_any();
+    sets.create(&PostParams::default(), &set)
+        .await
+        .expect("SidecarSet");
+    let hash = hashed(&sets, &set_name).await;
+    pod_webhook(ns).await;
+    (sets, set_name, hash)
+}
+
 #[tokio::test]
 async fn pods_of_any_workload_get_the_sidecar_and_the_status_counts_them() {
     let ns = TestNamespace::create("scs-inject").await;
     let controller = RunningController::start(&ns);
-    let sets = sidecarsets(&ns);
-    let set_name = format!("{}-log", ns.name);
-    sets.create(&PostParams::default(), &log_set(&ns))
-        .await
-        .expect("SidecarSet");
-    let hash = hashed(&sets, &set_name).await;
-    pod_webhook(&ns).await;
+    let (sets, set_name, hash) = ready_set(&ns, log_set(&ns)).await;
 
     let pods: Api<Pod> = ns.api();
     let bare = pods
@@ -221,13 +228,7 @@ async fn pods_of_any_workload_get_the_sidecar_and_the_status_counts_them() {
 async fn with_run_killed_pods_are_created_without_sidecars_and_reported_once_it_is_back() {
     let ns = TestNamespace::create("scs-down").await;
     let controller = RunningController::start(&ns);
-    let sets = sidecarsets(&ns);
-    let set_name = format!("{}-log", ns.name);
-    sets.create(&PostParams::default(), &log_set(&ns))
-        .await
-        .expect("SidecarSet");
-    hashed(&sets, &set_name).await;
-    pod_webhook(&ns).await;
+    let (sets, set_name, _) = ready_set(&ns, log_set(&ns)).await;
     controller.kill();
 
     // The configuration is still there and points nowhere: the pod is created anyway.
@@ -299,15 +300,9 @@ fn sidecar_view(pod: &Pod) -> (String, String, i32, i32) {
 async fn a_sidecar_image_change_goes_in_place_within_the_partition_and_pause_holds_it() {
     let ns = TestNamespace::create("scs-upgrade").await;
     let controller = RunningController::start(&ns);
-    let sets = sidecarsets(&ns);
-    let set_name = format!("{}-log", ns.name);
     let mut manifest = log_set(&ns);
     manifest.data["spec"]["updateStrategy"] = json!({ "partition": 1, "maxUnavailable": 1 });
-    sets.create(&PostParams::default(), &manifest)
-        .await
-        .expect("SidecarSet");
-    hashed(&sets, &set_name).await;
-    pod_webhook(&ns).await;
+    let (sets, set_name, _) = ready_set(&ns, manifest).await;
     let pods: Api<Pod> = ns.api();
     for i in 0..3 {
         pods.create(&PostParams::default(), &bare_pod(&format!("web-{i}"), "web"))

@@ -10,24 +10,16 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::State;
-use k8s_openapi::api::core::v1::{Namespace, Pod};
+use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::jiff::Timestamp;
 use kube::core::DynamicObject;
 use kube::core::admission::{AdmissionResponse, AdmissionReview, Operation};
-use kube::runtime::reflector::{ObjectRef, Store};
+use kube::runtime::reflector::ObjectRef;
 use serde_json::Value;
 
-use super::shared::Shared;
+use super::shared::{PodInjection, Shared};
 use crate::api::sidecarset::SidecarSet;
-use crate::runtime::decoded::Decoded;
 use crate::workloads::sidecarset::{inject, matching};
-
-/// The caches the pod webhook reads.
-#[derive(Clone)]
-pub struct PodInjection {
-    pub sidecarsets: Store<Decoded<SidecarSet>>,
-    pub namespaces: Store<Namespace>,
-}
 
 /// The JSON patch that injects `pod` (None: nothing to inject). Pure.
 pub fn injection_patch(

@@ -150,11 +150,7 @@ pub fn mutating(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> Mu
         ca_bundle,
         scope,
     );
-    // A mutating webhook has every field of a validating one, plus its reinvocation policy.
-    let mut webhook: MutatingWebhook = serde_json::to_value(shared)
-        .and_then(serde_json::from_value)
-        .unwrap_or_default();
-    webhook.reinvocation_policy = Some("Never".into());
+    let webhook = as_mutating(shared);
     let mut config = MutatingWebhookConfiguration {
         webhooks: Some(vec![webhook, pod_injection(endpoint, ca_bundle, scope)]),
         ..MutatingWebhookConfiguration::default()
@@ -183,7 +179,12 @@ fn pod_injection(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> M
             scope,
         )
     };
-    let mut webhook: MutatingWebhook = serde_json::to_value(shared)
+    as_mutating(shared)
+}
+
+/// A mutating webhook has every field of a validating one, plus its reinvocation policy.
+fn as_mutating(hook: ValidatingWebhook) -> MutatingWebhook {
+    let mut webhook: MutatingWebhook = serde_json::to_value(hook)
         .and_then(serde_json::from_value)
         .unwrap_or_default();
     webhook.reinvocation_policy = Some("Never".into());

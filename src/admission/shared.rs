@@ -34,5 +34,13 @@ pub struct Shared {
     pub metrics: Arc<Metrics>,
     pub health: Arc<Health>,
     /// The caches of the pod webhook (SidecarSet injection); None: pods are not mutated.
-    pub pods: Option<super::pods::PodInjection>,
+    pub pods: Option<PodInjection>,
+}
+
+/// The caches the pod webhook reads (watched while the server runs).
+#[derive(Clone)]
+pub struct PodInjection {
+    pub sidecarsets:
+        kube::runtime::reflector::Store<crate::runtime::decoded::Decoded<crate::api::sidecarset::SidecarSet>>,
+    pub namespaces: kube::runtime::reflector::Store<k8s_openapi::api::core::v1::Namespace>,
 }

@@ -230,7 +230,7 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     let health = Arc::new(Health::default());
     // The pod webhook's caches (SidecarSets, Namespaces), watched for as long as it serves.
     let pods = args.webhooks.then(|| {
-        use crate::admission::pods::PodInjection;
+        use crate::admission::shared::PodInjection;
         let (sidecarsets, drive_sets) = watches::plain(
             Api::<crate::runtime::decoded::Decoded<crate::api::sidecarset::SidecarSet>>::all(client.clone()),
             "sidecarsets",
