@@ -1,7 +1,8 @@
 //! What upstream's webhook refuses in a BroadcastJob (reference §2.2) and an
 //! AdvancedCronJob (§3.2) that the CRDs' CEL rules cannot express: the name's alphabet,
-//! the job labels preset in a template, a schedule or a time zone that cannot be read,
-//! and a change of an AdvancedCronJob's child template. Pure.
+//! the job labels preset in a template, the plainest faults of a pod template (no
+//! containers, a bad or repeated container name, no image), a schedule or a time zone that
+//! cannot be read, and a change of an AdvancedCronJob's child template. Pure.
 //!
 //! Invariant: every refusal names the object and the field (`spec.schedule: field 5 (day
 //! of week) "7": ...`).
@@ -29,17 +30,73 @@ fn preset_job_labels(kind: &str, name: &str, labels: &Value, path: &str) -> Opti
     })
 }
 
+/// A DNS-1123 label (a container's name).
+fn dns_label(name: &str) -> bool {
+    let edge = |c: Option<char>| c.is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    !name.is_empty()
+        && name.len() <= 63
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && edge(name.chars().next())
+        && edge(name.chars().last())
+}
+
+/// What Kubernetes' pod validation would refuse in the pod template at `path` and that
+/// the CRD schema (schemaless there) cannot see: no containers, a container without a
+/// valid name or without an image, a name used twice. Not the whole of it: the rest is
+/// refused when a pod is created (the job's `FailedCreate` event names it).
+fn template_refusal(kind: &str, name: &str, template: &Value, path: &str) -> Option<String> {
+    let refuse = |field: String, why: &str| Some(format!("{kind} {name}: {path}.{field}: {why}"));
+    let spec = &template["spec"];
+    let containers = spec["containers"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if containers.is_empty() {
+        return refuse("spec.containers".into(), "at least one container is required");
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let lists = [
+        ("initContainers", spec["initContainers"].as_array()),
+        ("containers", spec["containers"].as_array()),
+    ];
+    for (list, items) in lists {
+        for (i, container) in items.into_iter().flatten().enumerate() {
+            let container_name = container["name"].as_str().unwrap_or_default();
+            if !dns_label(container_name) {
+                return refuse(
+                    format!("spec.{list}[{i}].name"),
+                    "must be a lowercase DNS label (letters, digits, '-')",
+                );
+            }
+            if !seen.insert(container_name.to_string()) {
+                return refuse(
+                    format!("spec.{list}[{i}].name"),
+                    &format!("{container_name:?} is used twice"),
+                );
+            }
+            if container["image"].as_str().is_none_or(str::is_empty) {
+                return refuse(format!("spec.{list}[{i}].image"), "is required");
+            }
+        }
+    }
+    None
+}
+
 /// Why a BroadcastJob must be refused (None: it may be stored).
 pub fn broadcastjob(object: &Value) -> Option<String> {
     let name = object["metadata"]["name"].as_str().unwrap_or_default();
-    name_refusal("BroadcastJob", name).or_else(|| {
-        preset_job_labels(
-            "BroadcastJob",
-            name,
-            &object["spec"]["template"]["metadata"]["labels"],
-            "spec.template.metadata.labels",
-        )
-    })
+    name_refusal("BroadcastJob", name)
+        .or_else(|| {
+            preset_job_labels(
+                "BroadcastJob",
+                name,
+                &object["spec"]["template"]["metadata"]["labels"],
+                "spec.template.metadata.labels",
+            )
+        })
+        .or_else(|| template_refusal("BroadcastJob", name, &object["spec"]["template"], "spec.template"))
 }
 
 /// Why an AdvancedCronJob must be refused (None: it may be stored); `old` is the stored
@@ -68,6 +125,19 @@ pub fn advancedcronjob(object: &Value, old: Option<&Value>) -> Option<String> {
     ) {
         return Some(refusal);
     }
+    for template in ["jobTemplate", "broadcastJobTemplate"] {
+        let pod = &spec["template"][template]["spec"]["template"];
+        if spec["template"][template].is_object()
+            && let Some(refusal) = template_refusal(
+                kind,
+                name,
+                pod,
+                &format!("spec.template.{template}.spec.template"),
+            )
+        {
+            return Some(refusal);
+        }
+    }
     let old = old?;
     ["jobTemplate", "broadcastJobTemplate"].iter().find_map(|template| {
         (old["spec"]["template"][template] != spec["template"][template]).then(|| {
@@ -83,7 +153,8 @@ mod tests {
     use super::*;
 
     fn acj(name: &str, schedule: &str, zone: Option<&str>) -> Value {
-        let mut spec = json!({ "schedule": schedule, "template": { "jobTemplate": { "spec": {} } } });
+        let mut spec = json!({ "schedule": schedule, "template": { "jobTemplate": { "spec": {
+            "template": { "spec": { "containers": [{ "name": "c", "image": "busybox" }] } } } } } });
         if let Some(zone) = zone {
             spec["timeZone"] = json!(zone);
         }
@@ -122,10 +193,39 @@ mod tests {
     }
 
     #[test]
+    fn a_pod_template_without_containers_or_with_a_repeated_name_is_refused() {
+        let job = |containers: Value| {
+            json!({ "metadata": { "name": "warm" },
+                "spec": { "template": { "spec": { "restartPolicy": "Never", "containers": containers } } } })
+        };
+        assert_eq!(
+            broadcastjob(&job(json!([{ "name": "a", "image": "busybox" }]))),
+            None
+        );
+        let e = broadcastjob(&job(json!([]))).expect("refused");
+        assert!(e.contains("spec.template.spec.containers: at least one"), "{e}");
+        let twice = json!([{ "name": "a", "image": "x" }, { "name": "a", "image": "y" }]);
+        let e = broadcastjob(&job(twice)).expect("refused");
+        assert!(e.contains("spec.template.spec.containers[1].name"), "{e}");
+        let e = broadcastjob(&job(json!([{ "name": "A_b", "image": "x" }]))).expect("refused");
+        assert!(e.contains("containers[0].name"), "{e}");
+        let e = broadcastjob(&job(json!([{ "name": "a" }]))).expect("refused");
+        assert!(e.contains("containers[0].image: is required"), "{e}");
+        let mut cron = acj("nightly", "0 2 * * *", None);
+        cron["spec"]["template"]["jobTemplate"]["spec"]["template"] = json!({ "spec": { "containers": [] } });
+        let e = advancedcronjob(&cron, None).expect("refused");
+        assert!(
+            e.contains("spec.template.jobTemplate.spec.template.spec.containers"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn a_broadcastjob_may_not_preset_its_own_labels() {
         let job = |labels: Value| {
             json!({ "metadata": { "name": "warm" },
-            "spec": { "template": { "metadata": { "labels": labels } } } })
+            "spec": { "template": { "metadata": { "labels": labels },
+                "spec": { "containers": [{ "name": "c", "image": "busybox" }] } } } })
         };
         assert_eq!(broadcastjob(&job(json!({ "app": "warm" }))), None);
         let e = broadcastjob(&job(json!({ "broadcastjob-name": "other" }))).expect("refused");
