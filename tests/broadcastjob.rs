@@ -75,19 +75,6 @@ async fn phase_is(api: &Api<DynamicObject>, name: &str, want: &str, controller: 
     .await
 }
 
-/// `kubectl kruise ARGS -n NS` off the test's runtime thread; (exit code, stdout, stderr).
-async fn cli(ns: &TestNamespace, args: &[&str]) -> (i32, String, String) {
-    let mut all: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-    all.extend(["-n".to_string(), ns.name.clone()]);
-    let kubeconfig = ns.kubeconfig.clone();
-    tokio::task::spawn_blocking(move || {
-        let refs: Vec<&str> = all.iter().map(String::as_str).collect();
-        support::kruise(&kubeconfig, &refs)
-    })
-    .await
-    .expect("cli")
-}
-
 /// The most pods of `job` running at once (not Succeeded, not Failed, not gone), as an
 /// independent watch sees them.
 struct RunningWatcher {
@@ -153,7 +140,8 @@ async fn a_job_runs_one_pod_per_node_to_completion_within_its_parallelism() {
     .await
     .expect("BroadcastJob warm");
     // `rollout status` waits for the job: exit 0 once it completed.
-    let (code, out, err) = cli(&ns, &["rollout", "status", "bcj/warm", "--timeout", "90s"]).await;
+    let (code, out, err) =
+        support::kruise_in(&ns, &["rollout", "status", "bcj/warm", "--timeout", "90s"]).await;
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.lines()
@@ -186,7 +174,7 @@ async fn a_job_runs_one_pod_per_node_to_completion_within_its_parallelism() {
         "at most parallelism 2 pods ran at once: {}",
         watcher.max()
     );
-    let (code, tree, err) = cli(&ns, &["get", "bcj/warm", "--tree"]).await;
+    let (code, tree, err) = support::kruise_in(&ns, &["get", "bcj/warm", "--tree"]).await;
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         tree.lines().filter(|l| l.contains("Succeeded")).count(),
@@ -222,7 +210,8 @@ async fn fail_fast_fails_the_job_and_pause_stops_creating() {
     .await
     .expect("BroadcastJob careful");
 
-    let (code, out, err) = cli(&ns, &["rollout", "status", "bcj/fast", "--timeout", "90s"]).await;
+    let (code, out, err) =
+        support::kruise_in(&ns, &["rollout", "status", "bcj/fast", "--timeout", "90s"]).await;
     assert_eq!(code, 3, "a failed job fails the status: {out}{err}");
     let status = phase_is(&api, "fast", "failed", &controller).await;
     let failed = status["conditions"]
@@ -384,7 +373,7 @@ async fn rollout_pause_and_resume_drive_a_job_and_status_reports_the_pause() {
     .await
     .expect("BroadcastJob held");
     phase_is(&api, "held", "paused", &controller).await;
-    let (code, out, _) = cli(
+    let (code, out, _) = support::kruise_in(
         &ns,
         &["rollout", "status", "bcj/held", "--watch=false", "--exit-status"],
     )
@@ -394,11 +383,12 @@ async fn rollout_pause_and_resume_drive_a_job_and_status_reports_the_pause() {
         pods_of(&ns, "held").await.is_empty(),
         "a paused job starts nothing"
     );
-    let (code, out, err) = cli(&ns, &["rollout", "resume", "bcj/held"]).await;
+    let (code, out, err) = support::kruise_in(&ns, &["rollout", "resume", "bcj/held"]).await;
     assert_eq!(code, 0, "{out}{err}");
-    let (code, out, err) = cli(&ns, &["rollout", "status", "bcj/held", "--timeout", "60s"]).await;
+    let (code, out, err) =
+        support::kruise_in(&ns, &["rollout", "status", "bcj/held", "--timeout", "60s"]).await;
     assert_eq!(code, 0, "{out}{err}");
-    let (code, out, err) = cli(&ns, &["rollout", "undo", "bcj/held"]).await;
+    let (code, out, err) = support::kruise_in(&ns, &["rollout", "undo", "bcj/held"]).await;
     assert_ne!(code, 0);
     assert!(err.contains("is a job"), "{out}{err}");
     assert_eq!(controller.stop(), 0);

@@ -261,24 +261,8 @@ async fn create_job_from_runs_the_template_now_and_the_tree_shows_it() {
     )
     .await
     .expect("AdvancedCronJob yearly");
-    let kubeconfig = ns.kubeconfig.clone();
-    let namespace = ns.name.clone();
-    let (code, out, err) = tokio::task::spawn_blocking(move || {
-        support::kruise(
-            &kubeconfig,
-            &[
-                "create",
-                "job",
-                "yearly-now",
-                "--from",
-                "acj/yearly",
-                "-n",
-                &namespace,
-            ],
-        )
-    })
-    .await
-    .expect("cli");
+    let (code, out, err) =
+        support::kruise_in(&ns, &["create", "job", "yearly-now", "--from", "acj/yearly"]).await;
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(out.trim(), "job.batch/yearly-now created");
     let job = wait_for("the manual Job finished", LONG, || async {
@@ -294,13 +278,7 @@ async fn create_job_from_runs_the_template_now_and_the_tree_shows_it() {
             .map(String::as_str),
         Some("manual")
     );
-    let kubeconfig = ns.kubeconfig.clone();
-    let namespace = ns.name.clone();
-    let (code, tree, err) = tokio::task::spawn_blocking(move || {
-        support::kruise(&kubeconfig, &["get", "acj/yearly", "--tree", "-n", &namespace])
-    })
-    .await
-    .expect("cli");
+    let (code, tree, err) = support::kruise_in(&ns, &["get", "acj/yearly", "--tree"]).await;
     assert_eq!(code, 0, "{err}");
     assert!(
         tree.lines()

@@ -268,6 +268,17 @@ async fn with_run_killed_pods_are_created_without_sidecars_and_reported_once_it_
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;
 }
 
+/// [`sidecar_view`] of every pod labelled `app=web`.
+async fn web_views(pods: &Api<Pod>) -> Vec<(String, String, i32, i32)> {
+    pods.list(&ListParams::default().labels("app=web"))
+        .await
+        .expect("pods")
+        .items
+        .iter()
+        .map(sidecar_view)
+        .collect()
+}
+
 /// `(uid, sidecar image, sidecar restarts, app restarts)` of a pod.
 fn sidecar_view(pod: &Pod) -> (String, String, i32, i32) {
     let statuses = pod
@@ -330,14 +341,7 @@ async fn a_sidecar_image_change_goes_in_place_within_the_partition_and_pause_hol
         }
     };
     status_is(json!({ "matchedPods": 3, "updatedPods": 3, "readyPods": 3, "updatedReadyPods": 3 })).await;
-    let before: Vec<(String, String, i32, i32)> = pods
-        .list(&ListParams::default().labels("app=web"))
-        .await
-        .expect("pods")
-        .items
-        .iter()
-        .map(sidecar_view)
-        .collect();
+    let before = web_views(&pods).await;
 
     let watcher = support::controller::PodWatcher::start_expecting(&ns, 3);
     // Its first list arrives pod by pod: the maxima count from once all three are seen.
@@ -356,14 +360,7 @@ async fn a_sidecar_image_change_goes_in_place_within_the_partition_and_pause_hol
     .expect("new sidecar image");
     // Partition 1: two of the three pods upgrade, in place.
     status_is(json!({ "matchedPods": 3, "updatedPods": 2, "readyPods": 3, "updatedReadyPods": 2 })).await;
-    let after: Vec<(String, String, i32, i32)> = pods
-        .list(&ListParams::default().labels("app=web"))
-        .await
-        .expect("pods")
-        .items
-        .iter()
-        .map(sidecar_view)
-        .collect();
+    let after = web_views(&pods).await;
     let upgraded: Vec<_> = after.iter().filter(|v| v.1 == "fluentbit:2").collect();
     assert_eq!(upgraded.len(), 2, "{after:?}");
     for view in &after {

@@ -289,6 +289,20 @@ pub fn merged(mut base: serde_json::Value, extra: serde_json::Value) -> serde_js
     base
 }
 
+/// `kubectl kruise ARGS -n NS` on the test's control plane, off the test's runtime thread;
+/// (exit code, stdout, stderr).
+pub async fn kruise_in(ns: &TestNamespace, args: &[&str]) -> (i32, String, String) {
+    let mut all: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    all.extend(["-n".to_string(), ns.name.clone()]);
+    let kubeconfig = ns.kubeconfig.clone();
+    tokio::task::spawn_blocking(move || {
+        let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+        kruise(&kubeconfig, &refs)
+    })
+    .await
+    .expect("kubectl-kruise")
+}
+
 /// Runs `kubectl-kruise ARGS --kubeconfig KUBECONFIG`; returns (exit code, stdout, stderr).
 pub fn kruise(kubeconfig: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(CLI)

@@ -57,16 +57,13 @@ impl crate::runtime::driver::Reconciled for SidecarSet {
             .map(AsRef::as_ref)
             .filter(|p| matching::selects_pod(self, p, labels_of(&matching::pod_namespace(p)).as_ref()))
             .collect();
-        let matched: Vec<&k8s_openapi::api::core::v1::Pod> = selected
-            .iter()
-            .copied()
-            .filter(|p| p.metadata.deletion_timestamp.is_none() && status::injected(self, p))
-            .collect();
+        let (matched, missing) = status::split(self, &selected);
+        let upgrade = plan_update::plan_update(self, &matched, now);
         let plan = status::plan(&status::Snapshot {
             set: self,
-            pods: selected,
+            matched,
+            missing,
         });
-        let upgrade = plan_update::plan_update(self, &matched, now);
         let mut problems = plan.problems;
         if !upgrade.not_upgradable.is_empty() {
             problems.push(crate::runtime::actions::Problem {

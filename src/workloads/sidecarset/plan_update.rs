@@ -25,6 +25,7 @@ use super::inject::{HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, HashEntry, r
 use crate::api::common::IntOrString;
 use crate::api::sidecarset::{SidecarSet, SidecarSetUpdateStrategyType};
 use crate::runtime::actions::{Action, Why};
+use crate::workloads::common::int_or_percent::{self, Amount};
 
 pub const INPLACE_STATE_ANNOTATION: &str = "kruise.io/sidecarset-inplace-update-state";
 
@@ -119,17 +120,14 @@ pub fn available(set: &SidecarSet, pod: &Pod) -> bool {
     ready(pod) && consistent(set, pod)
 }
 
-fn scaled_up(value: Option<&IntOrString>, total: i64, default: i64) -> (i64, Option<String>) {
-    match value {
-        None => (default, None),
-        Some(IntOrString::Int(n)) => (i64::from(*n), None),
-        Some(IntOrString::String(s)) => {
-            let p = s
-                .strip_suffix('%')
-                .and_then(|p| p.parse::<i64>().ok())
-                .unwrap_or(0);
-            ((total * p + 99) / 100, Some(s.clone()))
-        }
+/// *scaled, round up* (reference §0): an int as it is, `N%` of `total` rounded up, with
+/// whether it was a percent other than 100%; unset or unreadable (refused by validation):
+/// `default`.
+fn scaled_up(field: &'static str, value: Option<&IntOrString>, total: i64, default: i64) -> (i64, bool) {
+    match value.map(|v| int_or_percent::parse(field, v)) {
+        Some(Ok(Amount::Int(n))) => (n, false),
+        Some(Ok(Amount::Percent(p))) => ((total * p + 99) / 100, p != 100),
+        None | Some(Err(_)) => (default, false),
     }
 }
 
@@ -155,27 +153,22 @@ pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrad
         return upgrade;
     };
     let name = set.name_any();
-    let entry_of = |pod: &Pod, key: &str| {
-        read_hashes(pod.annotations().get(key))
+    let bare_entry = |pod: &Pod| {
+        read_hashes(pod.annotations().get(HASH_WITHOUT_IMAGE_ANNOTATION))
             .ok()
             .and_then(|h| h.get(&name).cloned())
     };
-    let is_updated = |pod: &Pod| entry_of(pod, HASH_ANNOTATION).is_some_and(|e| &e.hash == hash);
+    let is_updated = |pod: &Pod| super::status::updated(set, pod);
     let total = matched.len() as i64;
     let updated = matched.iter().filter(|p| is_updated(p)).count() as i64;
     if updated >= total {
         return upgrade;
     }
-    let picked = |pod: &Pod| {
-        strategy
-            .selector
-            .clone()
-            .and_then(|s| Selector::try_from(s).ok())
-            .is_none_or(|s| s.matches(pod.labels()))
-    };
+    let selector = strategy.selector.clone().and_then(|s| Selector::try_from(s).ok());
+    let picked = |pod: &Pod| selector.as_ref().is_none_or(|s| s.matches(pod.labels()));
     let mut waiting: Vec<&Pod> = Vec::new();
     for pod in matched.iter().copied().filter(|p| !is_updated(p) && picked(p)) {
-        if entry_of(pod, HASH_WITHOUT_IMAGE_ANNOTATION).is_none_or(|e| &e.hash != bare) {
+        if bare_entry(pod).is_none_or(|e| &e.hash != bare) {
             upgrade.not_upgradable.push(pod.name_any());
         } else if ready(pod) && !consistent(set, pod) {
             // A previous change still rolling on this pod.
@@ -184,14 +177,20 @@ pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrad
         }
     }
     waiting.sort_by_key(|p| (ready(p), p.name_any()));
-    let (mut partition, raw) = scaled_up(strategy.partition.as_ref(), total, 0);
-    if raw.as_deref().is_some_and(|r| r != "100%") && total > 1 && partition == total {
+    let (mut partition, partial) =
+        scaled_up("updateStrategy.partition", strategy.partition.as_ref(), total, 0);
+    if partial && total > 1 && partition == total {
         partition = total - 1;
     }
     let partition = partition.clamp(0, total);
     let take = (waiting.len() as i64 - partition).max(0) as usize;
     waiting.truncate(take);
-    let (budget, _) = scaled_up(strategy.max_unavailable.as_ref(), total, 1);
+    let (budget, _) = scaled_up(
+        "updateStrategy.maxUnavailable",
+        strategy.max_unavailable.as_ref(),
+        total,
+        1,
+    );
     let mut unavailable = matched
         .iter()
         .filter(|p| is_updated(p) && !available(set, p))

@@ -16,12 +16,23 @@ use super::inject::{HASH_ANNOTATION, INJECTED_LIST_ANNOTATION, is_native_sidecar
 use crate::api::sidecarset::{SidecarSet, SidecarSetStatus};
 use crate::runtime::actions::Problem;
 
-/// Everything the status is judged from.
+/// Everything the status is judged from: the set's selected active pods, split by
+/// [`split`] into those it injected and those it did not.
 #[derive(Debug, Clone)]
 pub struct Snapshot<'a> {
     pub set: &'a SidecarSet,
-    /// The pods the set selects (its selector, in the namespaces it covers).
-    pub pods: Vec<&'a Pod>,
+    pub matched: Vec<&'a Pod>,
+    pub missing: Vec<&'a Pod>,
+}
+
+/// The active pods among `selected` (the set's selector, in the namespaces it covers):
+/// those the set injected, and those it did not.
+pub fn split<'a>(set: &SidecarSet, selected: &[&'a Pod]) -> (Vec<&'a Pod>, Vec<&'a Pod>) {
+    selected
+        .iter()
+        .copied()
+        .filter(|p| active(p))
+        .partition(|p| injected(set, p))
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -80,9 +91,7 @@ pub fn updated(set: &SidecarSet, pod: &Pod) -> bool {
 
 /// The set's status and the problems to report.
 pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
-    let set = snapshot.set;
-    let live: Vec<&Pod> = snapshot.pods.iter().copied().filter(|p| active(p)).collect();
-    let (matched, missing): (Vec<&Pod>, Vec<&Pod>) = live.iter().partition(|p| injected(set, p));
+    let (set, matched, missing) = (snapshot.set, &snapshot.matched, &snapshot.missing);
     let count = |f: &dyn Fn(&Pod) -> bool| matched.iter().filter(|p| f(p)).count() as i32;
     let stored = set.status.clone().unwrap_or_default();
     let status = SidecarSetStatus {
@@ -174,9 +183,12 @@ mod tests {
             pod("c", entry("h2"), &["log", "app"], false),
             pod("d", json!({}), &["app"], true),
         ];
+        let selected: Vec<&Pod> = pods.iter().collect();
+        let (matched, missing) = split(&s, &selected);
         let plan = plan(&Snapshot {
             set: &s,
-            pods: pods.iter().collect(),
+            matched,
+            missing,
         });
         let status = plan.status.expect("status");
         assert_eq!(
