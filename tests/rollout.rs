@@ -390,3 +390,66 @@ async fn completion_offers_workloads_revisions_and_containers_from_the_cluster()
     )
     .await;
 }
+
+/// A busy controller writes status many times a second (the built-in Deployment controller
+/// does while pods start). Spec writes from the CLI must go through regardless: before,
+/// they carried the resourceVersion and gave up after three conflicts in a row (CI saw
+/// `set image deploy/front` fail so).
+#[tokio::test]
+async fn spec_writes_go_through_while_status_is_written_continuously() {
+    let ns = TestNamespace::create("rollout-busy").await;
+    objects(&ns).await;
+    let sets = ns.api::<CloneSet>();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = tokio::spawn({
+        let (sets, stop) = (sets.clone(), stop.clone());
+        async move {
+            let mut writes = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let status = json!({ "status": {
+                    "observedGeneration": writes as i64 % 1000, "replicas": 0,
+                    "readyReplicas": 0, "availableReplicas": 0, "updatedReplicas": 0,
+                    "updatedReadyReplicas": 0,
+                } });
+                let params = kube::api::PatchParams::default();
+                if sets
+                    .patch_status("web", &params, &kube::api::Patch::Merge(&status))
+                    .await
+                    .is_ok()
+                {
+                    writes += 1;
+                }
+            }
+            writes
+        }
+    });
+    let generation = || async { sets.get("web").await.expect("get").metadata.generation };
+    let before = generation().await;
+    for args in [
+        &["set", "image", "cloneset/web", "app=nginx:2"][..],
+        &["scale", "cloneset/web", "--replicas", "2"],
+        &["set", "partition", "cloneset/web", "1", "--yes"],
+        &["rollout", "pause", "cloneset/web"],
+        &["rollout", "resume", "cloneset/web"],
+    ] {
+        let (code, out, err) = support::kruise_in(&ns, args).await;
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let writes = writer.await.expect("status writer");
+    assert!(writes > 20, "the status writer kept writing ({writes} writes)");
+    assert_eq!(
+        generation().await,
+        before.map(|g| g + 5),
+        "each spec write landed once"
+    );
+    let set = sets.get("web").await.expect("get");
+    assert_eq!(
+        set.spec
+            .template
+            .spec
+            .as_ref()
+            .map(|s| s.containers[0].image.clone()),
+        Some(Some("nginx:2".into()))
+    );
+}

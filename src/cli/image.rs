@@ -1,10 +1,9 @@
 //! `kubectl kruise set image KIND/NAME CONTAINER=IMAGE ...` (kubectl's form; `*=IMAGE` sets
 //! every container).
 //!
-//! Invariants: the whole container list is sent with the resourceVersion it was read at
-//! (a merge patch of a custom resource replaces lists, so a partial list would drop the
-//! other containers and fields); a conflict from a status write is retried with the fresh
-//! resourceVersion (the spec read is unchanged), a spec change meanwhile is refused; an unknown
+//! Invariants: the change is worked out on the whole container list as read and sent
+//! guarded by the generation it was read at ([`super::target::patch_unchanged_spec`]):
+//! status writes meanwhile do not stop it, a spec change meanwhile is refused; an unknown
 //! container name is an error naming the containers there are, and nothing is written.
 use clap::Args;
 use kube::api::{Api, DynamicObject};
@@ -109,21 +108,16 @@ pub async fn run(args: ImageArgs, connection: &ConnectionArgs) -> anyhow::Result
         if spec.get("initContainers").is_some() {
             template_spec["initContainers"] = spec["initContainers"].clone();
         }
-        let patch = json!({
-            "metadata": { "resourceVersion": object.metadata.resource_version },
-            "spec": { "template": { "spec": template_spec } },
-        });
+        let patch = json!({ "spec": { "template": { "spec": template_spec } } });
         if args.dry_run == DryRun::Client {
             println!("{}", serde_json::to_string(&patch)?);
             eprintln!("{id} image updated (dry run: nothing sent)");
             return Ok(());
         }
         let params = args.dry_run.patch_params();
-        // Conflicts from status writes (the controller's) are retried by the shared helper;
-        // a spec change since the read is refused there, with nothing written.
-        let updated =
-            target::patch_unchanged_spec(&api, &t.name, &params, patch, object.metadata.generation, &id)
-                .await?;
+        // Status writes (the controller's) do not stop it; a spec change since the read is
+        // refused by the shared helper, with nothing written.
+        let updated = target::patch_unchanged_spec(&api, &t.name, &params, &object, &patch, &id).await?;
         let suffix = if params.dry_run { " (server dry run)" } else { "" };
         target::print(&updated, &id, &format!("image updated{suffix}"), args.output)
     }

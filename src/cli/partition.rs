@@ -4,8 +4,8 @@
 //!
 //! Invariants: lowering the partition so that more pods start updating than the rollout's
 //! maxUnavailable lets through at once is risky: it is confirmed on a terminal (`--yes`
-//! skips; no terminal and no `--yes` refuses with exit 2). The patch carries the
-//! resourceVersion it was planned from.
+//! skips; no terminal and no `--yes` refuses with exit 2). The patch is guarded by the
+//! generation it was planned from: a spec change meanwhile is refused, status writes are not.
 use clap::Args;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
@@ -170,16 +170,14 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
     }
 
     let path = t.kind.partition_path(&raw).unwrap_or_default();
-    let mut patch = target::nested(path, json!(value));
-    patch["metadata"] = json!({ "resourceVersion": object.metadata.resource_version });
+    let patch = target::nested(path, json!(value));
     if args.dry_run == DryRun::Client {
         println!("{}", serde_json::to_string(&patch)?);
         eprintln!("{id} partitioned (dry run: nothing sent)");
         return Ok(());
     }
     let params = args.dry_run.patch_params();
-    let updated =
-        target::patch_unchanged_spec(&api, &t.name, &params, patch, object.metadata.generation, &id).await?;
+    let updated = target::patch_unchanged_spec(&api, &t.name, &params, &object, &patch, &id).await?;
     let suffix = if params.dry_run { " (server dry run)" } else { "" };
     target::print(&updated, &id, &format!("partitioned{suffix}"), args.output)?;
     Ok(())

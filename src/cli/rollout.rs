@@ -5,8 +5,8 @@
 //! `status` ([`super::status`]), `step` ([`super::step`]: one batch at a time, through the
 //! partition), `history` ([`super::history`]) and `undo` ([`super::undo`]).
 //!
-//! Invariants: writes are merge patches carrying the resourceVersion read just before,
-//! retried from a fresh read on a conflict (3 attempts); pausing what is paused (or
+//! Invariants: pause and resume are guarded by the generation read just before (status
+//! writes meanwhile do not stop them, a spec change does); pausing what is paused (or
 //! resuming what runs) writes nothing and says `already ...`; `--dry-run=client` sends
 //! nothing and prints the patch.
 use anyhow::Context as _;
@@ -152,36 +152,29 @@ async fn set_paused(
     } else {
         ("resumed", "already resumed")
     };
-    for _attempt in 0..3 {
-        let object = api.get(&t.name).await?;
-        let value = serde_json::to_value(&object)?;
-        let path = t.kind.paused_path(&value).unwrap_or_default();
-        let current = path.iter().fold(&value, |v, k| &v[*k]).as_bool().unwrap_or(false);
-        if current == pause {
-            return target::print(&object, &id, already, args.output);
-        }
-        let mut patch = target::nested(path, json!(pause));
-        patch["metadata"] = json!({ "resourceVersion": object.metadata.resource_version });
-        if args.dry_run == DryRun::Client {
-            println!("{}", serde_json::to_string(&patch)?);
-            eprintln!("{id} {done} (dry run: nothing sent)");
-            return Ok(());
-        }
-        let params = args.dry_run.patch_params();
-        match api.patch(&t.name, &params, &Patch::Merge(&patch)).await {
-            Ok(updated) => {
-                let verb = if params.dry_run {
-                    format!("{done} (server dry run)")
-                } else {
-                    done.to_string()
-                };
-                return target::print(&updated, &id, &verb, args.output);
-            }
-            Err(kube::Error::Api(s)) if s.is_conflict() => continue,
-            Err(e) => return Err(e).with_context(|| format!("patching {id}")),
-        }
+    let object = api.get(&t.name).await?;
+    let value = serde_json::to_value(&object)?;
+    let path = t.kind.paused_path(&value).unwrap_or_default();
+    let current = path.iter().fold(&value, |v, k| &v[*k]).as_bool().unwrap_or(false);
+    if current == pause {
+        return target::print(&object, &id, already, args.output);
     }
-    anyhow::bail!("{id}: still conflicting after 3 attempts; someone else keeps changing it, try again")
+    let patch = target::nested(path, json!(pause));
+    if args.dry_run == DryRun::Client {
+        println!("{}", serde_json::to_string(&patch)?);
+        eprintln!("{id} {done} (dry run: nothing sent)");
+        return Ok(());
+    }
+    let params = args.dry_run.patch_params();
+    let updated = target::patch_unchanged_spec(&api, &t.name, &params, &object, &patch, &id)
+        .await
+        .with_context(|| format!("patching {id}"))?;
+    let verb = if params.dry_run {
+        format!("{done} (server dry run)")
+    } else {
+        done.to_string()
+    };
+    target::print(&updated, &id, &verb, args.output)
 }
 
 async fn restart(args: RestartArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {

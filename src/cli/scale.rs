@@ -167,17 +167,15 @@ pub async fn run(args: ScaleArgs, connection: &ConnectionArgs) -> anyhow::Result
             confirm("Delete these pods?", args.yes)?;
         }
     }
-    patch["metadata"] = json!({ "resourceVersion": object.metadata.resource_version });
     if args.dry_run == DryRun::Client {
         println!("{}", serde_json::to_string(&patch)?);
         eprintln!("{id} scaled (dry run: nothing sent)");
         return Ok(());
     }
     let params = args.dry_run.patch_params();
-    let updated =
-        target::patch_unchanged_spec(&api, &t.name, &params, patch, object.metadata.generation, &id)
-            .await
-            .with_context(|| format!("scaling {id}"))?;
+    let updated = target::patch_unchanged_spec(&api, &t.name, &params, &object, &patch, &id)
+        .await
+        .with_context(|| format!("scaling {id}"))?;
     let suffix = if params.dry_run { " (server dry run)" } else { "" };
     target::print(&updated, &id, &format!("scaled{suffix}"), args.output)?;
     Ok(())

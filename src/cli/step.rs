@@ -7,13 +7,12 @@
 //! failing (a failing batch stops with exit 3, a paused rollout with exit 5, `--timeout`
 //! per batch with exit 4); "no" stops cleanly (exit 0) and says how to continue; no
 //! terminal and no `--yes` refuses with exit 2; the partition is written as a number by a
-//! merge patch carrying the resourceVersion, retried while the generation is unchanged.
+//! patch guarded by the generation it was planned from.
 use std::time::Duration;
 
 use clap::Args;
 use kube::api::{Api, DynamicObject, ListParams};
 use kube::{Client, ResourceExt};
-use serde_json::json;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
@@ -240,8 +239,7 @@ pub async fn run(args: StepArgs, connection: &ConnectionArgs) -> anyhow::Result<
         for line in lines {
             eprintln!("{line}");
         }
-        let mut patch = facts.partition_patch(next);
-        patch["metadata"] = json!({ "resourceVersion": object.metadata.resource_version });
+        let patch = facts.partition_patch(next);
         if args.dry_run == DryRun::Client {
             println!("{}", serde_json::to_string(&patch)?);
             eprintln!("{id} stepped (dry run: nothing sent)");
@@ -252,7 +250,7 @@ pub async fn run(args: StepArgs, connection: &ConnectionArgs) -> anyhow::Result<
             return Ok(());
         }
         let params = args.dry_run.patch_params();
-        target::patch_unchanged_spec(&api, &t.name, &params, patch, object.metadata.generation, &id).await?;
+        target::patch_unchanged_spec(&api, &t.name, &params, &object, &patch, &id).await?;
         if params.dry_run {
             println!("{id} stepped to partition {next} (server dry run)");
             return Ok(());

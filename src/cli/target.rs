@@ -205,34 +205,64 @@ impl Target {
     }
 }
 
-/// Sends a merge `patch` carrying `metadata.resourceVersion`. A conflict caused by a status
-/// write (the generation is still `generation`) is retried with the fresh resourceVersion,
-/// since the spec the patch was computed from is unchanged; a spec change since then is an
-/// error (nothing written), because the patch may no longer be what was planned.
+/// Sends the spec change `merge` (a merge patch worked out from `object` as read) as a JSON
+/// patch whose first operation tests `metadata.generation`. Status writes (a busy
+/// controller) leave the generation alone, so they never make the write fail or retry;
+/// any spec change since the read bumps it, and then nothing is written, because the
+/// change may no longer be what was planned.
 pub async fn patch_unchanged_spec(
     api: &kube::Api<kube::api::DynamicObject>,
     name: &str,
     params: &kube::api::PatchParams,
-    mut patch: serde_json::Value,
-    generation: Option<i64>,
+    object: &kube::api::DynamicObject,
+    merge: &Value,
     id: &str,
 ) -> anyhow::Result<kube::api::DynamicObject> {
-    for attempt in 1..=3 {
-        match api.patch(name, params, &kube::api::Patch::Merge(&patch)).await {
-            Ok(updated) => return Ok(updated),
-            Err(kube::Error::Api(s)) if s.is_conflict() && attempt < 3 => {
-                let fresh = api.get(name).await?;
-                if fresh.metadata.generation != generation {
-                    anyhow::bail!(
-                        "{id} changed since it was checked; nothing was written, run the command again"
-                    );
-                }
-                patch["metadata"]["resourceVersion"] = serde_json::json!(fresh.metadata.resource_version);
+    let patch = guarded_by_generation(object, merge)?;
+    match api
+        .patch(name, params, &kube::api::Patch::<()>::Json(patch))
+        .await
+    {
+        Ok(updated) => Ok(updated),
+        Err(error) => {
+            let fresh = api.get(name).await?;
+            if fresh.metadata.generation != object.metadata.generation {
+                anyhow::bail!(
+                    "{id} changed since it was checked; nothing was written, run the command again"
+                );
             }
-            Err(e) => return Err(e.into()),
+            Err(error.into())
         }
     }
-    anyhow::bail!("{id}: still conflicting after 3 attempts; try again")
+}
+
+/// The JSON patch that applies `merge` to `object` only while its spec is the one read:
+/// a test of `metadata.generation` (of `metadata.resourceVersion` for an object without a
+/// generation), then the operations that turn `object` into `object` merged with `merge`.
+pub fn guarded_by_generation(
+    object: &kube::api::DynamicObject,
+    merge: &Value,
+) -> anyhow::Result<json_patch::Patch> {
+    let current = serde_json::to_value(object)?;
+    let mut desired = current.clone();
+    json_patch::merge(&mut desired, merge);
+    let test = match object.metadata.generation {
+        Some(generation) => {
+            serde_json::json!({ "op": "test", "path": "/metadata/generation", "value": generation })
+        }
+        None => serde_json::json!({
+            "op": "test", "path": "/metadata/resourceVersion",
+            "value": object.metadata.resource_version,
+        }),
+    };
+    let mut ops = vec![test];
+    ops.extend(
+        serde_json::to_value(json_patch::diff(&current, &desired))?
+            .as_array()
+            .cloned()
+            .unwrap_or_default(),
+    );
+    Ok(serde_json::from_value(Value::Array(ops))?)
 }
 
 /// Prints the outcome of a write: `<id> <verb>`, or the object with `-o`.
@@ -390,6 +420,44 @@ mod tests {
 
     fn words(w: &[&str]) -> Vec<String> {
         w.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn stored(generation: i64, ready: i64, image: &str) -> serde_json::Value {
+        serde_json::json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": { "name": "front", "generation": generation, "resourceVersion": "7" },
+            "spec": { "replicas": 3, "template": { "spec": { "containers": [
+                { "name": "app", "image": image }, { "name": "log", "image": "busybox" },
+            ] } } },
+            "status": { "readyReplicas": ready },
+        })
+    }
+
+    /// Status writes between the read and the write (the built-in Deployment controller
+    /// makes several while pods start) must not fail the write; a spec change must.
+    #[test]
+    fn a_spec_write_survives_status_writes_and_is_refused_after_a_spec_change() {
+        let read: kube::api::DynamicObject = serde_json::from_value(stored(1, 0, "nginx")).expect("object");
+        let merge = serde_json::json!({ "spec": { "template": { "spec": { "containers": [
+            { "name": "app", "image": "nginx:2" }, { "name": "log", "image": "busybox" },
+        ] } } } });
+        let patch = guarded_by_generation(&read, &merge).expect("patch");
+        let mut busy = stored(1, 2, "nginx");
+        busy["metadata"]["resourceVersion"] = "9".into();
+        json_patch::patch(&mut busy, &patch).expect("status writes do not stop it");
+        assert_eq!(
+            busy["spec"]["template"]["spec"]["containers"][0]["image"],
+            "nginx:2"
+        );
+        assert_eq!(
+            busy["spec"]["template"]["spec"]["containers"][1]["image"],
+            "busybox"
+        );
+        assert_eq!(busy["status"]["readyReplicas"], 2, "status is not written back");
+        let mut edited = stored(2, 0, "nginx:3");
+        let before = edited.clone();
+        assert!(json_patch::patch(&mut edited, &patch).is_err());
+        assert_eq!(edited, before, "nothing is written after a spec change");
     }
 
     #[test]
