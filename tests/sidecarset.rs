@@ -449,3 +449,87 @@ async fn the_handbook_sidecarset_injects_its_container_and_volume() {
     assert_eq!(controller.stop(), 0);
     let _ = sets.delete(&name, &DeleteParams::default()).await;
 }
+
+/// The rollout verbs on a SidecarSet, end to end: `set partition`, `rollout pause`, `set
+/// image`, `rollout status` (paused, then complete at the partition), `rollout resume`,
+/// `get --tree` (latest and older sidecars, and a matching pod created before the set
+/// existed, so never injected), `get sidecarset`.
+#[tokio::test]
+async fn the_rollout_verbs_drive_a_sidecarset() {
+    let ns = TestNamespace::create("scs-cli").await;
+    let pods: Api<Pod> = ns.api();
+    pods.create(&PostParams::default(), &bare_pod("early", "web"))
+        .await
+        .expect("a pod older than the SidecarSet");
+    let controller = RunningController::start(&ns);
+    let (_, set_name, _) = ready_set(&ns, log_set(&ns)).await;
+    for i in 0..3 {
+        pods.create(&PostParams::default(), &bare_pod(&format!("web-{i}"), "web"))
+            .await
+            .expect("pod");
+    }
+    let id = format!("sidecarset/{set_name}");
+    let kruise = |args: Vec<&str>| {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let ns = &ns;
+        async move {
+            let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+            support::kruise_in(ns, &refs).await
+        }
+    };
+    let (code, out, err) = kruise(vec!["rollout", "status", &id, "--timeout", "60s"]).await;
+    assert_eq!(code, 0, "{out}{err}\n{}", controller.log_tail());
+    assert!(out.contains("successfully rolled out (3/3 ready)"), "{out}");
+    assert!(out.contains("1 matching pods lack its sidecars"), "{out}");
+
+    let (code, _, err) = kruise(vec!["set", "partition", &id, "1"]).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("partition 1 of 3 injected pods"), "{err}");
+    let (code, out, err) = kruise(vec!["rollout", "pause", &id]).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("sidecarsets.apps.kruise.io/{set_name} paused\n"));
+    let (code, out, err) = kruise(vec!["set", "image", &id, "log-agent=fluentbit:2"]).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        format!("sidecarsets.apps.kruise.io/{set_name} image updated\n")
+    );
+    wait_for("the paused rollout", LONG, || async {
+        let (code, out, _) = kruise(vec!["rollout", "status", &id, "--watch=false", "--exit-status"]).await;
+        if code == 5 {
+            Ok(())
+        } else {
+            Err(format!("{code}: {out}"))
+        }
+    })
+    .await;
+
+    let (code, out, err) = kruise(vec!["rollout", "resume", &id]).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(out.ends_with("resumed\n"), "{out}");
+    let (code, out, err) = kruise(vec!["rollout", "status", &id, "--timeout", "60s"]).await;
+    assert_eq!(code, 0, "{out}{err}\n{}", controller.log_tail());
+    assert!(out.contains("partition holds 1"), "{out}");
+
+    let (code, tree, err) = kruise(vec!["get", &id, "--tree"]).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(tree.contains("latest sidecars"), "{tree}");
+    let latest = tree.split("older sidecars").next().unwrap_or_default();
+    assert_eq!(latest.matches("log-agent=fluentbit:2").count(), 2, "{tree}");
+    assert!(tree.contains("older sidecars"), "{tree}");
+    assert_eq!(tree.matches("log-agent=fluentbit:1").count(), 1, "{tree}");
+    let missing = tree.split("not injected").nth(1).unwrap_or_default();
+    assert!(missing.contains(&format!("{}/early", ns.name)), "{tree}");
+
+    let (code, out, err) = kruise(vec!["get", "sidecarset", &set_name]).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("NAME") && out.contains("MATCHED"), "{out}");
+    let (code, _, err) = kruise(vec!["rollout", "undo", &id]).await;
+    assert_eq!(code, 2, "no template of its own to undo: {err}");
+    assert!(
+        err.contains("injects containers into other workloads' pods"),
+        "{err}"
+    );
+    assert_eq!(controller.stop(), 0);
+    let _ = sidecarsets(&ns).delete(&set_name, &DeleteParams::default()).await;
+}

@@ -101,7 +101,7 @@ async fn within<T>(lookup: impl Future<Output = Option<T>>) -> Option<T> {
 
 async fn names(connection: &ConnectionArgs, kind: Kind) -> Option<Vec<String>> {
     let (client, namespace) = target::connect(connection).await.ok()?;
-    let api: Api<DynamicObject> = Api::namespaced_with(client, &namespace, &kind.resource());
+    let api: Api<DynamicObject> = kind.api(&client, &namespace);
     let list = api.list_metadata(&ListParams::default()).await.ok()?;
     Some(list.items.into_iter().filter_map(|o| o.metadata.name).collect())
 }
@@ -137,7 +137,7 @@ async fn containers(connection: &ConnectionArgs, t: &Target) -> Option<Vec<Strin
     let (client, namespace) = target::connect(connection).await.ok()?;
     let object = t.api(&client, &namespace).get(&t.name).await.ok()?;
     let value = serde_json::to_value(&object).ok()?;
-    let list = value["spec"]["template"]["spec"]["containers"]
+    let list = target::value_at(&value, t.kind.containers_path())["containers"]
         .as_array()?
         .clone();
     Some(
@@ -214,8 +214,19 @@ pub async fn candidates(
 fn kinds_for(verb: &str) -> &'static [&'static str] {
     const WORKLOADS: &[&str] = &["clone", "asts", "ads", "deploy", "sts", "ds"];
     match verb {
-        "pause" | "resume" | "get" => &["clone", "asts", "ads", "deploy", "sts", "ds", "bcj", "acj"],
-        "status" => &["clone", "asts", "ads", "deploy", "sts", "ds", "bcj"],
+        "pause" | "resume" | "get" => &[
+            "clone",
+            "asts",
+            "ads",
+            "deploy",
+            "sts",
+            "ds",
+            "bcj",
+            "acj",
+            "sidecarset",
+        ],
+        "status" => &["clone", "asts", "ads", "deploy", "sts", "ds", "bcj", "sidecarset"],
+        "image" | "partition" => &["clone", "asts", "ads", "deploy", "sts", "ds", "sidecarset"],
         _ => WORKLOADS,
     }
 }

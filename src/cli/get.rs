@@ -15,8 +15,9 @@ use super::connection::ConnectionArgs;
 use super::target::{self, Kind};
 
 pub const HELP: &str = "\
-Kinds: cloneset (clone), asts, ads, deployment (deploy), statefulset (sts), daemonset (ds).
-With --tree, one workload: its revisions (newest first, at most --revisions) and the pods at
+Kinds: cloneset (clone), asts, ads, deployment (deploy), statefulset (sts), daemonset (ds),
+bcj, acj, sidecarset. With --tree, a SidecarSet shows the pods it selects grouped by the
+sidecars they run (latest, older) and the matching pods created without them. One workload: its revisions (newest first, at most --revisions) and the pods at
 each, every pod with an icon: done (ready at the update revision), idle (ready at an older
 revision), in progress, failed or unknown; ASCII icons when the locale is not UTF-8.
 
@@ -24,7 +25,8 @@ Examples:
   kubectl kruise get clone
   kubectl kruise get cloneset web -o wide
   kubectl kruise get clone -A --no-headers
-  kubectl kruise get cloneset/web --tree --revisions 5";
+  kubectl kruise get cloneset/web --tree --revisions 5
+  kubectl kruise get sidecarset/log-agent --tree";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum GetOutput {
@@ -128,6 +130,14 @@ pub async fn run(args: GetArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     if args.tree {
         let target = tree_target(&args.words)?;
         let (client, namespace) = target::connect(connection).await?;
+        if target.kind == Kind::SidecarSet {
+            let glyphs = super::glyphs::for_locale();
+            print!(
+                "{}",
+                super::sidecarset_tree::load_and_render(&client, &target.name, glyphs).await?
+            );
+            return Ok(());
+        }
         if target.kind.is_job() {
             let glyphs = super::glyphs::for_locale();
             print!(
@@ -149,7 +159,7 @@ pub async fn run(args: GetArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         .ok_or_else(|| UsageError("name a kind (see --help)".into()))?;
     let kind = Kind::from_token(token).ok_or_else(|| {
         UsageError(format!(
-            "unknown resource type {token:?}; use one of clone, asts, ads, deploy, sts, ds (see --help)"
+            "unknown resource type {token:?}; use one of clone, asts, ads, deploy, sts, ds, bcj, acj, sidecarset (see --help)"
         ))
     })?;
     let (client, namespace) = target::connect(connection).await?;
@@ -157,7 +167,7 @@ pub async fn run(args: GetArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     let api: Api<DynamicObject> = if args.all_namespaces {
         Api::all_with(client.clone(), &resource)
     } else {
-        Api::namespaced_with(client.clone(), &namespace, &resource)
+        kind.api(&client, &namespace)
     };
     let mut objects = Vec::new();
     if names.is_empty() {
@@ -194,10 +204,14 @@ pub async fn run(args: GetArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         None | Some(GetOutput::Wide) => {}
     }
     if objects.is_empty() {
-        eprintln!(
-            "No resources found in {} namespace.",
-            if args.all_namespaces { "any" } else { &namespace }
-        );
+        if kind.cluster_scoped() {
+            eprintln!("No resources found.");
+        } else {
+            eprintln!(
+                "No resources found in {} namespace.",
+                if args.all_namespaces { "any" } else { &namespace }
+            );
+        }
         return Ok(());
     }
     // The server's table of the same objects.
@@ -227,7 +241,7 @@ pub async fn run(args: GetArgs, connection: &ConnectionArgs) -> anyhow::Result<(
             &table,
             args.output == Some(GetOutput::Wide),
             args.no_headers,
-            args.all_namespaces
+            args.all_namespaces && !kind.cluster_scoped()
         )
     );
     Ok(())

@@ -109,7 +109,7 @@ pub async fn revisions(
 
 pub async fn run(args: HistoryArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let targets = target::parse(std::slice::from_ref(&args.target))?;
-    target::no_jobs(&targets, "rollout history")?;
+    target::templates_only(&targets, "rollout history")?;
     let [t] = targets.as_slice() else {
         return Err(UsageError("rollout history takes one workload (see --help)".into()).into());
     };

@@ -15,13 +15,15 @@ use super::install::{DryRun, Output};
 use super::target;
 
 pub const HELP: &str = "\
-Kinds: cloneset (clone), asts, ads, deployment (deploy), statefulset (sts), daemonset (ds).
-Under CloneSet's InPlaceIfPossible an image change updates the pods in place.
+Kinds: cloneset (clone), asts, ads, deployment (deploy), statefulset (sts), daemonset (ds),
+sidecarset. Under CloneSet's InPlaceIfPossible an image change updates the pods in place; a
+SidecarSet's image change upgrades the sidecar in the pods it injected, in place.
 
 Examples:
   kubectl kruise set image cloneset/web app=nginx:1.27
   kubectl kruise set image deploy/front app=nginx:1.27 sidecar=envoy:1.30 --dry-run=client
-  kubectl kruise set image cloneset/web '*=nginx:1.27'";
+  kubectl kruise set image cloneset/web '*=nginx:1.27'
+  kubectl kruise set image sidecarset/log-agent agent=fluent-bit:3.1";
 
 #[derive(Debug, Args)]
 pub struct ImageArgs {
@@ -97,7 +99,8 @@ pub async fn run(args: ImageArgs, connection: &ConnectionArgs) -> anyhow::Result
     {
         let object = api.get(&t.name).await?;
         let value = serde_json::to_value(&object)?;
-        let mut spec = value["spec"]["template"]["spec"].clone();
+        let path = t.kind.containers_path();
+        let mut spec = target::value_at(&value, path).clone();
         let changed =
             apply(&mut spec, &images).map_err(|e| anyhow::anyhow!("{id}: {e}; nothing was changed"))?;
         if !changed {
@@ -108,7 +111,7 @@ pub async fn run(args: ImageArgs, connection: &ConnectionArgs) -> anyhow::Result
         if spec.get("initContainers").is_some() {
             template_spec["initContainers"] = spec["initContainers"].clone();
         }
-        let patch = json!({ "spec": { "template": { "spec": template_spec } } });
+        let patch = target::nested(path, template_spec);
         if args.dry_run == DryRun::Client {
             println!("{}", serde_json::to_string(&patch)?);
             eprintln!("{id} image updated (dry run: nothing sent)");

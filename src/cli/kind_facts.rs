@@ -43,6 +43,16 @@ impl Kind {
                 updated_ready: None,
                 updated_available: None,
             },
+            // Its "replicas" are the pods it injected (`matchedPods`).
+            Kind::SidecarSet => StatusNumbers {
+                replicas: count(&status["matchedPods"]),
+                current: count(&status["matchedPods"]),
+                updated: count(&status["updatedPods"]),
+                ready: count(&status["readyPods"]),
+                available: count(&status["readyPods"]),
+                updated_ready: optional("updatedReadyPods"),
+                updated_available: optional("updatedReadyPods"),
+            },
             _ => StatusNumbers {
                 replicas: spec["replicas"].as_i64().unwrap_or(1),
                 current: count(&status["replicas"]),
@@ -95,6 +105,17 @@ impl Kind {
                 };
                 (replicas - partition.clamp(0, replicas)).max(updated)
             }
+            // An update selector holds the pods it does not pick, NotUpdate holds all:
+            // what is updated is what is expected.
+            Kind::SidecarSet => {
+                let strategy = &object["spec"]["updateStrategy"];
+                if strategy["selector"].is_object() || strategy["type"] == "NotUpdate" {
+                    return updated;
+                }
+                let strategy = serde_json::from_value(strategy.clone()).unwrap_or_default();
+                let partition = crate::workloads::sidecarset::plan_update::partition(&strategy, replicas);
+                (replicas - partition).max(updated)
+            }
             _ => replicas,
         }
     }
@@ -132,6 +153,7 @@ impl Kind {
             Kind::Deployment | Kind::StatefulSet | Kind::DaemonSet => None,
             Kind::BroadcastJob => crate::admission::review::validate_object("BroadcastJob", &spec),
             Kind::AdvancedCronJob => crate::admission::review::validate_object("AdvancedCronJob", &spec),
+            Kind::SidecarSet => crate::admission::review::validate_object("SidecarSet", &spec),
         }
     }
 }
@@ -173,5 +195,23 @@ mod tests {
             1
         );
         assert_eq!(Kind::AdvancedDaemonSet.numbers(&ads(json!({}))).replicas, 10);
+        let sidecars = |strategy: Value| {
+            json!({ "spec": { "updateStrategy": strategy },
+                "status": { "matchedPods": 5, "updatedPods": 1, "readyPods": 5 } })
+        };
+        assert_eq!(Kind::SidecarSet.expected_updated(&sidecars(json!({}))), 5);
+        assert_eq!(
+            Kind::SidecarSet.expected_updated(&sidecars(json!({ "partition": 2 }))),
+            3
+        );
+        assert_eq!(
+            Kind::SidecarSet.expected_updated(&sidecars(json!({ "partition": "50%" }))),
+            2,
+            "a percent of the matched pods, rounded up"
+        );
+        assert_eq!(
+            Kind::SidecarSet.expected_updated(&sidecars(json!({ "type": "NotUpdate" }))),
+            1
+        );
     }
 }

@@ -18,6 +18,7 @@ pub mod partition;
 pub mod rollout;
 pub mod run;
 pub mod scale;
+pub mod sidecarset_tree;
 pub mod status;
 pub mod step;
 pub mod step_kinds;

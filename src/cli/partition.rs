@@ -24,13 +24,15 @@ use crate::workloads::cloneset::plan as cs_plan;
 use crate::workloads::cloneset::status::is_at_revision;
 
 pub const HELP: &str = "\
-Kinds: cloneset (clone), asts, ads, statefulset (sts; a number only). Deployments have no
-partition. For a CloneSet the pods that update next are listed, in update order.
+Kinds: cloneset (clone), asts, ads, statefulset (sts; a number only), sidecarset (of the
+pods it injected). Deployments have no partition. For a CloneSet the pods that update next
+are listed, in update order.
 
 Examples:
   kubectl kruise set partition cloneset/web 3
   kubectl kruise set partition cloneset/web 40% --yes
-  kubectl kruise set partition sts/db 1 --dry-run=client";
+  kubectl kruise set partition sts/db 1 --dry-run=client
+  kubectl kruise set partition sidecarset/log-agent 50%";
 
 #[derive(Debug, Args)]
 pub struct PartitionArgs {
@@ -125,10 +127,10 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
         IntOrString::Int(_) => format!("partition {absolute}"),
     };
     let value = stored(t.kind, value, absolute);
-    let unit = if t.kind == Kind::AdvancedDaemonSet {
-        "nodes"
-    } else {
-        "replicas"
+    let unit = match t.kind {
+        Kind::AdvancedDaemonSet => "nodes",
+        Kind::SidecarSet => "injected pods",
+        _ => "replicas",
     };
     eprintln!("{id}: {shown} of {replicas} {unit}");
 

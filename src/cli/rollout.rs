@@ -75,7 +75,8 @@ pub struct RestartArgs {
 
 const PAUSE_HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, deployment (deploy); bcj and acj (spec.paused: a
-BroadcastJob starts no more pods, an AdvancedCronJob no more runs). The built-in
+BroadcastJob starts no more pods, an AdvancedCronJob no more runs); sidecarset (its
+in-place upgrade stops; injection into new pods goes on). The built-in
 StatefulSet and DaemonSet cannot be paused; hold them with a partition instead.
 
 Examples:
@@ -85,7 +86,7 @@ Examples:
   kubectl kruise rollout pause deploy/frontend --dry-run=client";
 
 const RESUME_HELP: &str = "\
-Kinds: cloneset (clone), asts, ads, deployment (deploy), bcj, acj.
+Kinds: cloneset (clone), asts, ads, deployment (deploy), bcj, acj, sidecarset.
 
 Examples:
   kubectl kruise rollout resume cloneset/web
@@ -144,8 +145,7 @@ async fn set_paused(
     pause: bool,
     args: &PauseArgs,
 ) -> anyhow::Result<()> {
-    let resource = t.kind.resource();
-    let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), namespace, &resource);
+    let api: Api<DynamicObject> = t.api(client, namespace);
     let id = t.id();
     let (done, already) = if pause {
         ("paused", "already paused")
@@ -181,7 +181,7 @@ async fn restart(args: RestartArgs, connection: &ConnectionArgs) -> anyhow::Resu
     let selection = target::parse_selection(&args.targets, args.selector.as_deref())?;
     let (client, namespace) = target::connect(connection).await?;
     let targets = selection.resolve(&client, &namespace).await?;
-    target::no_jobs(&targets, "rollout restart")?;
+    target::templates_only(&targets, "rollout restart")?;
     let mut objects = Vec::new();
     for t in &targets {
         let api: Api<DynamicObject> = t.api(&client, &namespace);

@@ -91,7 +91,7 @@ impl From<ScaledownArgs> for ScaleArgs {
 
 pub async fn run(args: ScaleArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let targets = target::parse(&args.target)?;
-    target::no_jobs(&targets, "scale")?;
+    target::templates_only(&targets, "scale")?;
     let [t] = targets.as_slice() else {
         return Err(UsageError("scale takes one workload (see --help)".into()).into());
     };

@@ -179,7 +179,7 @@ async fn plan(
 
 pub async fn run(args: StepArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let targets = target::parse(std::slice::from_ref(&args.target))?;
-    target::no_jobs(&targets, "rollout step")?;
+    target::templates_only(&targets, "rollout step")?;
     let [t] = targets.as_slice() else {
         return Err(UsageError("rollout step takes one workload (see --help)".into()).into());
     };

@@ -31,6 +31,9 @@ pub enum Kind {
     BroadcastJob,
     /// A schedule of jobs: pause/resume, `create job --from`, `get --tree`.
     AdvancedCronJob,
+    /// Cluster-scoped sidecars of other workloads' pods: `rollout status|pause|resume`,
+    /// `set image`, `set partition`, `get --tree`.
+    SidecarSet,
 }
 
 /// Whether a CloneSet (as JSON) spells its update strategy the `v1beta1` way: a
@@ -41,7 +44,7 @@ pub fn cloneset_nested(object: &Value) -> bool {
 }
 
 impl Kind {
-    const ALL: [Kind; 8] = [
+    const ALL: [Kind; 9] = [
         Kind::CloneSet,
         Kind::AdvancedStatefulSet,
         Kind::AdvancedDaemonSet,
@@ -50,7 +53,27 @@ impl Kind {
         Kind::DaemonSet,
         Kind::BroadcastJob,
         Kind::AdvancedCronJob,
+        Kind::SidecarSet,
     ];
+
+    /// Cluster-scoped (a SidecarSet): `-n` does not apply to the object itself.
+    pub fn cluster_scoped(self) -> bool {
+        self == Kind::SidecarSet
+    }
+
+    /// Has a pod template whose revisions roll out (restart, history, undo, scale, step):
+    /// not the job kinds, not a SidecarSet (its containers go into other workloads' pods).
+    pub fn rolls_out_a_template(self) -> bool {
+        !self.is_job() && self != Kind::SidecarSet
+    }
+
+    /// Where `object`'s container lists (`containers`, `initContainers`) live.
+    pub fn containers_path(self) -> &'static [&'static str] {
+        match self {
+            Kind::SidecarSet => &["spec"],
+            _ => &["spec", "template", "spec"],
+        }
+    }
 
     /// A job kind (BroadcastJob, AdvancedCronJob): no revisions, partition or replicas.
     pub fn is_job(self) -> bool {
@@ -65,7 +88,7 @@ impl Kind {
             Kind::CloneSet if cloneset_nested(object) => {
                 Some(&["spec", "updateStrategy", "rollingUpdate", "partition"])
             }
-            Kind::CloneSet => Some(&["spec", "updateStrategy", "partition"]),
+            Kind::CloneSet | Kind::SidecarSet => Some(&["spec", "updateStrategy", "partition"]),
             Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet | Kind::StatefulSet => {
                 Some(&["spec", "updateStrategy", "rollingUpdate", "partition"])
             }
@@ -75,7 +98,7 @@ impl Kind {
 
     /// Whether the partition is an int-or-percent (CloneSet) or a number of pods.
     pub fn partition_takes_percent(self) -> bool {
-        self == Kind::CloneSet
+        matches!(self, Kind::CloneSet | Kind::SidecarSet)
     }
 
     /// Where `object`, of this kind, keeps its pause switch (None: the kind has none).
@@ -84,7 +107,7 @@ impl Kind {
             Kind::CloneSet if cloneset_nested(object) => {
                 Some(&["spec", "updateStrategy", "rollingUpdate", "paused"])
             }
-            Kind::CloneSet => Some(&["spec", "updateStrategy", "paused"]),
+            Kind::CloneSet | Kind::SidecarSet => Some(&["spec", "updateStrategy", "paused"]),
             Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet => {
                 Some(&["spec", "updateStrategy", "rollingUpdate", "paused"])
             }
@@ -143,6 +166,13 @@ impl Kind {
                 "advancedcronjobs.apps.kruise.io",
                 "advancedcronjob.apps.kruise.io",
             ],
+            // No short name upstream.
+            Kind::SidecarSet => &[
+                "sidecarset",
+                "sidecarsets",
+                "sidecarsets.apps.kruise.io",
+                "sidecarset.apps.kruise.io",
+            ],
         }
     }
 
@@ -169,6 +199,7 @@ impl Kind {
                 "AdvancedCronJob",
                 "advancedcronjobs",
             ),
+            Kind::SidecarSet => ("apps.kruise.io", "v1alpha1", "SidecarSet", "sidecarsets"),
         };
         ApiResource {
             group: group.into(),
@@ -176,6 +207,15 @@ impl Kind {
             api_version: format!("{group}/{version}"),
             kind: kind.into(),
             plural: plural.into(),
+        }
+    }
+
+    /// This kind's API in `namespace` (cluster-wide for a cluster-scoped kind).
+    pub fn api(self, client: &kube::Client, namespace: &str) -> kube::Api<kube::api::DynamicObject> {
+        if self.cluster_scoped() {
+            kube::Api::all_with(client.clone(), &self.resource())
+        } else {
+            kube::Api::namespaced_with(client.clone(), namespace, &self.resource())
         }
     }
 
@@ -199,9 +239,9 @@ impl Target {
         format!("{}/{}", self.kind.qualified(), self.name)
     }
 
-    /// The object's API in `namespace`.
+    /// The object's API in `namespace` (cluster-wide for a cluster-scoped kind).
     pub fn api(&self, client: &kube::Client, namespace: &str) -> kube::Api<kube::api::DynamicObject> {
-        kube::Api::namespaced_with(client.clone(), namespace, &self.kind.resource())
+        self.kind.api(client, namespace)
     }
 }
 
@@ -295,7 +335,7 @@ pub async fn connect(
 
 fn unknown(token: &str) -> UsageError {
     UsageError(format!(
-        "unknown resource type {token:?}; use one of clone, asts, ads, deploy, sts, ds (see --help)"
+        "unknown resource type {token:?}; use one of clone, asts, ads, deploy, sts, ds, bcj, acj, sidecarset (see --help)"
     ))
 }
 
@@ -347,13 +387,26 @@ pub enum Selection {
 
 /// Parses the words with an optional `-l SELECTOR`: with a selector the words are exactly
 /// one type (`clone -l app=web`); without one, as [`parse`].
-/// Refuses the job kinds for a rollout verb that needs replicas, revisions or a
-/// partition (`verb` as typed, e.g. `rollout undo`).
+/// Refuses the job kinds for a verb that needs replicas, revisions or a partition (`verb`
+/// as typed, e.g. `set image`).
 pub fn no_jobs(targets: &[Target], verb: &str) -> Result<(), UsageError> {
     match targets.iter().find(|t| t.kind.is_job()) {
         None => Ok(()),
         Some(t) => Err(UsageError(format!(
             "{verb} works on workloads with pods to roll out; {} is a job (it has rollout pause|resume, `rollout status` for a bcj, and get --tree)",
+            t.id()
+        ))),
+    }
+}
+
+/// Refuses what has no pod template of its own to roll out (jobs, a SidecarSet) for a
+/// verb about that template's revisions or replicas (`rollout undo`, `scale`, ...).
+pub fn templates_only(targets: &[Target], verb: &str) -> Result<(), UsageError> {
+    no_jobs(targets, verb)?;
+    match targets.iter().find(|t| !t.kind.rolls_out_a_template()) {
+        None => Ok(()),
+        Some(t) => Err(UsageError(format!(
+            "{verb} works on workloads with a pod template; {} injects containers into other workloads' pods (it has rollout status|pause|resume, set image, set partition and get --tree)",
             t.id()
         ))),
     }
@@ -385,18 +438,19 @@ impl Selection {
             Selection::Named(targets) => return Ok(targets),
             Selection::Labelled { kind, selector } => (kind, selector),
         };
-        let api: kube::Api<kube::api::DynamicObject> =
-            kube::Api::namespaced_with(client.clone(), namespace, &kind.resource());
+        let api = kind.api(client, namespace);
         let listed = api
             .list(&kube::api::ListParams::default().labels(&selector))
             .await?;
         let mut names: Vec<String> = listed.items.into_iter().filter_map(|o| o.metadata.name).collect();
         names.sort();
         if names.is_empty() {
-            anyhow::bail!(
-                "no {} in namespace {namespace} matches -l {selector}",
-                kind.qualified()
-            );
+            let place = if kind.cluster_scoped() {
+                String::new()
+            } else {
+                format!(" in namespace {namespace}")
+            };
+            anyhow::bail!("no {}{place} matches -l {selector}", kind.qualified());
         }
         Ok(names.into_iter().map(|name| Target { kind, name }).collect())
     }

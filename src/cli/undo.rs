@@ -100,7 +100,7 @@ pub(crate) fn pod_outcome(
 
 pub async fn run(args: UndoArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let targets = target::parse(std::slice::from_ref(&args.target))?;
-    target::no_jobs(&targets, "rollout undo")?;
+    target::templates_only(&targets, "rollout undo")?;
     let [t] = targets.as_slice() else {
         return Err(UsageError("rollout undo takes one workload (see --help)".into()).into());
     };

@@ -143,6 +143,7 @@ pub fn kind_word(kind: Kind) -> &'static str {
         Kind::DaemonSet => "daemonset",
         Kind::BroadcastJob => "bcj",
         Kind::AdvancedCronJob => "acj",
+        Kind::SidecarSet => "sidecarset",
     }
 }
 

@@ -11,11 +11,14 @@
 //! 1 gone or revision moved, 3 failed, 4 `--timeout`, 5 paused with `--fail-on-pause`
 //! (or a paused `--exit-status` snapshot), 6 a progressing `--exit-status` snapshot.
 pub mod assess;
+mod by_object;
 mod job;
 pub mod render;
+mod sidecarset;
 mod watch;
 
 pub use job::judge as job_judge;
+pub use sidecarset::judge as sidecarset_judge;
 pub use watch::follow;
 
 use std::time::Duration;
@@ -27,7 +30,8 @@ use assess::{Phase, Report};
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, deployment (deploy); bcj (a BroadcastJob: waits until it
-completes or fails, one line per change). Waits until the rollout completes (generation
+completes or fails, one line per change); sidecarset (its in-place sidecar upgrade, from its
+status counters, one line per change). Waits until the rollout completes (generation
 observed, updated = expected after the partition, updated pods ready and available, no pod
 mid in-place update) and prints `successfully rolled out`. On a terminal it draws a live
 view: an overall bar and one line per pod (old revision, updating in place, recreating,
@@ -43,7 +47,8 @@ Examples:
   kubectl kruise rollout status cloneset/web --timeout 5m
   kubectl kruise rollout status cloneset/web --watch=false --exit-status
   kubectl kruise rollout status deploy/front -o jsonl | jq .phase
-  kubectl kruise rollout status clone -l tier=frontend --timeout 10m";
+  kubectl kruise rollout status clone -l tier=frontend --timeout 10m
+  kubectl kruise rollout status sidecarset/log-agent";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Until {

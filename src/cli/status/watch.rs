@@ -105,6 +105,7 @@ pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Resul
                 | Kind::AdvancedDaemonSet
                 | Kind::Deployment
                 | Kind::BroadcastJob
+                | Kind::SidecarSet
         )
     }) {
         let hint = if t.kind == Kind::AdvancedCronJob {
@@ -113,14 +114,20 @@ pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Resul
             ""
         };
         return Err(UsageError(format!(
-            "rollout status supports cloneset, asts, ads, deployment and bcj, not {}{hint}",
+            "rollout status supports cloneset, asts, ads, deployment, bcj and sidecarset, not {}{hint}",
             t.kind.qualified()
         ))
         .into());
     }
-    if targets.iter().all(|t| t.kind == Kind::BroadcastJob) {
+    let by_object = |kind| match kind {
+        Kind::BroadcastJob => Some(&super::job::BROADCAST_JOB),
+        Kind::SidecarSet => Some(&super::sidecarset::SIDECARSET),
+        _ => None,
+    };
+    if let Some(judged) = targets.first().and_then(|t| by_object(t.kind)) {
+        // One kind per call (a name, or a type with -l).
         for t in &targets {
-            super::job::follow(&args, t, &client, &namespace).await?;
+            super::by_object::follow(&args, judged, t, &client, &namespace).await?;
         }
         return Ok(());
     }

@@ -23,7 +23,7 @@ use serde_json::json;
 
 use super::inject::{HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, HashEntry, read_hashes};
 use crate::api::common::IntOrString;
-use crate::api::sidecarset::{SidecarSet, SidecarSetUpdateStrategyType};
+use crate::api::sidecarset::{SidecarSet, SidecarSetUpdateStrategy, SidecarSetUpdateStrategyType};
 use crate::runtime::actions::{Action, Why};
 use crate::workloads::common::int_or_percent::{self, Amount};
 
@@ -131,6 +131,19 @@ fn scaled_up(field: &'static str, value: Option<&IntOrString>, total: i64, defau
     }
 }
 
+/// The pods of `total` matched that `strategy`'s partition keeps at the old sidecars: an
+/// int as it is, a percent of `total` rounded up, but a percent under 100% never holds
+/// every pod of more than one; within 0..=total.
+pub fn partition(strategy: &SidecarSetUpdateStrategy, total: i64) -> i64 {
+    let (partition, partial) = scaled_up("updateStrategy.partition", strategy.partition.as_ref(), total, 0);
+    let partition = if partial && total > 1 && partition == total {
+        total - 1
+    } else {
+        partition
+    };
+    partition.clamp(0, total)
+}
+
 /// The upgrade's writes this round (and the not-upgradable pods, for an event).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Upgrade {
@@ -177,12 +190,7 @@ pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrad
         }
     }
     waiting.sort_by_key(|p| (ready(p), p.name_any()));
-    let (mut partition, partial) =
-        scaled_up("updateStrategy.partition", strategy.partition.as_ref(), total, 0);
-    if partial && total > 1 && partition == total {
-        partition = total - 1;
-    }
-    let partition = partition.clamp(0, total);
+    let partition = partition(&strategy, total);
     let take = (waiting.len() as i64 - partition).max(0) as usize;
     waiting.truncate(take);
     let (budget, _) = scaled_up(
