@@ -533,3 +533,136 @@ async fn the_rollout_verbs_drive_a_sidecarset() {
     assert_eq!(controller.stop(), 0);
     let _ = sidecarsets(&ns).delete(&set_name, &DeleteParams::default()).await;
 }
+
+/// ControllerRevisions (reference §1.6): one per distinct sidecar spec, in the run's
+/// namespace, labelled with the set's name and controlled by it; `status.latestRevision`
+/// names the newest, and a pod injected afterwards records it in its hash entry.
+#[tokio::test]
+async fn revisions_follow_the_sidecar_spec_and_pods_record_the_latest() {
+    let ns = TestNamespace::create("scs-revisions").await;
+    let controller = RunningController::start(&ns);
+    let (sets, set_name, _) = ready_set(&ns, log_set(&ns)).await;
+    let revisions: Api<k8s_openapi::api::apps::v1::ControllerRevision> = ns.api();
+    let listed = || async {
+        let list = revisions
+            .list(&ListParams::default().labels(&format!("kruise.io/sidecarset-name={set_name}")))
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut names: Vec<(i64, String)> = list
+            .items
+            .iter()
+            .map(|r| (r.revision.unwrap_or(0), r.name_any()))
+            .collect();
+        names.sort();
+        Ok::<_, String>((names, list.items))
+    };
+    let latest_is = |count: usize| {
+        let sets = sets.clone();
+        let set_name = set_name.clone();
+        let listed = &listed;
+        async move {
+            wait_for(
+                &format!("{count} revisions, the newest in status"),
+                LONG,
+                || async {
+                    let (names, _) = listed().await?;
+                    let set = sets.get(&set_name).await.map_err(|e| e.to_string())?;
+                    let latest = set.data["status"]["latestRevision"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string();
+                    match names.last() {
+                        Some((_, newest)) if names.len() == count && *newest == latest => Ok(latest),
+                        _ => Err(format!("{names:?}, status {}", set.data["status"])),
+                    }
+                },
+            )
+            .await
+        }
+    };
+    let first = latest_is(1).await;
+    let (_, items) = listed().await.expect("revisions");
+    let owner = items[0]
+        .owner_references()
+        .iter()
+        .find(|o| o.controller == Some(true))
+        .map(|o| (o.kind.clone(), o.name.clone()));
+    assert_eq!(owner, Some(("SidecarSet".to_string(), set_name.clone())));
+    assert_eq!(
+        items[0].data.0["spec"]["containers"][0]["image"], "fluentbit:1",
+        "{:?}",
+        items[0].data
+    );
+
+    let pods: Api<Pod> = ns.api();
+    let pod = pods
+        .create(&PostParams::default(), &bare_pod("web-0", "web"))
+        .await
+        .expect("pod");
+    let entry: Value = serde_json::from_str(
+        pod.annotations()
+            .get("kruise.io/sidecarset-hash")
+            .expect("hash annotation"),
+    )
+    .expect("json");
+    assert_eq!(entry[&set_name]["controllerRevision"], first.as_str());
+
+    let mut changed = log_set(&ns).data["spec"]["containers"].clone();
+    changed[0]["image"] = json!("fluentbit:2");
+    sets.patch(
+        &set_name,
+        &kube::api::PatchParams::default(),
+        &kube::api::Patch::Merge(json!({ "spec": { "containers": changed } })),
+    )
+    .await
+    .expect("new sidecar image");
+    let second = latest_is(2).await;
+    assert_ne!(first, second);
+    assert_eq!(controller.stop(), 0);
+    let _ = sets.delete(&set_name, &DeleteParams::default()).await;
+}
+
+/// The SidecarSet webhook (reference §1.3): a bad spec is refused naming the field, and a
+/// second SidecarSet that would inject a container of the same name into the same pods is
+/// refused naming the first.
+#[tokio::test]
+async fn bad_and_conflicting_sidecarsets_are_refused_naming_the_field() {
+    let ns = TestNamespace::create("scs-refused").await;
+    let controller = RunningController::start(&ns);
+    let (sets, set_name, _) = ready_set(&ns, log_set(&ns)).await;
+
+    let mut bad = log_set(&ns);
+    bad.metadata.name = Some(format!("{}-bad", ns.name));
+    bad.data["spec"]["containers"][0]["volumeMounts"] = json!([{ "name": "nowhere", "mountPath": "/x" }]);
+    let refused = sets
+        .create(&PostParams::default(), &bad)
+        .await
+        .expect_err("a mount of an undeclared volume");
+    assert!(
+        refused.to_string().contains("spec.containers[0].volumeMounts[0]"),
+        "{refused}"
+    );
+
+    let mut twin = log_set(&ns);
+    twin.metadata.name = Some(format!("{}-twin", ns.name));
+    let refused = sets
+        .create(&PostParams::default(), &twin)
+        .await
+        .expect_err("the same container for the same pods");
+    let message = refused.to_string();
+    assert!(
+        message.contains(&set_name) && message.contains("log-agent"),
+        "{message}"
+    );
+
+    // Another namespace's pods: no conflict.
+    twin.data["spec"]["namespaceSelector"] =
+        json!({ "matchLabels": { "kubernetes.io/metadata.name": format!("{}-other", ns.name) } });
+    sets.create(&PostParams::default(), &twin)
+        .await
+        .expect("disjoint namespaces do not conflict");
+    assert_eq!(controller.stop(), 0);
+    for name in [set_name, twin.name_any()] {
+        let _ = sets.delete(&name, &DeleteParams::default()).await;
+    }
+}

@@ -31,7 +31,7 @@ fn preset_job_labels(kind: &str, name: &str, labels: &Value, path: &str) -> Opti
 }
 
 /// A DNS-1123 label (a container's name).
-fn dns_label(name: &str) -> bool {
+pub(super) fn dns_label(name: &str) -> bool {
     let edge = |c: Option<char>| c.is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
     !name.is_empty()
         && name.len() <= 63

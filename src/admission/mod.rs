@@ -22,6 +22,7 @@ pub mod registration;
 pub mod review;
 pub mod server;
 pub mod shared;
+pub mod sidecarset;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -74,21 +74,33 @@ impl Endpoint {
     }
 }
 
-/// The workload kinds whose defaults and refusals the server answers.
+/// The kinds whose defaults and refusals the server answers (the workloads, and the
+/// cluster-scoped SidecarSet).
 fn workload_rules() -> Vec<RuleWithOperations> {
-    vec![RuleWithOperations {
-        api_groups: Some(vec!["apps.kruise.io".into()]),
-        api_versions: Some(vec!["*".into()]),
-        operations: Some(vec!["CREATE".into(), "UPDATE".into()]),
-        resources: Some(vec![
-            "clonesets".into(),
-            "statefulsets".into(),
-            "daemonsets".into(),
-            "broadcastjobs".into(),
-            "advancedcronjobs".into(),
-        ]),
-        scope: Some("Namespaced".into()),
-    }]
+    vec![
+        RuleWithOperations {
+            api_groups: Some(vec!["apps.kruise.io".into()]),
+            api_versions: Some(vec!["*".into()]),
+            operations: Some(vec!["CREATE".into(), "UPDATE".into()]),
+            resources: Some(vec![
+                "clonesets".into(),
+                "statefulsets".into(),
+                "daemonsets".into(),
+                "broadcastjobs".into(),
+                "advancedcronjobs".into(),
+            ]),
+            scope: Some("Namespaced".into()),
+        },
+        RuleWithOperations {
+            api_groups: Some(vec!["apps.kruise.io".into()]),
+            api_versions: Some(vec!["*".into()]),
+            operations: Some(vec!["CREATE".into(), "UPDATE".into()]),
+            resources: Some(vec!["sidecarsets".into()]),
+            // A namespace selector does not apply to a cluster-scoped object: every run's
+            // server judges it (the same pure rules).
+            scope: Some("Cluster".into()),
+        },
+    ]
 }
 
 /// The configurations' name for a run scoped to `scope` (None: all namespaces).

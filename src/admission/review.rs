@@ -21,6 +21,7 @@ use super::defaults;
 use super::shared::Shared;
 use crate::api::cloneset::CloneSet;
 use crate::api::daemonset::DaemonSet;
+use crate::api::sidecarset::SidecarSet;
 use crate::api::statefulset::v1beta1::StatefulSet;
 use crate::runtime::decoded::read;
 use crate::workloads::common::refusals;
@@ -125,6 +126,9 @@ pub fn validate_object(kind: &str, object: &Value) -> Option<String> {
         }
         "BroadcastJob" => super::jobs::broadcastjob(object),
         "AdvancedCronJob" => super::jobs::advancedcronjob(object, None),
+        // Alone: the conflicts with other SidecarSets are judged by `/validate`, which
+        // has them cached.
+        "SidecarSet" => super::sidecarset::refusal(object, None, &[]),
         _ => None,
     }
 }
@@ -157,15 +161,36 @@ fn judged<K: DeserializeOwned>(
     }
 }
 
-/// `/validate`: refuses what [`validate_object`] refuses, with code 422.
+/// `/validate`: refuses what [`validate_object`] refuses, with code 422; a SidecarSet
+/// also when it conflicts with another one (from the pod webhook's cache, when it runs).
 pub async fn validate(State(shared): State<Shared>, Json(review): Json<Review>) -> Json<Review> {
-    answer(&shared, review, refusal)
+    let others: Vec<SidecarSet> = shared
+        .pods
+        .as_ref()
+        .map(|p| {
+            p.sidecarsets
+                .state()
+                .iter()
+                .filter_map(|s| s.object.as_deref().ok().cloned())
+                .collect()
+        })
+        .unwrap_or_default();
+    answer(&shared, review, |kind, object, old, response| {
+        refusal(kind, object, old, response, &others)
+    })
 }
 
-fn refusal(kind: &str, object: Option<Value>, old: Option<Value>, response: AdmissionResponse) -> Decision {
-    let refused = object.and_then(|value| match &old {
-        Some(old) => validate_update(kind, &value, old),
-        None => validate_object(kind, &value),
+fn refusal(
+    kind: &str,
+    object: Option<Value>,
+    old: Option<Value>,
+    response: AdmissionResponse,
+    sidecarsets: &[SidecarSet],
+) -> Decision {
+    let refused = object.and_then(|value| match (kind, &old) {
+        ("SidecarSet", old) => super::sidecarset::refusal(&value, old.as_ref(), sidecarsets),
+        (_, Some(old)) => validate_update(kind, &value, old),
+        (_, None) => validate_object(kind, &value),
     });
     match refused {
         None => (response, "allowed"),
@@ -210,7 +235,7 @@ mod tests {
         let message = validate_object("StatefulSet", &asts).expect("refused");
         assert!(message.contains("spec.template.spec.restartPolicy"), "{message}");
         assert_eq!(
-            validate_object("SidecarSet", &asts),
+            validate_object("WorkloadSpread", &asts),
             None,
             "other kinds are not judged here"
         );
