@@ -173,6 +173,9 @@ pub struct Context {
     pub own_writes: OwnWrites,
     /// The namespace the run is scoped to (`run -n NS`); None: all namespaces.
     pub scope: Option<String>,
+    /// Where objects of cluster-scoped kinds keep their namespaced children (a
+    /// SidecarSet's ControllerRevisions): the run's namespace, else its lease namespace.
+    pub system_namespace: String,
 }
 
 /// The versions of the objects' own status writes (see [`Context::own_writes`]).

@@ -145,6 +145,9 @@ pub struct Serve<F> {
     pub watches: Watches,
     pub subscriptions: Subscriptions,
     pub namespace: Option<String>,
+    /// Where objects of cluster-scoped kinds keep their namespaced children (a
+    /// SidecarSet's ControllerRevisions): upstream's "Kruise namespace".
+    pub system_namespace: String,
     /// Concurrent reconciles; 0: no cap (see `run --workers`).
     pub workers: u16,
     pub metrics: Arc<Metrics>,
@@ -225,6 +228,7 @@ pub async fn serve<K, R, Fut, F>(
         backoffs: Default::default(),
         own_writes: Default::default(),
         scope: s.namespace.clone(),
+        system_namespace: s.system_namespace.clone(),
     });
     let queue = ctx.clone();
     let mark = Arc::new(move |r: &ObjectRef<Decoded<K>>| {

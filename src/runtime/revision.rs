@@ -95,7 +95,7 @@ pub fn revision_name(owner: &str, hash: &str) -> String {
 }
 
 /// Drops `null`s, empty objects and the `$patch` directive, recursively.
-fn normalized(value: &Value) -> Value {
+pub fn normalized(value: &Value) -> Value {
     match value {
         Value::Object(map) => Value::Object(
             map.iter()
@@ -154,7 +154,20 @@ pub fn plan_update_revision(
     existing: &[KnownRevision],
     collision_count: i32,
 ) -> RevisionStep {
-    let data = payload(template);
+    plan_revision(owner, payload(template), existing, collision_count, comparable)
+}
+
+/// Chooses the revision holding `data` among `existing`, two payloads being the same when
+/// `comparable` makes them equal: the newest if it holds it, else the newest older one
+/// that does (bumped to the next number: a rollback), else a new one named after the hash
+/// of `data` and the collision count (controller-history rules).
+pub fn plan_revision(
+    owner: &str,
+    data: Value,
+    existing: &[KnownRevision],
+    collision_count: i32,
+    comparable: impl Fn(&Value) -> Value,
+) -> RevisionStep {
     // Made comparable once, not once per existing revision.
     let wanted = comparable(&data);
     let mut sorted: Vec<&KnownRevision> = existing.iter().collect();

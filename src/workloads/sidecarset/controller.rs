@@ -20,7 +20,7 @@ use kube::ResourceExt;
 use kube::core::{Selector, SelectorExt};
 use kube::runtime::reflector::ObjectRef;
 
-use super::{hash, matching, plan_update, status};
+use super::{hash, matching, plan_update, revisions, status};
 use crate::api::sidecarset::{SidecarSet, SidecarSetStatus};
 use crate::runtime::controller::{Context, Serve};
 
@@ -28,13 +28,13 @@ pub const CONTROLLER: &str = "SidecarSet";
 
 impl crate::runtime::driver::Reconciled for SidecarSet {
     const CONTROLLER: &'static str = CONTROLLER;
-    type Revisions = crate::runtime::driver::NoRevisions;
+    type Revisions = super::revision_sync::SidecarSetRevisions;
     type Status = SidecarSetStatus;
 
     fn plan(
         &self,
         ctx: &Context,
-        _history: &crate::runtime::history::History,
+        history: &crate::runtime::history::History,
         now: Timestamp,
     ) -> crate::runtime::driver::Planned<SidecarSetStatus> {
         // A run scoped to one namespace sees only that namespace's pods: it drives only
@@ -57,10 +57,18 @@ impl crate::runtime::driver::Reconciled for SidecarSet {
             .map(AsRef::as_ref)
             .filter(|p| matching::selects_pod(self, p, labels_of(&matching::pod_namespace(p)).as_ref()))
             .collect();
-        let (matched, missing) = status::split(self, &selected);
-        let upgrade = plan_update::plan_update(self, &matched, now);
+        // The set as this round sees it: its latest revision just synced (what an upgrade
+        // records on the pods it changes).
+        let mut set = self.clone();
+        let status = set.status.get_or_insert_default();
+        status.latest_revision = Some(history.update.clone()).filter(|r| !r.is_empty());
+        status.collision_count = Some(history.collision_count);
+        let set = &set;
+        let (matched, missing) = status::split(set, &selected);
+        let upgrade = plan_update::plan_update(set, &matched, now);
+        let pod_revisions = revisions::named_in_pods(set, &matched);
         let plan = status::plan(&status::Snapshot {
-            set: self,
+            set,
             matched,
             missing,
         });
@@ -81,6 +89,7 @@ impl crate::runtime::driver::Reconciled for SidecarSet {
             status: plan.status,
             // An upgrade's pod writes wake the set; the kubelet's restart too (pod events).
             spec_patch: hash::annotations_patch(self),
+            pod_revisions,
             ..Default::default()
         }
     }

@@ -3,12 +3,14 @@
 //! annotations. Pure parts: which pods a SidecarSet injects ([`matching`]), a pod as
 //! injected at its creation ([`inject`], served by the pod webhook in
 //! `crate::admission::pods`), the hash annotations ([`hash`]), the status ([`status`]) and
-//! the in-place sidecar upgrade ([`plan_update`]). Not there yet: ControllerRevisions, hot
-//! upgrade, `resourcesPolicy`, injecting a pinned revision, priority and scatter order, the
-//! `SidecarSetUpgradable` pod condition, the CLI verbs.
+//! the in-place sidecar upgrade ([`plan_update`]), its ControllerRevisions ([`revisions`],
+//! written by [`revision_sync`]). Not there yet: hot upgrade, `resourcesPolicy`, injecting
+//! a pinned revision, priority and scatter order, the `SidecarSetUpgradable` pod condition.
 pub mod controller;
 pub mod hash;
 pub mod inject;
 pub mod matching;
 pub mod plan_update;
+pub mod revision_sync;
+pub mod revisions;
 pub mod status;

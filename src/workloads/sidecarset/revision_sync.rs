@@ -1,0 +1,175 @@
+//! Writes what [`super::revisions`] decides: a SidecarSet's ControllerRevisions live in the
+//! run's system namespace ([`Context::system_namespace`]), controlled by the SidecarSet (so
+//! the garbage collector removes them with it), found in the shared revision cache by owner
+//! uid (no list per round).
+//!
+//! Invariants: a revision is created only when none of the set's holds its current spec; a
+//! name clash with other content bumps `status.collisionCount` and the round comes back;
+//! the custom-version label of the newest revision follows the set's; the history handed to
+//! the planner names the newest revision as both `update` and `current`; a run scoped to a
+//! namespace writes revisions only for the SidecarSets it drives.
+use std::collections::BTreeSet;
+
+use k8s_openapi::api::apps::v1::ControllerRevision;
+use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
+use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
+use kube::{Resource, ResourceExt};
+use serde_json::json;
+
+use super::revisions;
+use crate::api::sidecarset::{CUSTOM_VERSION_LABEL, SidecarSet};
+use crate::runtime::context::{Context, Error, FIELD_MANAGER, owned_by};
+use crate::runtime::history::History;
+use crate::runtime::revision::{KnownRevision, RevisionStep};
+
+const KIND: &str = "SidecarSet";
+
+/// The SidecarSet's revision history (see the module documentation).
+pub struct SidecarSetRevisions;
+
+fn params() -> PatchParams {
+    PatchParams {
+        field_manager: Some(FIELD_MANAGER.into()),
+        ..PatchParams::default()
+    }
+}
+
+/// The set's cached revisions with their custom versions.
+fn owned(ctx: &Context, set: &SidecarSet) -> Vec<(KnownRevision, Option<String>)> {
+    owned_by(&ctx.watches.revisions, &ctx.watches.revision_owners, set, KIND)
+        .iter()
+        .filter(|r| r.namespace().as_deref() == Some(ctx.system_namespace.as_str()))
+        .map(|r| {
+            let known = KnownRevision {
+                name: r.name_any(),
+                revision: r.revision.unwrap_or(0),
+                created: r
+                    .metadata
+                    .creation_timestamp
+                    .as_ref()
+                    .map(|t| t.0.to_string())
+                    .unwrap_or_default(),
+                data: r.data.0.clone(),
+            };
+            (known, r.labels().get(CUSTOM_VERSION_LABEL).cloned())
+        })
+        .collect()
+}
+
+fn new_revision(
+    ctx: &Context,
+    set: &SidecarSet,
+    name: &str,
+    revision: i64,
+    data: serde_json::Value,
+) -> ControllerRevision {
+    let mut object = ControllerRevision {
+        data: RawExtension(data),
+        revision: Some(revision),
+        ..ControllerRevision::default()
+    };
+    object.metadata.name = Some(name.into());
+    object.metadata.namespace = Some(ctx.system_namespace.clone());
+    object.metadata.labels = Some(revisions::labels(set));
+    object.metadata.annotations = set.meta().annotations.clone();
+    object.metadata.owner_references = set.controller_owner_ref(&()).map(|o| vec![o]);
+    object
+}
+
+async fn bump_collision_count(ctx: &Context, set: &SidecarSet) -> Result<(), Error> {
+    let mut status = serde_json::to_value(set.status.clone().unwrap_or_default()).unwrap_or_default();
+    let count = set.status.as_ref().and_then(|s| s.collision_count).unwrap_or(0);
+    status["collisionCount"] = json!(count + 1);
+    Api::<SidecarSet>::all(ctx.client.clone())
+        .patch_status(
+            &set.name_any(),
+            &params(),
+            &Patch::Merge(json!({ "status": status })),
+        )
+        .await
+        .map_err(|source| Error::PatchStatus {
+            kind: KIND,
+            name: set.name_any(),
+            source,
+        })?;
+    Ok(())
+}
+
+fn write_error(name: &str) -> impl FnOnce(kube::Error) -> Error + '_ {
+    move |source| Error::WriteRevision {
+        name: name.to_string(),
+        source,
+    }
+}
+
+impl crate::runtime::driver::Revisions<SidecarSet> for SidecarSetRevisions {
+    async fn sync(ctx: &Context, set: &SidecarSet) -> Result<Option<History>, Error> {
+        if ctx.scope.is_some() && super::matching::scoped_to(set) != ctx.scope.as_deref() {
+            // Another run's (see the controller): no history written from here.
+            return Ok(Some(History::default()));
+        }
+        let existing = owned(ctx, set);
+        let known: Vec<KnownRevision> = existing.iter().map(|(r, _)| r.clone()).collect();
+        let api: Api<ControllerRevision> = Api::namespaced(ctx.client.clone(), &ctx.system_namespace);
+        let latest = match revisions::step(set, &known) {
+            RevisionStep::Current { name } => name,
+            RevisionStep::Reuse { name, revision } => {
+                api.patch(&name, &params(), &Patch::Merge(json!({ "revision": revision })))
+                    .await
+                    .map_err(write_error(&name))?;
+                name
+            }
+            RevisionStep::Create { name, revision, data } => {
+                let object = new_revision(ctx, set, &name, revision, data);
+                match api.create(&PostParams::default(), &object).await {
+                    Ok(_) => {}
+                    Err(kube::Error::Api(s)) if s.is_already_exists() => {
+                        // Not ours with this content (ours would be in the cache): another
+                        // name next round.
+                        bump_collision_count(ctx, set).await?;
+                    }
+                    Err(source) => return Err(write_error(&name)(source)),
+                }
+                // The next round finds it in the cache.
+                return Ok(None);
+            }
+        };
+        let wanted = revisions::custom_version(set);
+        let labelled = existing
+            .iter()
+            .find(|(r, _)| r.name == latest)
+            .and_then(|(_, v)| v.as_deref());
+        if labelled != wanted {
+            let patch = json!({ "metadata": { "labels": { CUSTOM_VERSION_LABEL: wanted } } });
+            api.patch(&latest, &params(), &Patch::Merge(patch))
+                .await
+                .map_err(write_error(&latest))?;
+        }
+        Ok(Some(History {
+            update: latest.clone(),
+            current: latest,
+            collision_count: set.status.as_ref().and_then(|s| s.collision_count).unwrap_or(0),
+            known,
+            ..History::default()
+        }))
+    }
+
+    async fn truncate(
+        ctx: &Context,
+        set: &SidecarSet,
+        history: &History,
+        pod_revisions: &BTreeSet<String>,
+    ) -> Result<(), Error> {
+        let existing = owned(ctx, set);
+        let doomed = revisions::to_truncate(set, &existing, &history.update, pod_revisions);
+        let api: Api<ControllerRevision> = Api::namespaced(ctx.client.clone(), &ctx.system_namespace);
+        for name in doomed {
+            match api.delete(&name, &DeleteParams::default()).await {
+                Ok(_) => {}
+                Err(kube::Error::Api(s)) if s.is_not_found() => {}
+                Err(source) => return Err(write_error(&name)(source)),
+            }
+        }
+        Ok(())
+    }
+}
