@@ -666,3 +666,52 @@ async fn bad_and_conflicting_sidecarsets_are_refused_naming_the_field() {
         let _ = sets.delete(&name, &DeleteParams::default()).await;
     }
 }
+
+/// A sidecar change beyond its image (here its command) cannot go in place (reference §1.8):
+/// the pods keep their sidecar, count as not updated and say so in their
+/// `SidecarSetUpgradable` condition.
+#[tokio::test]
+async fn a_change_beyond_the_image_marks_the_pods_not_upgradable() {
+    let ns = TestNamespace::create("scs-immutable").await;
+    let controller = RunningController::start(&ns);
+    let (sets, set_name, _) = ready_set(&ns, log_set(&ns)).await;
+    let pods: Api<Pod> = ns.api();
+    pods.create(&PostParams::default(), &bare_pod("web-0", "web"))
+        .await
+        .expect("pod");
+    let mut changed = log_set(&ns).data["spec"]["containers"].clone();
+    changed[0]["command"] = json!(["fluent-bit", "-c", "/conf/other.conf"]);
+    sets.patch(
+        &set_name,
+        &kube::api::PatchParams::default(),
+        &kube::api::Patch::Merge(json!({ "spec": { "containers": changed } })),
+    )
+    .await
+    .expect("a command change");
+    let condition = wait_for("the SidecarSetUpgradable condition", LONG, || async {
+        let pod = pods.get("web-0").await.map_err(|e| e.to_string())?;
+        pod.status
+            .iter()
+            .flat_map(|s| s.conditions.iter().flatten())
+            .find(|c| c.type_ == "SidecarSetUpgradable")
+            .cloned()
+            .ok_or_else(|| format!("no condition yet\n{}", controller.log_tail()))
+    })
+    .await;
+    assert_eq!(condition.status, "False");
+    assert_eq!(condition.reason.as_deref(), Some("UpdateImmutableField"));
+    assert_eq!(
+        condition.message.as_deref(),
+        Some(format!("{{\"{set_name}\":false}}").as_str())
+    );
+    let pod = pods.get("web-0").await.expect("pod");
+    assert_eq!(
+        sidecar_view(&pod).1,
+        "fluentbit:1",
+        "the sidecar is left as it is"
+    );
+    let set = sets.get(&set_name).await.expect("set");
+    assert_eq!(set.data["status"]["updatedPods"], 0, "{}", set.data["status"]);
+    assert_eq!(controller.stop(), 0);
+    let _ = sets.delete(&set_name, &DeleteParams::default()).await;
+}

@@ -128,6 +128,9 @@ pub enum Why {
     ClaimOwners,
     /// Taking an orphaned pod whose name and labels are the set's (Advanced StatefulSet).
     Adopt,
+    /// A pod condition a controller reports on pods it does not own (a SidecarSet's
+    /// `SidecarSetUpgradable`).
+    PodCondition,
 }
 
 impl Why {

@@ -28,7 +28,6 @@ pub mod pods;
 pub mod progressing;
 pub mod rank;
 pub mod round;
-pub mod scatter;
 pub mod status;
 pub mod update_limit;
 
@@ -42,7 +41,6 @@ use kube::{Resource, ResourceExt};
 use serde_json::json;
 
 use crate::api::cloneset::CloneSet;
-use crate::api::common::UpdateScatterTerm;
 use crate::runtime::history as revisions;
 use crate::runtime::owner_index::OwnerIndex;
 use plan::Snapshot;
@@ -58,31 +56,6 @@ impl crate::runtime::controller::Interest for CloneSet {}
 /// `namespace/name` of a set.
 pub fn key(set: &CloneSet) -> String {
     format!("{}/{}", set.namespace().unwrap_or_default(), set.name_any())
-}
-
-/// The scatter order of update candidates (`names` in their current order; `all` is every
-/// active pod of the set, whose labels set the density of each term).
-pub(crate) fn scatter_order(names: Vec<String>, all: &[&Pod], terms: &[UpdateScatterTerm]) -> Vec<String> {
-    let empty = BTreeMap::new();
-    let labels: Vec<&BTreeMap<String, String>> = all
-        .iter()
-        .map(|p| p.metadata.labels.as_ref().unwrap_or(&empty))
-        .collect();
-    let index: Vec<usize> = names
-        .iter()
-        .filter_map(|n| {
-            all.iter()
-                .position(|p| p.metadata.name.as_deref() == Some(n.as_str()))
-        })
-        .collect();
-    if index.len() != names.len() {
-        // Every candidate is an active pod; anything else keeps the order as it is.
-        return names;
-    }
-    scatter::scatter(&index, &labels, terms)
-        .into_iter()
-        .filter_map(|i| all.get(i).and_then(|p| p.metadata.name.clone()))
-        .collect()
 }
 
 /// The cached objects whose controller is `set` (looked up by owner uid, not scanned).

@@ -108,7 +108,7 @@ fn update_order<'p>(
         .and_then(|s| s.scatter_strategy.as_ref())
         .filter(|t| !t.is_empty())
     {
-        names = super::scatter_order(names, active, terms);
+        names = crate::workloads::common::scatter::order(names, active, terms);
     }
     let find = |name: &str| candidates.iter().copied().find(|p| p.name_any() == name);
     let mut ordered: Vec<&Pod> = names.iter().filter_map(|n| find(n)).collect();

@@ -8,6 +8,7 @@ pub mod int_or_percent;
 pub mod order;
 pub mod pod_names;
 pub mod refusals;
+pub mod scatter;
 #[cfg(test)]
 pub mod test_views;
 

@@ -4,8 +4,8 @@
 //! injected at its creation ([`inject`], served by the pod webhook in
 //! `crate::admission::pods`), the hash annotations ([`hash`]), the status ([`status`]) and
 //! the in-place sidecar upgrade ([`plan_update`]), its ControllerRevisions ([`revisions`],
-//! written by [`revision_sync`]). Not there yet: hot upgrade, `resourcesPolicy`, injecting
-//! a pinned revision, priority and scatter order, the `SidecarSetUpgradable` pod condition.
+//! written by [`revision_sync`]) and the `SidecarSetUpgradable` pod condition
+//! ([`upgradable`]). Not there yet: hot upgrade, injecting a pinned revision.
 pub mod controller;
 pub mod hash;
 pub mod inject;
@@ -14,3 +14,4 @@ pub mod plan_update;
 pub mod revision_sync;
 pub mod revisions;
 pub mod status;
+pub mod upgradable;

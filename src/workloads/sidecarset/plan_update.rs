@@ -22,10 +22,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::inject::{HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, HashEntry, read_hashes};
+use super::upgradable;
 use crate::api::common::IntOrString;
+use crate::api::common::UpdateScatterTerm;
 use crate::api::sidecarset::{SidecarSet, SidecarSetUpdateStrategy, SidecarSetUpdateStrategyType};
 use crate::runtime::actions::{Action, Why};
 use crate::workloads::common::int_or_percent::{self, Amount};
+use crate::workloads::common::order::{PodFacts, sort_for_update};
+use crate::workloads::common::scatter;
 
 pub const INPLACE_STATE_ANNOTATION: &str = "kruise.io/sidecarset-inplace-update-state";
 
@@ -131,6 +135,71 @@ fn scaled_up(field: &'static str, value: Option<&IntOrString>, total: i64, defau
     }
 }
 
+/// `waiting` in the order they are upgraded: Kubernetes' update order (unscheduled,
+/// Pending < Unknown < Running, not ready, ready for less time, more restarts, newer), then
+/// the priority strategy, then the scatter strategy over every matched pod's labels, a
+/// term valued `*` standing for each value of its key the matched pods carry.
+fn update_order<'p>(
+    strategy: &SidecarSetUpdateStrategy,
+    matched: &[&Pod],
+    waiting: Vec<&'p Pod>,
+    now: Timestamp,
+) -> Vec<&'p Pod> {
+    let mut facts: Vec<PodFacts> = waiting
+        .iter()
+        .map(|p| PodFacts::from_resource(p, 0, now))
+        .collect();
+    sort_for_update(&mut facts, strategy.priority_strategy.as_ref());
+    let mut names: Vec<String> = facts.into_iter().map(|f| f.name).collect();
+    let terms = scatter_terms(strategy, matched);
+    if !terms.is_empty() {
+        names = scatter::order(names, matched, &terms);
+    }
+    // Pods of one name (in two namespaces) are taken in their incoming order; nothing is
+    // dropped, whatever the names.
+    let mut by_name: BTreeMap<&str, std::collections::VecDeque<&'p Pod>> = BTreeMap::new();
+    for pod in &waiting {
+        by_name
+            .entry(pod.metadata.name.as_deref().unwrap_or_default())
+            .or_default()
+            .push_back(pod);
+    }
+    let mut ordered: Vec<&'p Pod> = names
+        .iter()
+        .filter_map(|n| by_name.get_mut(n.as_str()).and_then(|q| q.pop_front()))
+        .collect();
+    ordered.extend(by_name.into_values().flatten());
+    ordered
+}
+
+/// The scatter terms, each `key: *` expanded to the values of `key` on the matched pods
+/// (in name order, first seen first), duplicates dropped.
+fn scatter_terms(strategy: &SidecarSetUpdateStrategy, matched: &[&Pod]) -> Vec<UpdateScatterTerm> {
+    let mut by_name: Vec<&Pod> = matched.to_vec();
+    by_name.sort_by_key(|p| (p.metadata.namespace.clone(), p.metadata.name.clone()));
+    let mut terms: Vec<UpdateScatterTerm> = Vec::new();
+    let mut add = |term: UpdateScatterTerm| {
+        if !terms.iter().any(|t| t.key == term.key && t.value == term.value) {
+            terms.push(term);
+        }
+    };
+    for term in strategy.scatter_strategy.iter().flatten() {
+        if term.value != "*" {
+            add(term.clone());
+            continue;
+        }
+        for pod in &by_name {
+            if let Some(value) = pod.labels().get(&term.key) {
+                add(UpdateScatterTerm {
+                    key: term.key.clone(),
+                    value: value.clone(),
+                });
+            }
+        }
+    }
+    terms
+}
+
 /// The pods of `total` matched that `strategy`'s partition keeps at the old sidecars: an
 /// int as it is, a percent of `total` rounded up, but a percent under 100% never holds
 /// every pod of more than one; within 0..=total.
@@ -183,13 +252,16 @@ pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrad
     for pod in matched.iter().copied().filter(|p| !is_updated(p) && picked(p)) {
         if bare_entry(pod).is_none_or(|e| &e.hash != bare) {
             upgrade.not_upgradable.push(pod.name_any());
+            if let Some(patch) = upgradable::patch(&set.name_any(), pod, false, false, now) {
+                upgrade.actions.push(condition(pod, patch));
+            }
         } else if ready(pod) && !consistent(set, pod) {
             // A previous change still rolling on this pod.
         } else {
             waiting.push(pod);
         }
     }
-    waiting.sort_by_key(|p| (ready(p), p.name_any()));
+    let mut waiting = update_order(&strategy, matched, waiting, now);
     let partition = partition(&strategy, total);
     let take = (waiting.len() as i64 - partition).max(0) as usize;
     waiting.truncate(take);
@@ -211,8 +283,23 @@ pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrad
             unavailable += 1;
         }
         upgrade.actions.push(upgrade_pod(set, pod, hash, now));
+        if let Some(patch) = upgradable::patch(&set.name_any(), pod, true, true, now) {
+            upgrade.actions.push(condition(pod, patch));
+        }
     }
     upgrade
+}
+
+/// The status write of `pod`'s `SidecarSetUpgradable` condition.
+fn condition(pod: &Pod, patch: serde_json::Value) -> Action {
+    Action::Elsewhere {
+        namespace: pod.namespace().unwrap_or_default(),
+        action: Box::new(Action::PatchPodStatus {
+            name: pod.name_any(),
+            patch,
+            why: Why::PodCondition,
+        }),
+    }
 }
 
 /// The write that upgrades `pod`: the sidecars' images, its hash entry, its in-place state.

@@ -154,6 +154,64 @@ fn partition_selector_paused_not_update_and_not_upgradable_pods() {
     let changed = [pod(0, "old", "other-bare", "fluentbit:1", true)];
     let refs: Vec<&Pod> = changed.iter().collect();
     let u = plan_update(&set(json!({})), &refs, now());
-    assert!(u.actions.is_empty());
+    assert!(upgraded(&u).is_empty(), "not upgraded in place");
     assert_eq!(u.not_upgradable, ["web-0"]);
+    let conditions: Vec<&Value> = u
+        .actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Elsewhere { action, .. } => match action.as_ref() {
+                Action::PatchPodStatus {
+                    patch,
+                    why: Why::PodCondition,
+                    ..
+                } => Some(patch),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(conditions.len(), 1, "{:?}", u.actions);
+    assert_eq!(
+        conditions[0]["status"]["conditions"][0]["type"],
+        "SidecarSetUpgradable"
+    );
+}
+
+/// The order of the upgrade (reference §1.8 step 9): the priority strategy first among
+/// equally ready pods, then the scatter strategy, a `*` value standing for every value.
+#[test]
+fn priority_then_scatter_decide_which_pods_go_first() {
+    let labelled = |i: usize, zone: &str| {
+        let mut p = old(i);
+        p.metadata
+            .labels
+            .get_or_insert_default()
+            .insert("zone".into(), zone.into());
+        p
+    };
+    let pods = [
+        labelled(0, "a"),
+        labelled(1, "a"),
+        labelled(2, "b"),
+        labelled(3, "b"),
+    ];
+    let refs: Vec<&Pod> = pods.iter().collect();
+    // Weight: the pod labelled canary=yes (web-0) goes last.
+    let weighted = set(
+        json!({ "maxUnavailable": 4, "priorityStrategy": { "weightPriority": [
+        { "weight": 50, "matchSelector": { "matchLabels": { "canary": "no" } } }] } }),
+    );
+    let order = upgraded(&plan_update(&weighted, &refs, now()));
+    assert_eq!(order.last().map(String::as_str), Some("web-0"), "{order:?}");
+    // Scatter by zone: the two zones alternate instead of going back to back.
+    let scattered = set(json!({ "maxUnavailable": 4, "scatterStrategy": [{ "key": "zone", "value": "*" }] }));
+    let order = upgraded(&plan_update(&scattered, &refs, now()));
+    assert_eq!(order.len(), 4);
+    let zones: Vec<&str> = order
+        .iter()
+        .map(|n| if n == "web-0" || n == "web-1" { "a" } else { "b" })
+        .collect();
+    assert!(zones.windows(2).any(|w| w[0] != w[1]), "{order:?}");
+    assert_ne!(zones[0], zones[1], "scattered: {order:?}");
 }

@@ -1,4 +1,4 @@
-//! The update scatter strategy (`updateStrategy.scatterStrategy`): after the default and
+//! The update scatter strategy (`updateStrategy.scatterStrategy`, CloneSet and SidecarSet): after the default and
 //! priority orders, spread the pods that carry a given label evenly through the update
 //! order instead of letting them be updated back to back. Pure: works on indices into
 //! the label maps of the set's pods.
@@ -39,6 +39,8 @@
 //! several terms counts only pods that have the key.
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
+
+use k8s_openapi::api::core::v1::Pod;
 
 use crate::api::common::UpdateScatterTerm;
 
@@ -194,6 +196,31 @@ fn scatter_by_term(
     scattered.extend(unmatched);
     scattered.push(held_back);
     scattered
+}
+
+/// The scatter order of update candidates (`names` in their current order; `all` is every
+/// active pod of the set, whose labels set the density of each term).
+pub fn order(names: Vec<String>, all: &[&Pod], terms: &[UpdateScatterTerm]) -> Vec<String> {
+    let empty = BTreeMap::new();
+    let labels: Vec<&BTreeMap<String, String>> = all
+        .iter()
+        .map(|p| p.metadata.labels.as_ref().unwrap_or(&empty))
+        .collect();
+    let index: Vec<usize> = names
+        .iter()
+        .filter_map(|n| {
+            all.iter()
+                .position(|p| p.metadata.name.as_deref() == Some(n.as_str()))
+        })
+        .collect();
+    if index.len() != names.len() {
+        // Every candidate is an active pod; anything else keeps the order as it is.
+        return names;
+    }
+    scatter(&index, &labels, terms)
+        .into_iter()
+        .filter_map(|i| all.get(i).and_then(|p| p.metadata.name.clone()))
+        .collect()
 }
 
 #[cfg(test)]
