@@ -715,3 +715,90 @@ async fn a_change_beyond_the_image_marks_the_pods_not_upgradable() {
     assert_eq!(controller.stop(), 0);
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;
 }
+
+/// A pinned revision (reference §1.7): with `injectionStrategy.revision.revisionName` new
+/// pods get that revision's sidecar, recorded in their hash entry; a pin to a revision that
+/// does not exist refuses the pod, naming the field.
+#[tokio::test]
+async fn a_pinned_revision_is_injected_and_a_missing_one_refuses_the_pod() {
+    let ns = TestNamespace::create("scs-pinned").await;
+    let controller = RunningController::start(&ns);
+    let (sets, set_name, _) = ready_set(&ns, log_set(&ns)).await;
+    let revisions: Api<k8s_openapi::api::apps::v1::ControllerRevision> = ns.api();
+    let first = wait_for("the first revision", LONG, || async {
+        let set = sets.get(&set_name).await.map_err(|e| e.to_string())?;
+        set.data["status"]["latestRevision"]
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| format!("{}", set.data["status"]))
+    })
+    .await;
+    let mut changed = log_set(&ns).data["spec"]["containers"].clone();
+    changed[0]["image"] = json!("fluentbit:2");
+    let pin = |name: &str| {
+        json!({ "spec": { "containers": changed.clone(),
+            "injectionStrategy": { "revision": { "revisionName": name } } } })
+    };
+    sets.patch(
+        &set_name,
+        &kube::api::PatchParams::default(),
+        &kube::api::Patch::Merge(pin(&first)),
+    )
+    .await
+    .expect("a new image, the old revision pinned");
+    wait_for("the second revision", LONG, || async {
+        let list = revisions
+            .list(&ListParams::default().labels(&format!("kruise.io/sidecarset-name={set_name}")))
+            .await
+            .map_err(|e| e.to_string())?;
+        if list.items.len() == 2 {
+            Ok(())
+        } else {
+            Err(format!("{} revisions", list.items.len()))
+        }
+    })
+    .await;
+    // The webhook's revision cache catches up with the watch.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let pods: Api<Pod> = ns.api();
+    let pod = pods
+        .create(&PostParams::default(), &bare_pod("pinned", "web"))
+        .await
+        .expect("pod");
+    assert_eq!(sidecar_view(&pod).1, "fluentbit:1", "the pinned revision's image");
+    let entry: Value = serde_json::from_str(
+        pod.annotations()
+            .get("kruise.io/sidecarset-hash")
+            .expect("hash annotation"),
+    )
+    .expect("json");
+    assert_eq!(entry[&set_name]["controllerRevision"], first.as_str());
+
+    sets.patch(
+        &set_name,
+        &kube::api::PatchParams::default(),
+        &kube::api::Patch::Merge(pin("no-such-revision")),
+    )
+    .await
+    .expect("a pin to nothing");
+    // Until the webhook's cache has the new pin, a pod may still be created (a new name
+    // each try).
+    let tries = std::sync::atomic::AtomicUsize::new(0);
+    let refused = wait_for("the pod refused", LONG, || async {
+        let name = format!(
+            "refused-{}",
+            tries.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        );
+        match pods.create(&PostParams::default(), &bare_pod(&name, "web")).await {
+            Err(e) => Ok(e.to_string()),
+            Ok(_) => Err(format!("{name} created")),
+        }
+    })
+    .await;
+    assert!(
+        refused.contains("spec.injectionStrategy.revision.revisionName"),
+        "{refused}"
+    );
+    assert_eq!(controller.stop(), 0);
+    let _ = sets.delete(&set_name, &DeleteParams::default()).await;
+}

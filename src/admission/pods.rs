@@ -2,10 +2,11 @@
 //! fails open (`failurePolicy: Ignore`): a pod created while `run` is down is created
 //! without its sidecars, and the SidecarSet's status and events say so (the controller).
 //!
-//! Invariants: the SidecarSets and Namespaces are read from caches (watches started with
-//! the server), never fetched per request; an unreadable SidecarSet injects nothing; a pod
-//! this handler cannot read, or a SidecarSet that fails to inject, is allowed unchanged with
-//! a warning (never refused: a workload must not stop creating pods over a sidecar).
+//! Invariants: the SidecarSets, Namespaces and their ControllerRevisions are read from
+//! caches (watches started with the server), never fetched per request; an unreadable
+//! SidecarSet injects nothing; a pod this handler cannot read, or a SidecarSet that fails
+//! to inject, is allowed unchanged with a warning. The one refusal is upstream's: a
+//! SidecarSet pins a revision (`injectionStrategy.revision`) that does not exist.
 use std::sync::Arc;
 
 use axum::Json;
@@ -19,22 +20,48 @@ use serde_json::Value;
 
 use super::shared::{PodInjection, Shared};
 use crate::api::sidecarset::SidecarSet;
-use crate::workloads::sidecarset::{inject, matching};
+use crate::workloads::sidecarset::{inject, matching, pinned};
+
+/// Why a pod is not injected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotInjected {
+    /// The pod is refused (a pinned revision that cannot be found, as upstream).
+    Refused(String),
+    /// The pod is created without the sidecars, with a warning (it or a SidecarSet cannot
+    /// be read).
+    Skipped(String),
+}
+
+/// What the pod webhook reads besides the pod.
+pub struct Inputs<'a> {
+    pub sets: &'a [&'a SidecarSet],
+    pub namespace_labels: Option<&'a std::collections::BTreeMap<String, String>>,
+    /// The SidecarSets' cached ControllerRevisions (for a pinned revision).
+    pub revisions: &'a [pinned::StoredRevision],
+    /// A number in 0..100 drawn for this pod (a `Partial` pin's percent).
+    pub roll: u32,
+    pub now: Timestamp,
+}
 
 /// The JSON patch that injects `pod` (None: nothing to inject). Pure.
 pub fn injection_patch(
     pod_value: &Value,
-    sets: &[&SidecarSet],
-    namespace_labels: Option<&std::collections::BTreeMap<String, String>>,
-    now: Timestamp,
-) -> Result<Option<json_patch::Patch>, String> {
-    let pod: Pod =
-        serde_json::from_value(pod_value.clone()).map_err(|e| format!("the pod cannot be read: {e}"))?;
-    let chosen = matching::injecting(sets, &pod, namespace_labels);
-    let Some(injected) = inject::inject(&pod, &chosen, now)? else {
+    inputs: &Inputs<'_>,
+) -> Result<Option<json_patch::Patch>, NotInjected> {
+    let skipped = |e: String| NotInjected::Skipped(e);
+    let pod: Pod = serde_json::from_value(pod_value.clone())
+        .map_err(|e| skipped(format!("the pod cannot be read: {e}")))?;
+    let chosen = matching::injecting(inputs.sets, &pod, inputs.namespace_labels);
+    let versions = chosen
+        .iter()
+        .map(|set| pinned::to_inject(set, &pod, inputs.revisions, inputs.roll))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(NotInjected::Refused)?;
+    let chosen: Vec<&SidecarSet> = versions.iter().map(AsRef::as_ref).collect();
+    let Some(injected) = inject::inject(&pod, &chosen, inputs.now).map_err(skipped)? else {
         return Ok(None);
     };
-    let after = serde_json::to_value(&injected).map_err(|e| e.to_string())?;
+    let after = serde_json::to_value(&injected).map_err(|e| skipped(e.to_string()))?;
     // Only what injection changed: the pod as sent, with the new fields.
     let mut target = pod_value.clone();
     for key in ["metadata", "spec"] {
@@ -51,7 +78,7 @@ pub fn injection_patch(
 fn decide(
     injection: &PodInjection,
     review_object: Option<Value>,
-) -> Result<Option<json_patch::Patch>, String> {
+) -> Result<Option<json_patch::Patch>, NotInjected> {
     let Some(pod) = review_object else {
         return Ok(None);
     };
@@ -74,7 +101,25 @@ fn decide(
         .get(&ObjectRef::new(&namespace))
         .and_then(|n| n.metadata.labels.clone());
     let refs: Vec<&SidecarSet> = sets.iter().map(AsRef::as_ref).collect();
-    injection_patch(&pod, &refs, labels.as_ref(), Timestamp::now())
+    let revisions: Vec<pinned::StoredRevision> = injection
+        .revisions
+        .state()
+        .iter()
+        .map(|r| pinned::StoredRevision::of(r))
+        .collect();
+    let now = Timestamp::now();
+    let roll = {
+        use std::hash::BuildHasher as _;
+        (std::collections::hash_map::RandomState::new().hash_one(now.as_nanosecond()) % 100) as u32
+    };
+    let inputs = Inputs {
+        sets: &refs,
+        namespace_labels: labels.as_ref(),
+        revisions: &revisions,
+        roll,
+        now,
+    };
+    injection_patch(&pod, &inputs)
 }
 
 /// `/mutate-pod`.
@@ -107,7 +152,12 @@ pub async fn mutate_pod(
             Ok(patched) => (patched, "patched"),
             Err(_) => (response, "error"),
         },
-        Err(error) => {
+        Err(NotInjected::Refused(message)) => {
+            let mut denied = response.deny(&message);
+            denied.result = kube::core::response::Status::failure(&message, "Invalid").with_code(422);
+            (denied, "denied")
+        }
+        Err(NotInjected::Skipped(error)) => {
             tracing::warn!(%error, "sidecar injection failed; the pod is created without its sidecars");
             let mut allowed = response;
             allowed.warnings = Some(vec![format!("kubectl-kruise did not inject sidecars: {error}")]);
@@ -137,9 +187,14 @@ mod tests {
         let pod = json!({ "apiVersion": "v1", "kind": "Pod",
             "metadata": { "generateName": "web-", "namespace": "shop", "labels": { "app": "web" } },
             "spec": { "containers": [{ "name": "app", "image": "nginx", "resources": {} }] } });
-        let patch = injection_patch(&pod, &[&set], None, "2026-12-04T12:00:00Z".parse().expect("t"))
-            .expect("ok")
-            .expect("a patch");
+        let inputs = Inputs {
+            sets: &[&set],
+            namespace_labels: None,
+            revisions: &[],
+            roll: 0,
+            now: "2026-12-04T12:00:00Z".parse().expect("t"),
+        };
+        let patch = injection_patch(&pod, &inputs).expect("ok").expect("a patch");
         let mut patched = pod.clone();
         json_patch::patch(&mut patched, &patch).expect("applies");
         let names: Vec<&str> = patched["spec"]["containers"]
@@ -161,10 +216,6 @@ mod tests {
         let other = json!({ "apiVersion": "v1", "kind": "Pod",
             "metadata": { "namespace": "shop", "labels": { "app": "api" } },
             "spec": { "containers": [{ "name": "app", "image": "nginx" }] } });
-        assert!(
-            injection_patch(&other, &[&set], None, "2026-12-04T12:00:00Z".parse().expect("t"))
-                .expect("ok")
-                .is_none()
-        );
+        assert!(injection_patch(&other, &inputs).expect("ok").is_none());
     }
 }

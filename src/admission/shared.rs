@@ -43,4 +43,6 @@ pub struct PodInjection {
     pub sidecarsets:
         kube::runtime::reflector::Store<crate::runtime::decoded::Decoded<crate::api::sidecarset::SidecarSet>>,
     pub namespaces: kube::runtime::reflector::Store<k8s_openapi::api::core::v1::Namespace>,
+    /// The SidecarSets' ControllerRevisions (in the run's system namespace).
+    pub revisions: kube::runtime::reflector::Store<k8s_openapi::api::apps::v1::ControllerRevision>,
 }

@@ -228,7 +228,15 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
 
     let metrics = Arc::new(metrics::Metrics::new(counters));
     let health = Arc::new(Health::default());
-    // The pod webhook's caches (SidecarSets, Namespaces), watched for as long as it serves.
+    let lease_namespace = args
+        .leader_elect_namespace
+        .clone()
+        .or_else(|| namespace.clone())
+        .unwrap_or_else(|| "default".into());
+    // Where cluster-scoped kinds keep namespaced children (SidecarSet revisions).
+    let system_namespace = namespace.clone().unwrap_or_else(|| lease_namespace.clone());
+    // The pod webhook's caches (SidecarSets, Namespaces, their revisions), watched for as
+    // long as it serves.
     let pods = args.webhooks.then(|| {
         use crate::admission::shared::PodInjection;
         let (sidecarsets, drive_sets) = watches::plain(
@@ -236,11 +244,18 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
             "sidecarsets",
         );
         let (namespaces, drive_namespaces) = watches::plain(Api::all(client.clone()), "namespaces");
+        let (revisions, drive_revisions) = watches::plain_labelled(
+            Api::namespaced(client.clone(), &system_namespace),
+            crate::workloads::sidecarset::revisions::NAME_LABEL,
+            "sidecarset revisions",
+        );
         tokio::spawn(drive_sets);
         tokio::spawn(drive_namespaces);
+        tokio::spawn(drive_revisions);
         PodInjection {
             sidecarsets,
             namespaces,
+            revisions,
         }
     });
     let shared = Shared {
@@ -257,11 +272,6 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         eprintln!("metrics on http://{bound}/metrics");
         tokio::spawn(server::serve_plain(listener, server::probes(shared.clone())));
     }
-    let lease_namespace = args
-        .leader_elect_namespace
-        .clone()
-        .or_else(|| namespace.clone())
-        .unwrap_or_else(|| "default".into());
     let admission = match args.webhooks {
         true => Some(start_admission(&client, namespace.as_deref(), &lease_namespace, &args, shared).await?),
         false => None,
@@ -341,7 +351,7 @@ the same lease with --leader-elect-namespace so one waits for the other",
         watches: stores.clone(),
         subscriptions: stores.subscribe(),
         namespace: namespace.clone(),
-        system_namespace: namespace.clone().unwrap_or_else(|| lease_namespace.clone()),
+        system_namespace: system_namespace.clone(),
         workers,
         metrics: metrics.clone(),
         shutdown: Box::pin(shutdown.clone()) as Shutdown,

@@ -200,8 +200,27 @@ pub fn plain<K>(api: Api<K>, what: &'static str) -> (Store<K>, BoxFuture<'static
 where
     K: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
 {
+    plain_with(api, watcher::Config::default(), what)
+}
+
+/// A plain store of the objects that carry the label `key` (any value).
+pub fn plain_labelled<K>(api: Api<K>, key: &str, what: &'static str) -> (Store<K>, BoxFuture<'static, ()>)
+where
+    K: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
+{
+    plain_with(api, watcher::Config::default().labels(key), what)
+}
+
+fn plain_with<K>(
+    api: Api<K>,
+    config: watcher::Config,
+    what: &'static str,
+) -> (Store<K>, BoxFuture<'static, ()>)
+where
+    K: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
+{
     let (store, writer) = reflector::store();
-    let drive = watcher(api, watcher::Config::default())
+    let drive = watcher(api, config)
         .default_backoff()
         .modify(strip)
         .reflect(writer)

@@ -5,11 +5,13 @@
 //! `crate::admission::pods`), the hash annotations ([`hash`]), the status ([`status`]) and
 //! the in-place sidecar upgrade ([`plan_update`]), its ControllerRevisions ([`revisions`],
 //! written by [`revision_sync`]) and the `SidecarSetUpgradable` pod condition
-//! ([`upgradable`]). Not there yet: hot upgrade, injecting a pinned revision.
+//! ([`upgradable`]). Which revision a new pod gets: [`pinned`]. Not there yet:
+//! hot upgrade.
 pub mod controller;
 pub mod hash;
 pub mod inject;
 pub mod matching;
+pub mod pinned;
 pub mod plan_update;
 pub mod revision_sync;
 pub mod revisions;
