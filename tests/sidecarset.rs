@@ -802,3 +802,96 @@ async fn a_pinned_revision_is_injected_and_a_missing_one_refuses_the_pod() {
     assert_eq!(controller.stop(), 0);
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;
 }
+
+/// Hot upgrade (reference §1.10): the sidecar runs as `mesh-1` (working) and `mesh-2` (idle
+/// on the empty image); a new image goes into the idle half, which takes over, and the old
+/// half is then reset to the empty image. Same pod, the app container never restarts.
+#[tokio::test]
+async fn a_hot_upgrade_swaps_the_halves_in_place() {
+    let ns = TestNamespace::create("scs-hot").await;
+    let controller = RunningController::start(&ns);
+    let mesh = |image: &str| {
+        json!([{ "name": "mesh", "image": image,
+            "upgradeStrategy": { "upgradeType": "HotUpgrade", "hotUpgradeEmptyImage": "empty:1" } }])
+    };
+    let set: DynamicObject = support::object(
+        json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "SidecarSet",
+        "metadata": { "name": format!("{}-mesh", ns.name) },
+        "spec": { "selector": { "matchLabels": { "app": "web" } },
+            "namespaceSelector": { "matchLabels": { "kubernetes.io/metadata.name": ns.name } },
+            "containers": mesh("envoy:1") } }),
+    );
+    let (sets, set_name, _) = ready_set(&ns, set).await;
+    let pods: Api<Pod> = ns.api();
+    let pod = pods
+        .create(&PostParams::default(), &bare_pod("web-0", "web"))
+        .await
+        .expect("pod");
+    let images = |pod: &Pod| -> Vec<(String, String)> {
+        pod.spec
+            .iter()
+            .flat_map(|s| &s.containers)
+            .map(|c| (c.name.clone(), c.image.clone().unwrap_or_default()))
+            .collect()
+    };
+    let pair = |one: &str, two: &str| {
+        vec![
+            ("mesh-1".to_string(), one.to_string()),
+            ("mesh-2".to_string(), two.to_string()),
+            ("app".to_string(), "nginx:1.25".to_string()),
+        ]
+    };
+    assert_eq!(images(&pod), pair("envoy:1", "empty:1"));
+    assert_eq!(
+        pod.annotations()
+            .get("kruise.io/sidecarset-working-hotupgrade-container")
+            .map(String::as_str),
+        Some(r#"{"mesh":"mesh-1"}"#)
+    );
+    let uid = pod.uid();
+    wait_for("the pod ready", LONG, || async {
+        let set = sets.get(&set_name).await.map_err(|e| e.to_string())?;
+        if set.data["status"]["readyPods"] == 1 {
+            Ok(())
+        } else {
+            Err(format!("{}", set.data["status"]))
+        }
+    })
+    .await;
+
+    sets.patch(
+        &set_name,
+        &kube::api::PatchParams::default(),
+        &kube::api::Patch::Merge(json!({ "spec": { "containers": mesh("envoy:2") } })),
+    )
+    .await
+    .expect("a new image");
+    let done = wait_for("the halves swapped and the old one emptied", LONG, || async {
+        let pod = pods.get("web-0").await.map_err(|e| e.to_string())?;
+        let set = sets.get(&set_name).await.map_err(|e| e.to_string())?;
+        let s = &set.data["status"];
+        if images(&pod) == pair("empty:1", "envoy:2") && s["updatedPods"] == 1 && s["readyPods"] == 1 {
+            Ok(pod)
+        } else {
+            Err(format!("{:?} {s}\n{}", images(&pod), controller.log_tail()))
+        }
+    })
+    .await;
+    assert_eq!(done.uid(), uid, "the same pod");
+    assert_eq!(
+        done.annotations()
+            .get("kruise.io/sidecarset-working-hotupgrade-container")
+            .map(String::as_str),
+        Some(r#"{"mesh":"mesh-2"}"#)
+    );
+    let restarts = |name: &str| {
+        done.status
+            .iter()
+            .flat_map(|s| s.container_statuses.iter().flatten())
+            .find(|c| c.name == name)
+            .map(|c| c.restart_count)
+    };
+    assert_eq!(restarts("app"), Some(0), "the app container never restarts");
+    assert_eq!(controller.stop(), 0);
+    let _ = sets.delete(&set_name, &DeleteParams::default()).await;
+}

@@ -131,6 +131,8 @@ pub enum Why {
     /// A pod condition a controller reports on pods it does not own (a SidecarSet's
     /// `SidecarSetUpgradable`).
     PodCondition,
+    /// Resetting the idle half of a hot-upgrade sidecar to its empty image (SidecarSet).
+    ResetContainer,
 }
 
 impl Why {
@@ -141,6 +143,7 @@ impl Why {
             Why::UpdatePodReCreate | Why::RecreatePod => Some("UpdatePodReCreate"),
             Why::Release => Some("ReleasePod"),
             Why::Adopt => Some("AdoptPod"),
+            Why::ResetContainer => Some("ResetContainer"),
             _ => None,
         }
     }

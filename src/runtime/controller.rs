@@ -86,6 +86,10 @@ pub async fn publish_outcome(
                 list(names)
             ),
             Why::Adopt => format!("adopted orphaned pod(s) {}", list(names)),
+            Why::ResetContainer => format!(
+                "reset the idle hot-upgrade sidecar of pod(s) {} to its empty image",
+                list(names)
+            ),
             _ => format!(
                 "released pod(s) {} (labels no longer match the selector)",
                 list(names)

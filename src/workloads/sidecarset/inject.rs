@@ -18,9 +18,9 @@
 //! - Annotations: `kruise.io/sidecarset-hash` and `...-hash-without-image` (JSON keyed by
 //!   SidecarSet name, other SidecarSets' entries kept, the legacy `{name: hash}` form
 //!   read), `kruise.io/sidecarset-injected-list` (sorted union).
-//! - Not yet: hot-upgrade pairs, `resourcesPolicy`, injecting a pinned historical revision
-//!   (`injectionStrategy.revision`): such SidecarSets inject their current spec as plain
-//!   containers.
+//! - A `HotUpgrade` sidecar (and a native-sidecar init container) becomes its two halves
+//!   with their annotations ([`super::hot`]). Which revision is injected is decided before
+//!   ([`super::pinned`]).
 use std::collections::{BTreeMap, BTreeSet};
 
 use k8s_openapi::api::core::v1::{
@@ -31,6 +31,7 @@ use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
 use serde::{Deserialize, Serialize};
 
+use super::hot;
 use crate::api::sidecarset::{
     PodInjectPolicy, ShareVolumePolicyType, SidecarContainer, SidecarSet, SidecarSetPatchPodMetadata,
     SidecarSetPatchPolicy, TransferEnvVar,
@@ -396,6 +397,7 @@ pub fn inject(pod: &Pod, sets: &[&SidecarSet], now: Timestamp) -> Result<Option<
         })
         .unwrap_or_default();
     let (mut containers, mut init_containers) = (Vec::new(), Vec::new());
+    let mut working = hot::working(pod);
     let (mut volumes, mut secrets): (Vec<Volume>, Vec<LocalObjectReference>) = (Vec::new(), Vec::new());
     for set in sets {
         names.insert(set.name_any());
@@ -409,11 +411,19 @@ pub fn inject(pod: &Pod, sets: &[&SidecarSet], now: Timestamp) -> Result<Option<
         let mut sidecars: BTreeSet<String> = BTreeSet::new();
         let mut injected_any = false;
         for init in set.spec.init_containers.iter().flatten() {
-            if is_native_sidecar(&init.container) {
+            let native = is_native_sidecar(&init.container);
+            if native {
                 sidecars.insert(init.container.name.clone());
             }
             let in_front = init.pod_inject_policy == Some(PodInjectPolicy::BeforeAppContainer);
-            init_containers.push((build(init, pod, &pool, &mut volumes), in_front));
+            let built = build(init, pod, &pool, &mut volumes);
+            if native && hot::is_hot(init) {
+                for half in hot::pair(built, init, &mut working, &mut annotations) {
+                    init_containers.push((half, in_front));
+                }
+            } else {
+                init_containers.push((built, in_front));
+            }
             injected_any = true;
         }
         secrets.extend(set.spec.image_pull_secrets.iter().flatten().cloned());
@@ -421,7 +431,14 @@ pub fn inject(pod: &Pod, sets: &[&SidecarSet], now: Timestamp) -> Result<Option<
             sidecars.insert(sidecar.container.name.clone());
             // The SidecarSet's default (its webhook writes it): in front of the app.
             let in_front = sidecar.pod_inject_policy != Some(PodInjectPolicy::AfterAppContainer);
-            containers.push((build(sidecar, pod, &pool, &mut volumes), in_front));
+            let built = build(sidecar, pod, &pool, &mut volumes);
+            if hot::is_hot(sidecar) {
+                for half in hot::pair(built, sidecar, &mut working, &mut annotations) {
+                    containers.push((half, in_front));
+                }
+            } else {
+                containers.push((built, in_front));
+            }
             injected_any = true;
         }
         if injected_any {

@@ -5,10 +5,11 @@
 //! `crate::admission::pods`), the hash annotations ([`hash`]), the status ([`status`]) and
 //! the in-place sidecar upgrade ([`plan_update`]), its ControllerRevisions ([`revisions`],
 //! written by [`revision_sync`]) and the `SidecarSetUpgradable` pod condition
-//! ([`upgradable`]). Which revision a new pod gets: [`pinned`]. Not there yet:
-//! hot upgrade.
+//! ([`upgradable`]). Which revision a new pod gets: [`pinned`]; hot-upgrade pairs:
+//! [`hot`].
 pub mod controller;
 pub mod hash;
+pub mod hot;
 pub mod inject;
 pub mod matching;
 pub mod pinned;

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::inject::{HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, HashEntry, read_hashes};
-use super::upgradable;
+use super::{hot, upgradable};
 use crate::api::common::IntOrString;
 use crate::api::common::UpdateScatterTerm;
 use crate::api::sidecarset::{SidecarSet, SidecarSetUpdateStrategy, SidecarSetUpdateStrategyType};
@@ -75,15 +75,14 @@ fn spec_image<'p>(pod: &'p Pod, container: &str) -> Option<&'p str> {
         .as_deref()
 }
 
-/// Have the set's sidecars of `pod` started with the images its spec names?
+/// Have the set's sidecars of `pod` (both halves of a hot one) started with the images its
+/// spec names?
 pub fn consistent(set: &SidecarSet, pod: &Pod) -> bool {
-    let names: Vec<&str> = set
-        .spec
-        .containers
-        .iter()
-        .flatten()
-        .map(|c| c.container.name.as_str())
-        .collect();
+    consistent_in(set, pod, &hot::pod_names(set))
+}
+
+/// Have the containers `names` of `pod` started with the images its spec names?
+fn consistent_in(set: &SidecarSet, pod: &Pod, names: &[String]) -> bool {
     let spec_count = pod.spec.as_ref().map_or(0, |s| s.containers.len());
     let status_count = pod
         .status
@@ -95,6 +94,7 @@ pub fn consistent(set: &SidecarSet, pod: &Pod) -> bool {
     }
     let recorded = states(pod).remove(&set.name_any());
     names.iter().all(|name| {
+        let name = name.as_str();
         let (Some(status), Some(want)) = (status_of(pod, name), spec_image(pod, name)) else {
             return false;
         };
@@ -106,12 +106,12 @@ pub fn consistent(set: &SidecarSet, pod: &Pod) -> bool {
         }
         recorded
             .as_ref()
-            .and_then(|r| r.last_container_statuses.get(*name))
+            .and_then(|r| r.last_container_statuses.get(name))
             .is_none_or(|before| before.image_id != status.image_id)
     })
 }
 
-fn ready(pod: &Pod) -> bool {
+fn running_ready(pod: &Pod) -> bool {
     let status = pod.status.as_ref();
     status.and_then(|s| s.phase.as_deref()) == Some("Running")
         && status
@@ -119,9 +119,18 @@ fn ready(pod: &Pod) -> bool {
             .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
 }
 
+/// Running and Ready, every idle hot-upgrade half on its empty image (a flip pending is
+/// not ready).
+fn ready(set: &SidecarSet, pod: &Pod) -> bool {
+    hot::idle_halves(set, pod)
+        .iter()
+        .all(|(half, empty)| spec_image(pod, half) == Some(empty.as_str()))
+        && running_ready(pod)
+}
+
 /// Ready and consistent: what `readyPods` counts and the budget spares.
 pub fn available(set: &SidecarSet, pod: &Pod) -> bool {
-    ready(pod) && consistent(set, pod)
+    ready(set, pod) && consistent(set, pod)
 }
 
 /// *scaled, round up* (reference §0): an int as it is, `N%` of `total` rounded up, with
@@ -234,6 +243,12 @@ pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrad
     ) else {
         return upgrade;
     };
+    let flips: Vec<Action> = matched.iter().filter_map(|p| flip(set, p, now)).collect();
+    if !flips.is_empty() {
+        // The flips first, alone: the next round sees their pods ready again.
+        upgrade.actions = flips;
+        return upgrade;
+    }
     let name = set.name_any();
     let bare_entry = |pod: &Pod| {
         read_hashes(pod.annotations().get(HASH_WITHOUT_IMAGE_ANNOTATION))
@@ -255,7 +270,7 @@ pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrad
             if let Some(patch) = upgradable::patch(&set.name_any(), pod, false, false, now) {
                 upgrade.actions.push(condition(pod, patch));
             }
-        } else if ready(pod) && !consistent(set, pod) {
+        } else if ready(set, pod) && !consistent(set, pod) {
             // A previous change still rolling on this pod.
         } else {
             waiting.push(pod);
@@ -276,7 +291,7 @@ pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrad
         .filter(|p| is_updated(p) && !available(set, p))
         .count() as i64;
     for pod in waiting {
-        if ready(pod) {
+        if ready(set, pod) {
             if unavailable >= budget {
                 break;
             }
@@ -288,6 +303,75 @@ pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrad
         }
     }
     upgrade
+}
+
+/// The flip of `pod` (reference §1.8 step 6), if it is due: an idle hot-upgrade half that
+/// does not carry its empty image, while every other sidecar container has started and the
+/// pod is ready (or every container but the idle halves is), is reset to the empty image.
+fn flip(set: &SidecarSet, pod: &Pod, now: Timestamp) -> Option<Action> {
+    let idle = hot::idle_halves(set, pod);
+    let due: Vec<&(String, String)> = idle
+        .iter()
+        .filter(|(half, empty)| spec_image(pod, half) != Some(empty.as_str()))
+        .collect();
+    if due.is_empty() {
+        return None;
+    }
+    let is_idle = |name: &str| idle.iter().any(|(half, _)| half == name);
+    let working: Vec<String> = hot::pod_names(set).into_iter().filter(|n| !is_idle(n)).collect();
+    let others_ready = pod
+        .status
+        .iter()
+        .flat_map(|s| s.container_statuses.iter().flatten())
+        .filter(|c| !is_idle(&c.name))
+        .all(|c| c.ready);
+    if !consistent_in(set, pod, &working) || !(running_ready(pod) || others_ready) {
+        return None;
+    }
+    let mut images = Vec::new();
+    let mut annotations = serde_json::Map::new();
+    let name = set.name_any();
+    let mut all_states = states(pod);
+    let state = all_states.entry(name.clone()).or_insert_with(|| InPlaceState {
+        revision: set
+            .annotations()
+            .get(HASH_ANNOTATION)
+            .cloned()
+            .unwrap_or_default(),
+        update_timestamp: Time(Timestamp::from_second(now.as_second()).unwrap_or(now)),
+        last_container_statuses: BTreeMap::new(),
+    });
+    for sidecar in set.spec.containers.iter().flatten().filter(|c| hot::is_hot(c)) {
+        let (working, idle) = hot::roles(&sidecar.container.name, pod);
+        let empty = hot::empty_image(sidecar);
+        if spec_image(pod, &idle) == Some(empty) {
+            continue;
+        }
+        images.push(json!({ "name": idle, "image": empty }));
+        annotations.insert(hot::version_key(&idle), json!("0"));
+        annotations.insert(hot::version_alt_key(&working), json!("0"));
+        let before = status_of(pod, &idle)
+            .map(|s| s.image_id.clone())
+            .unwrap_or_default();
+        state
+            .last_container_statuses
+            .insert(idle.clone(), LastStatus { image_id: before });
+    }
+    annotations.insert(
+        INPLACE_STATE_ANNOTATION.into(),
+        json!(serde_json::to_string(&all_states).unwrap_or_default()),
+    );
+    Some(Action::Elsewhere {
+        namespace: pod.namespace().unwrap_or_default(),
+        action: Box::new(Action::PatchPod {
+            name: pod.name_any(),
+            patch: json!({
+                "metadata": { "resourceVersion": pod.metadata.resource_version, "annotations": annotations },
+                "spec": { "containers": images },
+            }),
+            why: Why::ResetContainer,
+        }),
+    })
 }
 
 /// The status write of `pod`'s `SidecarSetUpgradable` condition.
@@ -307,15 +391,37 @@ fn upgrade_pod(set: &SidecarSet, pod: &Pod, hash: &str, now: Timestamp) -> Actio
     let name = set.name_any();
     let mut images = Vec::new();
     let mut last = BTreeMap::new();
+    let mut hot_annotations = BTreeMap::new();
+    let started = |half: &str| {
+        status_of(pod, half).is_some_and(|s| s.ready) && consistent_in(set, pod, &[half.to_string()])
+    };
     for sidecar in set.spec.containers.iter().flatten() {
-        let container = &sidecar.container.name;
         let want = sidecar.container.image.clone().unwrap_or_default();
-        if spec_image(pod, container) != Some(want.as_str()) {
-            images.push(json!({ "name": container, "image": want }));
-            let before = status_of(pod, container)
-                .map(|s| s.image_id.clone())
-                .unwrap_or_default();
-            last.insert(container.clone(), LastStatus { image_id: before });
+        let (container, other) = if hot::is_hot(sidecar) {
+            let (target, other) = hot::target(sidecar, pod, started);
+            (target, Some(other))
+        } else {
+            (sidecar.container.name.clone(), None)
+        };
+        // A hot sidecar whose other half runs the new image already has it.
+        let running = other.as_deref().unwrap_or(&container);
+        if spec_image(pod, running) == Some(want.as_str()) {
+            continue;
+        }
+        images.push(json!({ "name": container, "image": want }));
+        let before = status_of(pod, &container)
+            .map(|s| s.image_id.clone())
+            .unwrap_or_default();
+        last.insert(container.clone(), LastStatus { image_id: before });
+        if let Some(other) = other {
+            let version = set.metadata.resource_version.clone().unwrap_or_default();
+            hot_annotations.extend(hot::upgraded_annotations(
+                pod,
+                &sidecar.container.name,
+                &container,
+                &other,
+                &version,
+            ));
         }
     }
     let time = Time(Timestamp::from_second(now.as_second()).unwrap_or(now));
@@ -351,15 +457,19 @@ fn upgrade_pod(set: &SidecarSet, pod: &Pod, hash: &str, now: Timestamp) -> Actio
             last_container_statuses: last,
         },
     );
+    let mut annotations = json!({
+        HASH_ANNOTATION: serde_json::to_string(&hashes).unwrap_or_default(),
+        INPLACE_STATE_ANNOTATION: serde_json::to_string(&all_states).unwrap_or_default(),
+    });
+    for (key, value) in hot_annotations {
+        annotations[key] = json!(value);
+    }
     let patch = Action::PatchPod {
         name: pod.name_any(),
         patch: json!({
             "metadata": {
                 "resourceVersion": pod.metadata.resource_version,
-                "annotations": {
-                    HASH_ANNOTATION: serde_json::to_string(&hashes).unwrap_or_default(),
-                    INPLACE_STATE_ANNOTATION: serde_json::to_string(&all_states).unwrap_or_default(),
-                },
+                "annotations": annotations,
             },
             "spec": { "containers": images },
         }),

@@ -215,3 +215,64 @@ fn priority_then_scatter_decide_which_pods_go_first() {
     assert!(zones.windows(2).any(|w| w[0] != w[1]), "{order:?}");
     assert_ne!(zones[0], zones[1], "scattered: {order:?}");
 }
+
+/// A hot-upgrade pod: `mesh-1` works on `envoy` image `one`, `mesh-2` idles on `two`.
+fn hot_pod(one: &str, two: &str, working: &str, hash: &str) -> Pod {
+    let entry = |h: &str| {
+        format!(
+            "{{\"mesh\":{{\"updateTimestamp\":\"2026-12-04T11:00:00Z\",\"hash\":\"{h}\",\"sidecarSetName\":\"mesh\",\"sidecarList\":[\"mesh\"]}}}}"
+        )
+    };
+    let status = |name: &str, image: &str| json!({ "name": name, "image": image, "imageID": format!("id-{image}"), "ready": true, "restartCount": 0 });
+    serde_json::from_value(json!({
+        "metadata": { "name": "web-0", "namespace": "shop", "resourceVersion": "5", "labels": { "app": "web" },
+            "annotations": { HASH_ANNOTATION: entry(hash), HASH_WITHOUT_IMAGE_ANNOTATION: entry("bare"),
+                "kruise.io/sidecarset-injected-list": "mesh",
+                hot::WORKING_ANNOTATION: format!("{{\"mesh\":\"{working}\"}}"),
+                "version.sidecarset.kruise.io/mesh-1": "1", "version.sidecarset.kruise.io/mesh-2": "0" } },
+        "spec": { "containers": [{ "name": "mesh-1", "image": one }, { "name": "mesh-2", "image": two },
+            { "name": "app", "image": "nginx" }] },
+        "status": { "phase": "Running", "conditions": [{ "type": "Ready", "status": "True" }],
+            "containerStatuses": [status("mesh-1", one), status("mesh-2", two), status("app", "nginx")] } }))
+    .expect("pod")
+}
+
+#[test]
+fn a_hot_upgrade_writes_the_idle_half_then_flips_the_old_one_to_the_empty_image() {
+    let mesh: SidecarSet = serde_json::from_value(
+        json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "SidecarSet",
+        "metadata": { "name": "mesh", "resourceVersion": "77",
+            "annotations": { HASH_ANNOTATION: "new", HASH_WITHOUT_IMAGE_ANNOTATION: "bare" } },
+        "spec": { "selector": { "matchLabels": { "app": "web" } },
+            "containers": [{ "name": "mesh", "image": "envoy:2",
+                "upgradeStrategy": { "upgradeType": "HotUpgrade", "hotUpgradeEmptyImage": "empty:1" } }] } }),
+    )
+    .expect("set");
+    let before = hot_pod("envoy:1", "empty:1", "mesh-1", "old");
+    let u = plan_update(&mesh, &[&before], now());
+    let (_, patch) = patches(&u)[0];
+    assert_eq!(
+        patch["spec"]["containers"],
+        json!([{ "name": "mesh-2", "image": "envoy:2" }])
+    );
+    let annotations = &patch["metadata"]["annotations"];
+    assert_eq!(annotations[hot::WORKING_ANNOTATION], r#"{"mesh":"mesh-2"}"#);
+    assert_eq!(annotations["version.sidecarset.kruise.io/mesh-2"], "77");
+
+    // Upgraded, started and ready: the old half goes back to the empty image, alone.
+    let upgraded = hot_pod("envoy:1", "envoy:2", "mesh-2", "new");
+    let u = plan_update(&mesh, &[&upgraded], now());
+    let (_, patch) = patches(&u)[0];
+    assert_eq!(
+        patch["spec"]["containers"],
+        json!([{ "name": "mesh-1", "image": "empty:1" }])
+    );
+    assert_eq!(
+        patch["metadata"]["annotations"]["version.sidecarset.kruise.io/mesh-1"],
+        "0"
+    );
+    assert!(!available(&mesh, &upgraded), "not ready until flipped");
+    let flipped = hot_pod("empty:1", "envoy:2", "mesh-2", "new");
+    assert!(plan_update(&mesh, &[&flipped], now()).actions.is_empty());
+    assert!(available(&mesh, &flipped));
+}

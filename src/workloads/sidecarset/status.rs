@@ -62,20 +62,24 @@ pub fn injected(set: &SidecarSet, pod: &Pod) -> bool {
         };
         list.is_some_and(|l| l.iter().any(|c| c.name == container))
     };
+    let working = super::hot::working(pod);
+    let present = |c: &crate::api::sidecarset::SidecarContainer, init: bool| {
+        if super::hot::is_hot(c) {
+            let (one, two) = super::hot::halves(&c.container.name);
+            has(&one, init) && has(&two, init) && working.contains_key(&c.container.name)
+        } else {
+            has(&c.container.name, init)
+        }
+    };
     listed
-        && set
-            .spec
-            .containers
-            .iter()
-            .flatten()
-            .all(|c| has(&c.container.name, false))
+        && set.spec.containers.iter().flatten().all(|c| present(c, false))
         && set
             .spec
             .init_containers
             .iter()
             .flatten()
             .filter(|c| is_native_sidecar(&c.container))
-            .all(|c| has(&c.container.name, true))
+            .all(|c| present(c, true))
 }
 
 /// Is `pod` at the set's current hash?
