@@ -4,9 +4,11 @@
 //!
 //! Invariants: the SidecarSets, Namespaces and their ControllerRevisions are read from
 //! caches (watches started with the server), never fetched per request; an unreadable
-//! SidecarSet injects nothing; a pod this handler cannot read, or a SidecarSet that fails
-//! to inject, is allowed unchanged with a warning. The one refusal is upstream's: a
-//! SidecarSet pins a revision (`injectionStrategy.revision`) that does not exist.
+//! SidecarSet injects nothing; a pod this handler cannot read is allowed unchanged with a
+//! warning. As upstream, a pod is refused, naming the SidecarSet and the field, when a
+//! matching SidecarSet cannot inject it: it pins a revision (`injectionStrategy.revision`)
+//! that does not exist, its `resourcesPolicy` finds no target container or an expression
+//! fails, or a `patchPodMetadata` merge meets an annotation that is not JSON.
 use std::sync::Arc;
 
 use axum::Json;
@@ -58,7 +60,8 @@ pub fn injection_patch(
         .collect::<Result<Vec<_>, _>>()
         .map_err(NotInjected::Refused)?;
     let chosen: Vec<&SidecarSet> = versions.iter().map(AsRef::as_ref).collect();
-    let Some(injected) = inject::inject(&pod, &chosen, inputs.now).map_err(skipped)? else {
+    // A SidecarSet that cannot inject refuses the pod, as upstream (the message names it).
+    let Some(injected) = inject::inject(&pod, &chosen, inputs.now).map_err(NotInjected::Refused)? else {
         return Ok(None);
     };
     let after = serde_json::to_value(&injected).map_err(|e| skipped(e.to_string()))?;

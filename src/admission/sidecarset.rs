@@ -14,15 +14,21 @@
 //! 6. `transferEnv`: a source and an env name; a `fieldRef` with apiVersion `v1` and a path
 //!    `metadata.labels['<key>']` / `metadata.annotations['<key>']`.
 //! 7. The plainest pod-validation faults of the containers and volumes: names (DNS labels,
-//!    unique), images, ports, mounts of undeclared volumes.
-//! 8. `injectionStrategy.revision` names a revision or a custom version.
-//! 9. `RollingUpdate`: partition with an update selector, malformed or negative partition
-//!    or maxUnavailable, an invalid update selector, priority and scatter terms.
-//! 10. `patchPodMetadata`: annotations present, valid keys, no key in two entries.
-//! 11. Canary annotations: a base that exists, is not itself, is not a canary, is not
+//!    unique), images (and a `HotUpgrade` sidecar's `hotUpgradeEmptyImage`, which its idle
+//!    half runs: not upstream's rule, but without it every pod would be refused), ports,
+//!    mounts of undeclared volumes.
+//! 8. `resourcesPolicy` (§1.12): only on a container or a native sidecar init container;
+//!    not with explicit `resources` requests or limits; `targetContainersNameRegex`, when
+//!    set, non-empty and a valid regex; `resourcesExpr` with limits or requests; every
+//!    non-empty expression parses and evaluates with its variable set to 1 (as upstream).
+//! 9. `injectionStrategy.revision` names a revision or a custom version.
+//! 10. `RollingUpdate`: partition with an update selector, malformed or negative partition
+//!     or maxUnavailable, an invalid update selector, priority and scatter terms.
+//! 11. `patchPodMetadata`: annotations present, valid keys, no key in two entries.
+//! 12. Canary annotations: a base that exists, is not itself, is not a canary, is not
 //!     changed on UPDATE; a canary must be `NotUpdate`.
-//! 12. UPDATE only: no container added or renamed, no `upgradeType` changed.
-//! 13. No conflict with another SidecarSet injecting into the same pods (names, volumes,
+//! 13. UPDATE only: no container added or renamed, no `upgradeType` changed.
+//! 14. No conflict with another SidecarSet injecting into the same pods (names, volumes,
 //!     overwritten annotations); a canary and its base are not compared.
 //!
 //! Left out on purpose: the whitelist ConfigMap of patchable annotation keys (any valid
@@ -38,17 +44,21 @@ use k8s_openapi::api::core::v1::Volume;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use kube::ResourceExt;
 use kube::core::Selector;
+use regex::Regex;
 use serde_json::Value;
 
 use super::jobs::dns_label;
 use crate::api::common::{IntOrString, UpdatePriorityStrategy, UpdateScatterStrategy};
 use crate::api::sidecarset::{
-    SidecarContainer, SidecarSet, SidecarSetPatchPodMetadata, SidecarSetPatchPolicy, SidecarSetSpec,
-    SidecarSetUpdateStrategy, SidecarSetUpdateStrategyType, TransferEnvVar,
+    ResourcesExpr, ResourcesPolicy, SidecarContainer, SidecarSet, SidecarSetPatchPodMetadata,
+    SidecarSetPatchPolicy, SidecarSetSpec, SidecarSetUpdateStrategy, SidecarSetUpdateStrategyType,
+    TransferEnvVar,
 };
 use crate::runtime::decoded::read;
 use crate::workloads::common::int_or_percent;
+use crate::workloads::sidecarset::inject::is_native_sidecar;
 use crate::workloads::sidecarset::matching::{BASE_ANNOTATION, CANARY_ANNOTATION, canary_base};
+use crate::workloads::sidecarset::resources::check_expression;
 
 /// Why the SidecarSet `object` must be refused (None: it may be stored). `old` is the stored object on an
 /// UPDATE; `others` are the other SidecarSets in the cluster (the webhook's cache; may include the object itself by name — skip same name).
@@ -72,6 +82,7 @@ fn fault(name: &str, object: &Value, old: Option<&Value>, others: &[SidecarSet])
         .or_else(|| native_sidecar_fault(spec))
         .or_else(|| transfer_env_fault(spec))
         .or_else(|| pod_validation_fault(spec))
+        .or_else(|| resources_policy_fault(spec))
         .or_else(|| revision_fault(spec))
         .or_else(|| rolling_update_fault(spec))
         .or_else(|| patch_metadata_fault(spec.patch_pod_metadata.as_deref().unwrap_or_default()))
@@ -425,6 +436,14 @@ fn container_fault<'a>(
     if container.image.as_deref().is_none_or(str::is_empty) {
         return Some(format!("{at}.image: is required"));
     }
+    if crate::workloads::sidecarset::hot::is_hot(item)
+        && crate::workloads::sidecarset::hot::empty_image(item).is_empty()
+    {
+        // Its idle half would be a container without an image: every pod refused.
+        return Some(format!(
+            "{at}.upgradeStrategy.hotUpgradeEmptyImage: is required with upgradeType HotUpgrade"
+        ));
+    }
     let port_fault = container
         .ports
         .iter()
@@ -456,7 +475,67 @@ fn container_fault<'a>(
     })
 }
 
-// ---- 8. injection revision ----
+// ---- 8. resourcesPolicy ----
+
+fn resources_policy_fault(spec: &SidecarSetSpec) -> Option<String> {
+    container_lists(spec).into_iter().find_map(|(list, items)| {
+        items.iter().enumerate().find_map(|(i, item)| {
+            let policy = item.resources_policy.as_ref()?;
+            let at = format!("spec.{list}[{i}].resourcesPolicy");
+            placement_fault(&at, list == "initContainers", item)
+                .or_else(|| name_regex_fault(&at, policy))
+                .or_else(|| expressions_fault(&at, &policy.resources_expr))
+        })
+    })
+}
+
+/// A policy on a plain init container, or next to explicit requests or limits.
+fn placement_fault(at: &str, init: bool, item: &SidecarContainer) -> Option<String> {
+    if init && !is_native_sidecar(&item.container) {
+        return Some(format!(
+            "{at}: only containers and native sidecar init containers (restartPolicy Always) may have one"
+        ));
+    }
+    let resources = item.container.resources.as_ref();
+    let explicit = resources.is_some_and(|r| {
+        r.limits.as_ref().is_some_and(|l| !l.is_empty()) || r.requests.as_ref().is_some_and(|l| !l.is_empty())
+    });
+    explicit.then(|| format!("{at}: cannot be combined with explicit resources requests or limits"))
+}
+
+fn name_regex_fault(at: &str, policy: &ResourcesPolicy) -> Option<String> {
+    let regex = policy.target_containers_name_regex.as_deref()?;
+    if regex.is_empty() {
+        return Some(format!("{at}.targetContainersNameRegex: must not be empty"));
+    }
+    let error = Regex::new(regex).err()?;
+    Some(format!(
+        "{at}.targetContainersNameRegex: {regex:?} is not a valid regex: {error}"
+    ))
+}
+
+fn expressions_fault(at: &str, exprs: &ResourcesExpr) -> Option<String> {
+    if exprs.limits.is_none() && exprs.requests.is_none() {
+        return Some(format!("{at}.resourcesExpr: needs limits or requests"));
+    }
+    let sides = [
+        ("limits", exprs.limits.as_ref()),
+        ("requests", exprs.requests.as_ref()),
+    ];
+    sides.into_iter().find_map(|(side, list)| {
+        let list = list?;
+        let resources = [("cpu", list.cpu.as_deref()), ("memory", list.memory.as_deref())];
+        resources.into_iter().find_map(|(resource, expr)| {
+            let expr = expr.filter(|e| !e.is_empty())?;
+            let why = check_expression(expr, resource).err()?;
+            Some(format!(
+                "{at}.resourcesExpr.{side}.{resource}: {expr:?} is not a valid expression: {why}"
+            ))
+        })
+    })
+}
+
+// ---- 9. injection revision ----
 
 fn revision_fault(spec: &SidecarSetSpec) -> Option<String> {
     let revision = spec.injection_strategy.as_ref()?.revision.as_ref()?;
@@ -465,7 +544,7 @@ fn revision_fault(spec: &SidecarSetSpec) -> Option<String> {
         .then(|| "spec.injectionStrategy.revision: needs revisionName or customVersion".into())
 }
 
-// ---- 9. rolling update ----
+// ---- 10. rolling update ----
 
 fn rolling_update_fault(spec: &SidecarSetSpec) -> Option<String> {
     let strategy = spec.update_strategy.as_ref().filter(|_| rolling_update(spec))?;
@@ -539,7 +618,7 @@ fn scatter_fault(scatter: &UpdateScatterStrategy) -> Option<String> {
     })
 }
 
-// ---- 10. patchPodMetadata ----
+// ---- 11. patchPodMetadata ----
 
 fn patch_metadata_fault(patches: &[SidecarSetPatchPodMetadata]) -> Option<String> {
     let mut first_entry: BTreeMap<&str, usize> = BTreeMap::new();
@@ -560,7 +639,7 @@ fn patch_metadata_fault(patches: &[SidecarSetPatchPodMetadata]) -> Option<String
     })
 }
 
-// ---- 11. canary ----
+// ---- 12. canary ----
 
 fn is_canary(set: &SidecarSet) -> bool {
     set.annotations().get(CANARY_ANNOTATION).map(String::as_str) == Some("true")
@@ -599,7 +678,7 @@ fn canary_fault(set: &SidecarSet, old: Option<&Value>, others: &[SidecarSet]) ->
     (old_base != base).then(|| format!("{at}: may not change (was {old_base:?})"))
 }
 
-// ---- 12. update ----
+// ---- 13. update ----
 
 /// `upgradeStrategy.upgradeType`, `ColdUpgrade` when absent.
 fn upgrade_type(container: &Value) -> &str {
@@ -627,7 +706,7 @@ fn update_fault(spec: &SidecarSetSpec, old: &Value) -> Option<String> {
     })
 }
 
-// ---- 13. conflicts ----
+// ---- 14. conflicts ----
 
 fn canary_pair(a: &SidecarSet, b: &SidecarSet) -> bool {
     canary_base(a) == Some(b.name_any().as_str()) || canary_base(b) == Some(a.name_any().as_str())

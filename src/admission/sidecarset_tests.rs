@@ -295,6 +295,14 @@ fn rule_7_containers_and_volumes_fail_pod_validation() {
             "spec.containers[0].image: is required",
         ),
         (
+            "hot without an empty image",
+            vec![(
+                "/spec/containers/0/upgradeStrategy",
+                json!({ "upgradeType": "HotUpgrade" }),
+            )],
+            "spec.containers[0].upgradeStrategy.hotUpgradeEmptyImage",
+        ),
+        (
             "port 0",
             vec![("/spec/containers/0/ports/0/containerPort", json!(0))],
             "spec.containers[0].ports[0].containerPort",
@@ -327,8 +335,80 @@ fn rule_7_containers_and_volumes_fail_pod_validation() {
     ]);
 }
 
+/// Changes putting `policy` on the baseline's container.
+fn with_policy(policy: Value) -> Vec<(&'static str, Value)> {
+    vec![("/spec/containers/0/resourcesPolicy", policy)]
+}
+
+fn policy(regex: Value, expr: Value) -> Value {
+    json!({ "targetContainersMode": "sum", "targetContainersNameRegex": regex, "resourcesExpr": expr })
+}
+
 #[test]
-fn rule_8_an_injection_revision_names_a_revision_or_a_version() {
+fn rule_8_a_resources_policy_is_placed_alone_with_a_regex_and_expressions() {
+    let good = policy(json!("^app"), json!({ "limits": { "cpu": "max(cpu*50%, 50m)" } }));
+    let accepted = with(baseline(), &with_policy(good.clone()));
+    assert_eq!(refusal(&accepted, None, &[]), None);
+    let native = with(
+        baseline(),
+        &[
+            ("/spec/updateStrategy", json!({ "type": "NotUpdate" })),
+            ("/spec/initContainers/0/restartPolicy", json!("Always")),
+            ("/spec/initContainers/0/resourcesPolicy", good.clone()),
+            (
+                "/spec/containers/0/resources",
+                json!({ "limits": {}, "requests": {} }),
+            ),
+        ],
+    );
+    assert_eq!(refusal(&native, None, &[]), None, "a native sidecar may have one");
+    let mut explicit = with_policy(good.clone());
+    explicit.push((
+        "/spec/containers/0/resources",
+        json!({ "limits": { "cpu": "100m" } }),
+    ));
+    let expr = |e: Value| with_policy(policy(json!(".*"), e));
+    assert_variants_refused(&[
+        (
+            "plain init container",
+            vec![("/spec/initContainers/0/resourcesPolicy", good.clone())],
+            "spec.initContainers[0].resourcesPolicy: only containers and native sidecar",
+        ),
+        (
+            "explicit resources",
+            explicit,
+            "spec.containers[0].resourcesPolicy: cannot be combined",
+        ),
+        (
+            "empty regex",
+            with_policy(policy(json!(""), json!({ "limits": { "cpu": "cpu" } }))),
+            "spec.containers[0].resourcesPolicy.targetContainersNameRegex: must not be empty",
+        ),
+        (
+            "bad regex",
+            with_policy(policy(json!("[app("), json!({ "limits": { "cpu": "cpu" } }))),
+            "spec.containers[0].resourcesPolicy.targetContainersNameRegex",
+        ),
+        (
+            "neither limits nor requests",
+            expr(json!({})),
+            "spec.containers[0].resourcesPolicy.resourcesExpr: needs",
+        ),
+        (
+            "bad cpu limit",
+            expr(json!({ "limits": { "cpu": "max(cpu*50%)" } })),
+            "spec.containers[0].resourcesPolicy.resourcesExpr.limits.cpu",
+        ),
+        (
+            "bad memory request",
+            expr(json!({ "requests": { "cpu": "cpu", "memory": "cpu * 2" } })),
+            "spec.containers[0].resourcesPolicy.resourcesExpr.requests.memory",
+        ),
+    ]);
+}
+
+#[test]
+fn rule_9_an_injection_revision_names_a_revision_or_a_version() {
     assert_variants_refused(&[(
         "neither",
         vec![("/spec/injectionStrategy/revision", json!({ "policy": "Partial" }))],
@@ -345,7 +425,7 @@ fn rule_8_an_injection_revision_names_a_revision_or_a_version() {
 }
 
 #[test]
-fn rule_9_a_rolling_update_s_numbers_selectors_and_orders() {
+fn rule_10_a_rolling_update_s_numbers_selectors_and_orders() {
     let selector = || {
         (
             ("/spec/updateStrategy/selector"),
@@ -445,7 +525,7 @@ fn rule_9_a_rolling_update_s_numbers_selectors_and_orders() {
 }
 
 #[test]
-fn rule_10_patch_pod_metadata_keys_are_valid_and_patched_once() {
+fn rule_11_patch_pod_metadata_keys_are_valid_and_patched_once() {
     let entry = |annotations: Value| json!({ "annotations": annotations, "patchPolicy": "Retain" });
     assert_variants_refused(&[
         (
@@ -489,7 +569,7 @@ fn canary(base: &str) -> Value {
 }
 
 #[test]
-fn rule_11_a_canary_names_an_existing_plain_base_and_does_not_update() {
+fn rule_12_a_canary_names_an_existing_plain_base_and_does_not_update() {
     let base = sidecarset(baseline());
     let canary_base = other(
         "mesh",
@@ -548,7 +628,7 @@ fn rule_11_a_canary_names_an_existing_plain_base_and_does_not_update() {
 }
 
 #[test]
-fn rule_12_containers_may_not_be_added_renamed_or_change_upgrade_type() {
+fn rule_13_containers_may_not_be_added_renamed_or_change_upgrade_type() {
     let old = baseline();
     let two = with(
         old.clone(),
@@ -593,7 +673,7 @@ fn rule_12_containers_may_not_be_added_renamed_or_change_upgrade_type() {
 }
 
 #[test]
-fn rule_13_conflicts_with_sidecarsets_injecting_into_the_same_pods() {
+fn rule_14_conflicts_with_sidecarsets_injecting_into_the_same_pods() {
     let me = baseline();
     let fluent = ("/spec/containers/0/name", json!("fluent"));
     let same_volume = ("/spec/volumes", json!([{ "name": "logs", "emptyDir": {} }]));

@@ -18,6 +18,8 @@
 //! - Annotations: `kruise.io/sidecarset-hash` and `...-hash-without-image` (JSON keyed by
 //!   SidecarSet name, other SidecarSets' entries kept, the legacy `{name: hash}` form
 //!   read), `kruise.io/sidecarset-injected-list` (sorted union).
+//! - A sidecar with a `resourcesPolicy` gets the resources it derives from the pod's own
+//!   containers ([`super::resources`]); a policy that cannot be met refuses the pod.
 //! - A `HotUpgrade` sidecar (and a native-sidecar init container) becomes its two halves
 //!   with their annotations ([`super::hot`]). Which revision is injected is decided before
 //!   ([`super::pinned`]).
@@ -297,6 +299,25 @@ fn build(
     container
 }
 
+/// `built`'s resources from its `resourcesPolicy`, if it has one (reference §1.12).
+fn with_resources(
+    built: &mut Container,
+    sidecar: &SidecarContainer,
+    pod: &Pod,
+    defined: &[&str],
+) -> Result<(), String> {
+    let (Some(policy), Some(spec)) = (&sidecar.resources_policy, &pod.spec) else {
+        return Ok(());
+    };
+    built.resources = Some(super::resources::sidecar_resources(
+        policy,
+        spec,
+        defined,
+        &built.name,
+    )?);
+    Ok(())
+}
+
 /// The pod's `patchPodMetadata` annotations applied (Retain, Overwrite, MergePatchJson).
 pub fn patch_metadata(
     annotations: &mut BTreeMap<String, String>,
@@ -398,6 +419,18 @@ pub fn inject(pod: &Pod, sets: &[&SidecarSet], now: Timestamp) -> Result<Option<
         .unwrap_or_default();
     let (mut containers, mut init_containers) = (Vec::new(), Vec::new());
     let mut working = hot::working(pod);
+    // Every container name a matched SidecarSet defines: never a resourcesPolicy target.
+    let defined: Vec<&str> = sets
+        .iter()
+        .flat_map(|s| {
+            s.spec
+                .containers
+                .iter()
+                .flatten()
+                .chain(s.spec.init_containers.iter().flatten())
+        })
+        .map(|c| c.container.name.as_str())
+        .collect();
     let (mut volumes, mut secrets): (Vec<Volume>, Vec<LocalObjectReference>) = (Vec::new(), Vec::new());
     for set in sets {
         names.insert(set.name_any());
@@ -416,7 +449,9 @@ pub fn inject(pod: &Pod, sets: &[&SidecarSet], now: Timestamp) -> Result<Option<
                 sidecars.insert(init.container.name.clone());
             }
             let in_front = init.pod_inject_policy == Some(PodInjectPolicy::BeforeAppContainer);
-            let built = build(init, pod, &pool, &mut volumes);
+            let mut built = build(init, pod, &pool, &mut volumes);
+            with_resources(&mut built, init, pod, &defined)
+                .map_err(|e| format!("SidecarSet {}: {e}", set.name_any()))?;
             if native && hot::is_hot(init) {
                 for half in hot::pair(built, init, &mut working, &mut annotations) {
                     init_containers.push((half, in_front));
@@ -431,7 +466,9 @@ pub fn inject(pod: &Pod, sets: &[&SidecarSet], now: Timestamp) -> Result<Option<
             sidecars.insert(sidecar.container.name.clone());
             // The SidecarSet's default (its webhook writes it): in front of the app.
             let in_front = sidecar.pod_inject_policy != Some(PodInjectPolicy::AfterAppContainer);
-            let built = build(sidecar, pod, &pool, &mut volumes);
+            let mut built = build(sidecar, pod, &pool, &mut volumes);
+            with_resources(&mut built, sidecar, pod, &defined)
+                .map_err(|e| format!("SidecarSet {}: {e}", set.name_any()))?;
             if hot::is_hot(sidecar) {
                 for half in hot::pair(built, sidecar, &mut working, &mut annotations) {
                     containers.push((half, in_front));

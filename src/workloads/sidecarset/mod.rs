@@ -14,6 +14,7 @@ pub mod inject;
 pub mod matching;
 pub mod pinned;
 pub mod plan_update;
+pub mod resources;
 pub mod revision_sync;
 pub mod revisions;
 pub mod status;
