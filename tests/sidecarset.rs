@@ -630,6 +630,16 @@ async fn bad_and_conflicting_sidecarsets_are_refused_naming_the_field() {
     let ns = TestNamespace::create("scs-refused").await;
     let controller = RunningController::start(&ns);
     let (sets, set_name, _) = ready_set(&ns, log_set(&ns)).await;
+    // The mutating webhook wrote upstream's defaults (reference §1.2).
+    let stored = sets.get(&set_name).await.expect("set");
+    let spec = &stored.data["spec"];
+    assert_eq!(
+        spec["updateStrategy"],
+        json!({ "type": "RollingUpdate", "maxUnavailable": 1, "partition": 0 })
+    );
+    assert_eq!(spec["containers"][0]["podInjectPolicy"], "BeforeAppContainer");
+    assert_eq!(spec["containers"][0]["imagePullPolicy"], "IfNotPresent");
+    assert_eq!(spec["revisionHistoryLimit"], 10);
 
     let mut bad = log_set(&ns);
     bad.metadata.name = Some(format!("{}-bad", ns.name));
@@ -892,6 +902,71 @@ async fn a_hot_upgrade_swaps_the_halves_in_place() {
             .map(|c| c.restart_count)
     };
     assert_eq!(restarts("app"), Some(0), "the app container never restarts");
+    assert_eq!(controller.stop(), 0);
+    let _ = sets.delete(&set_name, &DeleteParams::default()).await;
+}
+
+/// `resourcesPolicy` (reference §1.12): the sidecar's resources derived from the app
+/// containers at creation; a policy no container meets refuses the pod, naming the field.
+#[tokio::test]
+async fn a_resources_policy_sizes_the_sidecar_from_the_app_containers() {
+    let ns = TestNamespace::create("scs-resources").await;
+    let controller = RunningController::start(&ns);
+    let policy = |regex: &str| {
+        json!({ "targetContainersMode": "sum", "targetContainersNameRegex": regex,
+            "resourcesExpr": { "requests": { "cpu": "cpu * 50%", "memory": "max(memory / 2, 64Mi)" },
+                "limits": { "cpu": "cpu" } } })
+    };
+    let mut set = log_set(&ns);
+    set.data["spec"]["containers"][0]["resourcesPolicy"] = policy("^app$");
+    let (sets, set_name, _) = ready_set(&ns, set).await;
+    let mut pod = app_template("web");
+    pod["apiVersion"] = json!("v1");
+    pod["kind"] = json!("Pod");
+    pod["metadata"]["name"] = json!("sized");
+    pod["spec"]["containers"][0]["resources"] =
+        json!({ "requests": { "cpu": "400m", "memory": "256Mi" }, "limits": { "cpu": "1" } });
+    let pods: Api<Pod> = ns.api();
+    let created = pods
+        .create(&PostParams::default(), &support::object(pod.clone()))
+        .await
+        .expect("pod");
+    let sidecar = created
+        .spec
+        .iter()
+        .flat_map(|s| &s.containers)
+        .find(|c| c.name == "log-agent")
+        .expect("the sidecar")
+        .clone();
+    let resources = serde_json::to_value(sidecar.resources).expect("json");
+    assert_eq!(
+        resources,
+        json!({ "requests": { "cpu": "200m", "memory": "128Mi" }, "limits": { "cpu": "1" } })
+    );
+
+    let mut changed = log_set(&ns).data["spec"]["containers"].clone();
+    changed[0]["resourcesPolicy"] = policy("^nothing-matches$");
+    sets.patch(
+        &set_name,
+        &kube::api::PatchParams::default(),
+        &kube::api::Patch::Merge(json!({ "spec": { "containers": changed } })),
+    )
+    .await
+    .expect("a policy with no target");
+    let tries = std::sync::atomic::AtomicUsize::new(0);
+    let refused = wait_for("the pod refused", LONG, || async {
+        let mut pod = pod.clone();
+        pod["metadata"]["name"] = json!(format!(
+            "unsized-{}",
+            tries.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        match pods.create(&PostParams::default(), &support::object(pod)).await {
+            Err(e) => Ok(e.to_string()),
+            Ok(p) => Err(format!("{} created", p.name_any())),
+        }
+    })
+    .await;
+    assert!(refused.contains("resourcesPolicy"), "{refused}");
     assert_eq!(controller.stop(), 0);
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;
 }

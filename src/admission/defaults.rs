@@ -1,5 +1,6 @@
 //! The defaults OpenKruise's mutating webhook writes into a CloneSet, an Advanced
-//! StatefulSet or an Advanced DaemonSet (its `SetDefaults*`, spec level), so `kubectl get -o yaml` shows what the
+//! StatefulSet, an Advanced DaemonSet or a SidecarSet (its `SetDefaults*`, spec level; the
+//! SidecarSet's in `crate::workloads::sidecarset::defaults`), so `kubectl get -o yaml` shows what the
 //! controller will do. Pure: an object as JSON in, the defaulted object out; the webhook
 //! answers with the JSON patch between them.
 //!
@@ -161,6 +162,7 @@ pub fn of(kind: &str, object: &Value, template: bool) -> Option<Value> {
         "CloneSet" => cloneset(object),
         "StatefulSet" => statefulset(object),
         "DaemonSet" => return Some(daemonset(object)),
+        "SidecarSet" => return Some(crate::workloads::sidecarset::defaults::defaulted(object)),
         _ => return None,
     };
     if template && out["spec"]["template"].is_object() {
@@ -250,7 +252,7 @@ mod tests {
         );
         let without = of("CloneSet", &set, false).expect("a kind with defaults");
         assert_eq!(without["spec"]["template"], set["spec"]["template"]);
-        assert!(of("SidecarSet", &set, true).is_none());
+        assert!(of("WorkloadSpread", &set, true).is_none());
     }
 
     #[test]

@@ -64,19 +64,14 @@ fn plural(n: usize) -> String {
     }
 }
 
-/// `name=image` of the set's sidecar containers as the pod runs them.
+/// `name=image` of the set's sidecar containers as the pod runs them (both halves of a
+/// hot-upgrade sidecar).
 fn sidecar_images(set: &SidecarSet, pod: &Pod) -> String {
-    let names: Vec<&str> = set
-        .spec
-        .containers
-        .iter()
-        .flatten()
-        .map(|c| c.container.name.as_str())
-        .collect();
+    let names = crate::workloads::sidecarset::hot::pod_names(set);
     pod.spec
         .iter()
         .flat_map(|s| &s.containers)
-        .filter(|c| names.contains(&c.name.as_str()))
+        .filter(|c| names.contains(&c.name))
         .map(|c| format!("{}={}", c.name, c.image.as_deref().unwrap_or("")))
         .collect::<Vec<_>>()
         .join(" ")

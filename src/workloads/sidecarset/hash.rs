@@ -21,12 +21,14 @@ use crate::workloads::common::pod_names::ID_ALPHABET;
 pub const INPUT_ANNOTATION: &str = "kubectl-kruise.io/sidecarset-hash-input";
 
 fn encode(set: &SidecarSet, blank_images: bool) -> String {
-    let list = |containers: &Option<Vec<SidecarContainer>>| -> Vec<Value> {
+    let list = |containers: &Option<Vec<SidecarContainer>>, policy: &str| -> Vec<Value> {
         containers
             .iter()
             .flatten()
             .map(|c| {
                 let mut value = serde_json::to_value(c).unwrap_or(Value::Null);
+                // Defaulted or not as stored, the same hash.
+                super::defaults::sidecar(&mut value, policy);
                 if blank_images {
                     value["image"] = json!("");
                 }
@@ -34,7 +36,7 @@ fn encode(set: &SidecarSet, blank_images: bool) -> String {
             })
             .collect()
     };
-    let mut input = json!({ "containers": list(&set.spec.containers) });
+    let mut input = json!({ "containers": list(&set.spec.containers, "BeforeAppContainer") });
     let native = set
         .spec
         .init_containers
@@ -42,7 +44,7 @@ fn encode(set: &SidecarSet, blank_images: bool) -> String {
         .flatten()
         .any(|c| is_native_sidecar(&c.container));
     if native {
-        input["initContainers"] = Value::Array(list(&set.spec.init_containers));
+        input["initContainers"] = Value::Array(list(&set.spec.init_containers, "AfterAppContainer"));
     }
     input.to_string()
 }

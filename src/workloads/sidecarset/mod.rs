@@ -8,6 +8,7 @@
 //! ([`upgradable`]). Which revision a new pod gets: [`pinned`]; hot-upgrade pairs:
 //! [`hot`].
 pub mod controller;
+pub mod defaults;
 pub mod hash;
 pub mod hot;
 pub mod inject;

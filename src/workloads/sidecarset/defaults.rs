@@ -1,0 +1,192 @@
+//! A SidecarSet's defaults (reference §1.2 step 1), as OpenKruise's mutating webhook writes
+//! them: the update strategy (`RollingUpdate`, maxUnavailable 1, partition 0), per sidecar
+//! the inject policy (`BeforeAppContainer` for containers, `AfterAppContainer` for init
+//! containers), `ColdUpgrade`, `shareVolumePolicy: disabled` and Kubernetes' container
+//! defaults, the volumes' defaults, `revisionHistoryLimit: 10`, `patchPolicy: Retain` and a
+//! pinned revision's `policy: Always`. Pure, on JSON.
+//!
+//! Invariants: only absent fields are filled, a value the user set is kept; defaulting
+//! twice changes nothing; the hash annotations are computed over defaulted containers
+//! ([`super::hash`]), so a SidecarSet stored while no webhook ran and then defaulted by an
+//! update keeps its hashes (its pods stay updated and upgradable).
+use serde_json::{Value, json};
+
+use crate::runtime::template_defaults::{container_defaulted, volume_defaulted};
+
+fn fill(object: &mut Value, key: &str, value: Value) {
+    if let Some(map) = object.as_object_mut()
+        && map.get(key).is_none_or(Value::is_null)
+    {
+        map.insert(key.into(), value);
+    }
+}
+
+/// The items of the list at `key` of `object` (none when absent: never inserted).
+fn each<'v>(object: &'v mut Value, key: &str) -> impl Iterator<Item = &'v mut Value> {
+    object
+        .get_mut(key)
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+}
+
+/// One sidecar (a container or init container entry) defaulted; `policy`: its default
+/// inject policy.
+pub fn sidecar(container: &mut Value, policy: &str) {
+    fill(container, "podInjectPolicy", json!(policy));
+    fill(container, "upgradeStrategy", json!({}));
+    fill(
+        &mut container["upgradeStrategy"],
+        "upgradeType",
+        json!("ColdUpgrade"),
+    );
+    fill(container, "shareVolumePolicy", json!({}));
+    fill(&mut container["shareVolumePolicy"], "type", json!("disabled"));
+    for rule in each(container, "transferEnv") {
+        if let Some(field) = rule
+            .get_mut("sourceContainerNameFrom")
+            .and_then(|s| s.get_mut("fieldRef"))
+            .filter(|f| f.is_object())
+        {
+            fill(field, "apiVersion", json!("v1"));
+        }
+    }
+    container_defaulted(container);
+}
+
+/// `object` (a SidecarSet as JSON) with its defaults.
+pub fn defaulted(object: &Value) -> Value {
+    let mut out = object.clone();
+    let Some(spec) = out.get_mut("spec").filter(|s| s.is_object()) else {
+        return out;
+    };
+    fill(spec, "updateStrategy", json!({}));
+    if let Some(strategy) = spec.get_mut("updateStrategy") {
+        fill(strategy, "type", json!("RollingUpdate"));
+        fill(strategy, "maxUnavailable", json!(1));
+        fill(strategy, "partition", json!(0));
+    }
+    for init in each(spec, "initContainers") {
+        sidecar(init, "AfterAppContainer");
+    }
+    for container in each(spec, "containers") {
+        sidecar(container, "BeforeAppContainer");
+    }
+    for volume in each(spec, "volumes") {
+        volume_defaulted(volume);
+    }
+    fill(spec, "revisionHistoryLimit", json!(10));
+    for patch in each(spec, "patchPodMetadata") {
+        fill(patch, "patchPolicy", json!("Retain"));
+    }
+    if let Some(revision) = spec
+        .get_mut("injectionStrategy")
+        .and_then(|s| s.get_mut("revision"))
+        .filter(|r| r.is_object())
+    {
+        fill(revision, "policy", json!("Always"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_sidecarset_gets_upstreams_defaults_and_set_fields_are_kept() {
+        let bare = json!({ "spec": {
+            "selector": { "matchLabels": { "app": "web" } },
+            "containers": [{ "name": "log", "image": "fluent:1.2", "ports": [{ "containerPort": 80 }] }],
+            "initContainers": [{ "name": "init", "image": "busybox" }],
+            "volumes": [{ "name": "conf", "configMap": { "name": "c" } }],
+            "patchPodMetadata": [{ "annotations": { "a": "b" } }],
+            "injectionStrategy": { "paused": false },
+        } });
+        let out = defaulted(&bare);
+        let spec = &out["spec"];
+        assert_eq!(
+            spec["updateStrategy"],
+            json!({ "type": "RollingUpdate", "maxUnavailable": 1, "partition": 0 })
+        );
+        let log = &spec["containers"][0];
+        assert_eq!(log["podInjectPolicy"], "BeforeAppContainer");
+        assert_eq!(log["upgradeStrategy"], json!({ "upgradeType": "ColdUpgrade" }));
+        assert_eq!(log["shareVolumePolicy"], json!({ "type": "disabled" }));
+        assert_eq!(log["imagePullPolicy"], "IfNotPresent");
+        assert_eq!(log["terminationMessagePath"], "/dev/termination-log");
+        assert_eq!(log["ports"][0]["protocol"], "TCP");
+        assert_eq!(spec["initContainers"][0]["podInjectPolicy"], "AfterAppContainer");
+        assert_eq!(spec["initContainers"][0]["imagePullPolicy"], "Always");
+        assert_eq!(spec["volumes"][0]["configMap"]["defaultMode"], 420);
+        assert_eq!(spec["revisionHistoryLimit"], 10);
+        assert_eq!(spec["patchPodMetadata"][0]["patchPolicy"], "Retain");
+        assert_eq!(
+            spec["injectionStrategy"],
+            json!({ "paused": false }),
+            "no revision, no policy"
+        );
+        assert_eq!(defaulted(&out), out, "defaulting twice changes nothing");
+        let minimal = json!({ "spec": { "containers": [{ "name": "log", "image": "fluent" }] } });
+        let minimal = defaulted(&minimal);
+        let keys: Vec<&String> = minimal["spec"].as_object().expect("spec").keys().collect();
+        assert_eq!(
+            keys,
+            ["containers", "revisionHistoryLimit", "updateStrategy"],
+            "no absent list is written"
+        );
+        let container = &minimal["spec"]["containers"][0];
+        assert!(container.get("transferEnv").is_none(), "{container}");
+        let set = json!({ "spec": { "updateStrategy": { "type": "NotUpdate", "maxUnavailable": "50%" },
+            "containers": [{ "name": "log", "image": "fluent", "podInjectPolicy": "AfterAppContainer" }],
+            "injectionStrategy": { "revision": { "customVersion": "v1" } } } });
+        let out = defaulted(&set);
+        assert_eq!(out["spec"]["updateStrategy"]["maxUnavailable"], "50%");
+        assert_eq!(out["spec"]["updateStrategy"]["type"], "NotUpdate");
+        assert_eq!(
+            out["spec"]["containers"][0]["podInjectPolicy"],
+            "AfterAppContainer"
+        );
+        assert_eq!(out["spec"]["injectionStrategy"]["revision"]["policy"], "Always");
+    }
+
+    fn has_null(v: &Value) -> bool {
+        match v {
+            Value::Null => true,
+            Value::Array(a) => a.iter().any(has_null),
+            Value::Object(m) => m.values().any(has_null),
+            _ => false,
+        }
+    }
+
+    proptest::proptest! {
+        /// Whatever optional fields a SidecarSet has, defaulting writes no null (an UPDATE
+        /// through the webhook must not bump the generation by adding empty keys) and a
+        /// second pass changes nothing.
+        #[test]
+        fn defaulting_is_idempotent_and_writes_no_null(present in proptest::collection::vec(proptest::bool::ANY, 8)) {
+            let optional = [
+                ("initContainers", json!([{ "name": "init", "image": "busybox:1" }])),
+                ("volumes", json!([{ "name": "v" }])),
+                ("patchPodMetadata", json!([{ "annotations": { "a": "b" } }])),
+                ("injectionStrategy", json!({ "paused": true })),
+                ("updateStrategy", json!({ "paused": true })),
+                ("imagePullSecrets", json!([{ "name": "s" }])),
+                ("namespaceSelector", json!({ "matchLabels": { "a": "b" } })),
+                ("revisionHistoryLimit", json!(3)),
+            ];
+            let mut spec = json!({ "selector": { "matchLabels": { "app": "web" } },
+                "containers": [{ "name": "log", "image": "fluent",
+                    "transferEnv": [{ "sourceContainerName": "app", "envName": "A" }] }] });
+            for ((key, value), on) in optional.iter().zip(&present) {
+                if *on {
+                    spec[*key] = value.clone();
+                }
+            }
+            let object = json!({ "spec": spec });
+            let once = defaulted(&object);
+            proptest::prop_assert!(!has_null(&once), "{once}");
+            proptest::prop_assert_eq!(defaulted(&once), once);
+        }
+    }
+}
