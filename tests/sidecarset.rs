@@ -102,16 +102,45 @@ fn container_names(pod: &Pod) -> Vec<String> {
         .collect()
 }
 
+/// Merge-patches the SidecarSet `name` (`what` names the change in a failure).
+async fn patch_set(sets: &Api<DynamicObject>, name: &str, patch: Value, what: &str) {
+    sets.patch(
+        name,
+        &kube::api::PatchParams::default(),
+        &kube::api::Patch::Merge(patch),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{what}: {e}"));
+}
+
+/// Creates pods from `pod` (a new name each try) until one is refused; the refusal.
+/// Until the webhook's cache has the change that refuses it, a pod may still be created.
+async fn refused_pod(pods: &Api<Pod>, pod: &Value) -> String {
+    let tries = std::sync::atomic::AtomicUsize::new(0);
+    wait_for("a pod refused", LONG, || async {
+        let mut pod = pod.clone();
+        let n = tries.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("{}-{n}", pod["metadata"]["name"].as_str().unwrap_or("refused"));
+        pod["metadata"]["name"] = json!(name);
+        match pods.create(&PostParams::default(), &support::object(pod)).await {
+            Err(e) => Ok(e.to_string()),
+            Ok(_) => Err(format!("{name} created")),
+        }
+    })
+    .await
+}
+
 /// A test's namespace, its `run`, and `set` created, hashed and injectable: the SidecarSet
 /// API, its name and its hash annotation.
 async fn ready_set(ns: &TestNamespace, set: DynamicObject) -> (Api<DynamicObject>, String, String) {
     let sets = sidecarsets(ns);
     let set_name = set.name_any();
+    // The webhooks first: the set is defaulted and judged as it is created.
+    pod_webhook(ns).await;
     sets.create(&PostParams::default(), &set)
         .await
         .expect("SidecarSet");
     let hash = hashed(&sets, &set_name).await;
-    pod_webhook(ns).await;
     (sets, set_name, hash)
 }
 
@@ -351,13 +380,7 @@ async fn a_sidecar_image_change_goes_in_place_within_the_partition_and_pause_hol
         "shareVolumePolicy": { "type": "enabled" },
         "transferEnv": [{ "sourceContainerName": "app", "envName": "REGION" }],
         "volumeMounts": [{ "name": "log-conf", "mountPath": "/conf" }] }] } });
-    sets.patch(
-        &set_name,
-        &kube::api::PatchParams::default(),
-        &kube::api::Patch::Merge(image),
-    )
-    .await
-    .expect("new sidecar image");
+    patch_set(&sets, &set_name, image, "new sidecar image").await;
     // Partition 1: two of the three pods upgrade, in place.
     status_is(json!({ "matchedPods": 3, "updatedPods": 2, "readyPods": 3, "updatedReadyPods": 2 })).await;
     let after = web_views(&pods).await;
@@ -382,13 +405,7 @@ async fn a_sidecar_image_change_goes_in_place_within_the_partition_and_pause_hol
 
     // Paused holds the last pod even with the partition gone; resuming finishes.
     let pause = json!({ "spec": { "updateStrategy": { "partition": 0, "paused": true } } });
-    sets.patch(
-        &set_name,
-        &kube::api::PatchParams::default(),
-        &kube::api::Patch::Merge(pause),
-    )
-    .await
-    .expect("pause");
+    patch_set(&sets, &set_name, pause, "pause").await;
     tokio::time::sleep(Duration::from_secs(3)).await;
     let set = sets.get(&set_name).await.expect("set");
     assert_eq!(
@@ -397,13 +414,7 @@ async fn a_sidecar_image_change_goes_in_place_within_the_partition_and_pause_hol
         set.data["status"]
     );
     let resume = json!({ "spec": { "updateStrategy": { "paused": false } } });
-    sets.patch(
-        &set_name,
-        &kube::api::PatchParams::default(),
-        &kube::api::Patch::Merge(resume),
-    )
-    .await
-    .expect("resume");
+    patch_set(&sets, &set_name, resume, "resume").await;
     status_is(json!({ "matchedPods": 3, "updatedPods": 3, "readyPods": 3, "updatedReadyPods": 3 })).await;
     assert_eq!(controller.stop(), 0);
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;
@@ -609,13 +620,13 @@ async fn revisions_follow_the_sidecar_spec_and_pods_record_the_latest() {
 
     let mut changed = log_set(&ns).data["spec"]["containers"].clone();
     changed[0]["image"] = json!("fluentbit:2");
-    sets.patch(
+    patch_set(
+        &sets,
         &set_name,
-        &kube::api::PatchParams::default(),
-        &kube::api::Patch::Merge(json!({ "spec": { "containers": changed } })),
+        json!({ "spec": { "containers": changed } }),
+        "new sidecar image",
     )
-    .await
-    .expect("new sidecar image");
+    .await;
     let second = latest_is(2).await;
     assert_ne!(first, second);
     assert_eq!(controller.stop(), 0);
@@ -691,13 +702,13 @@ async fn a_change_beyond_the_image_marks_the_pods_not_upgradable() {
         .expect("pod");
     let mut changed = log_set(&ns).data["spec"]["containers"].clone();
     changed[0]["command"] = json!(["fluent-bit", "-c", "/conf/other.conf"]);
-    sets.patch(
+    patch_set(
+        &sets,
         &set_name,
-        &kube::api::PatchParams::default(),
-        &kube::api::Patch::Merge(json!({ "spec": { "containers": changed } })),
+        json!({ "spec": { "containers": changed } }),
+        "a command change",
     )
-    .await
-    .expect("a command change");
+    .await;
     let condition = wait_for("the SidecarSetUpgradable condition", LONG, || async {
         let pod = pods.get("web-0").await.map_err(|e| e.to_string())?;
         pod.status
@@ -749,13 +760,13 @@ async fn a_pinned_revision_is_injected_and_a_missing_one_refuses_the_pod() {
         json!({ "spec": { "containers": changed.clone(),
             "injectionStrategy": { "revision": { "revisionName": name } } } })
     };
-    sets.patch(
+    patch_set(
+        &sets,
         &set_name,
-        &kube::api::PatchParams::default(),
-        &kube::api::Patch::Merge(pin(&first)),
+        pin(&first),
+        "a new image, the old revision pinned",
     )
-    .await
-    .expect("a new image, the old revision pinned");
+    .await;
     wait_for("the second revision", LONG, || async {
         let list = revisions
             .list(&ListParams::default().labels(&format!("kruise.io/sidecarset-name={set_name}")))
@@ -784,27 +795,9 @@ async fn a_pinned_revision_is_injected_and_a_missing_one_refuses_the_pod() {
     .expect("json");
     assert_eq!(entry[&set_name]["controllerRevision"], first.as_str());
 
-    sets.patch(
-        &set_name,
-        &kube::api::PatchParams::default(),
-        &kube::api::Patch::Merge(pin("no-such-revision")),
-    )
-    .await
-    .expect("a pin to nothing");
-    // Until the webhook's cache has the new pin, a pod may still be created (a new name
-    // each try).
-    let tries = std::sync::atomic::AtomicUsize::new(0);
-    let refused = wait_for("the pod refused", LONG, || async {
-        let name = format!(
-            "refused-{}",
-            tries.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-        );
-        match pods.create(&PostParams::default(), &bare_pod(&name, "web")).await {
-            Err(e) => Ok(e.to_string()),
-            Ok(_) => Err(format!("{name} created")),
-        }
-    })
-    .await;
+    patch_set(&sets, &set_name, pin("no-such-revision"), "a pin to nothing").await;
+    let late = serde_json::to_value(bare_pod("refused", "web")).expect("json");
+    let refused = refused_pod(&pods, &late).await;
     assert!(
         refused.contains("spec.injectionStrategy.revision.revisionName"),
         "{refused}"
@@ -869,13 +862,13 @@ async fn a_hot_upgrade_swaps_the_halves_in_place() {
     })
     .await;
 
-    sets.patch(
+    patch_set(
+        &sets,
         &set_name,
-        &kube::api::PatchParams::default(),
-        &kube::api::Patch::Merge(json!({ "spec": { "containers": mesh("envoy:2") } })),
+        json!({ "spec": { "containers": mesh("envoy:2") } }),
+        "a new image",
     )
-    .await
-    .expect("a new image");
+    .await;
     let done = wait_for("the halves swapped and the old one emptied", LONG, || async {
         let pod = pods.get("web-0").await.map_err(|e| e.to_string())?;
         let set = sets.get(&set_name).await.map_err(|e| e.to_string())?;
@@ -946,26 +939,16 @@ async fn a_resources_policy_sizes_the_sidecar_from_the_app_containers() {
 
     let mut changed = log_set(&ns).data["spec"]["containers"].clone();
     changed[0]["resourcesPolicy"] = policy("^nothing-matches$");
-    sets.patch(
+    patch_set(
+        &sets,
         &set_name,
-        &kube::api::PatchParams::default(),
-        &kube::api::Patch::Merge(json!({ "spec": { "containers": changed } })),
+        json!({ "spec": { "containers": changed } }),
+        "a policy with no target",
     )
-    .await
-    .expect("a policy with no target");
-    let tries = std::sync::atomic::AtomicUsize::new(0);
-    let refused = wait_for("the pod refused", LONG, || async {
-        let mut pod = pod.clone();
-        pod["metadata"]["name"] = json!(format!(
-            "unsized-{}",
-            tries.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-        ));
-        match pods.create(&PostParams::default(), &support::object(pod)).await {
-            Err(e) => Ok(e.to_string()),
-            Ok(p) => Err(format!("{} created", p.name_any())),
-        }
-    })
     .await;
+    let mut unsized_pod = pod.clone();
+    unsized_pod["metadata"]["name"] = json!("unsized");
+    let refused = refused_pod(&pods, &unsized_pod).await;
     assert!(refused.contains("resourcesPolicy"), "{refused}");
     assert_eq!(controller.stop(), 0);
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;

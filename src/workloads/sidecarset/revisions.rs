@@ -7,8 +7,9 @@
 //!   all five keys present (null when empty); its labels are the set's, plus
 //!   [`NAME_LABEL`] and the custom version; its annotations the set's (so the two hash
 //!   annotations).
-//! - Two payloads are the same revision when they hold the same five fields, nulls, empty
-//!   objects and the `$patch` directive aside (a revision written by OpenKruise is reused).
+//! - Two payloads are the same revision when they hold the same five fields, the sidecars'
+//!   defaults, nulls, empty objects and the `$patch` directive aside (a revision written
+//!   by OpenKruise is reused; defaulting by the webhook cuts no new one).
 //! - Reuse, rollback and naming follow the controller-history rules shared with the other
 //!   kinds ([`crate::runtime::revision::plan_revision`]).
 //! - History is trimmed to `max(1, revisionHistoryLimit)` (default 10), oldest first, never
@@ -52,9 +53,24 @@ pub fn payload(set: &SidecarSet) -> Value {
     } })
 }
 
-/// The five fields, without nulls, empty objects, empty lists and `$patch`.
+/// The five fields, the sidecars defaulted (a set stored before and after the webhook
+/// defaulted it is one revision), without nulls, empty objects, empty lists and `$patch`.
 fn comparable(data: &Value) -> Value {
-    let mut spec = normalized(&data["spec"]);
+    let mut spec = data["spec"].clone();
+    for (key, policy) in [
+        ("containers", "BeforeAppContainer"),
+        ("initContainers", "AfterAppContainer"),
+    ] {
+        for sidecar in spec
+            .get_mut(key)
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            super::defaults::sidecar(sidecar, policy);
+        }
+    }
+    let mut spec = normalized(&spec);
     if let Some(map) = spec.as_object_mut() {
         map.retain(|_, v| v.as_array().is_none_or(|a| !a.is_empty()));
     }
@@ -237,6 +253,14 @@ mod tests {
         assert_eq!(
             step(&log("fluent:2"), &[known("log-x", 1, other)]),
             RevisionStep::Current { name: "log-x".into() }
+        );
+        // The same spec once the webhook defaulted it: the same revision.
+        let mut defaulted = v2.clone();
+        super::super::defaults::sidecar(&mut defaulted["spec"]["containers"][0], "BeforeAppContainer");
+        assert_ne!(defaulted, v2);
+        assert_eq!(
+            step(&log("fluent:2"), &[known("log-d", 1, defaulted)]),
+            RevisionStep::Current { name: "log-d".into() }
         );
     }
 
