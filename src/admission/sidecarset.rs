@@ -49,6 +49,7 @@ use serde_json::Value;
 
 use super::jobs::dns_label;
 use crate::api::common::{IntOrString, UpdatePriorityStrategy, UpdateScatterStrategy};
+use crate::api::sidecarset::is_native_sidecar;
 use crate::api::sidecarset::{
     ResourcesExpr, ResourcesPolicy, SidecarContainer, SidecarSet, SidecarSetPatchPodMetadata,
     SidecarSetPatchPolicy, SidecarSetSpec, SidecarSetUpdateStrategy, SidecarSetUpdateStrategyType,
@@ -56,7 +57,6 @@ use crate::api::sidecarset::{
 };
 use crate::runtime::decoded::read;
 use crate::workloads::common::int_or_percent;
-use crate::workloads::sidecarset::inject::is_native_sidecar;
 use crate::workloads::sidecarset::matching::{BASE_ANNOTATION, CANARY_ANNOTATION, canary_base};
 use crate::workloads::sidecarset::resources::check_expression;
 

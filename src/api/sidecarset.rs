@@ -26,6 +26,11 @@ use super::common::{
     preserve_unknown_object_list,
 };
 
+/// A native sidecar: an init container that restarts `Always`.
+pub fn is_native_sidecar(container: &Container) -> bool {
+    container.restart_policy.as_deref() == Some("Always")
+}
+
 /// Object label (v1alpha1) copied onto the revision built from the current spec.
 pub const CUSTOM_VERSION_LABEL: &str = "apps.kruise.io/sidecarset-custom-version";
 

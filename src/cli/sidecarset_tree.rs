@@ -15,7 +15,7 @@
 //! ```
 //!
 //! Invariants: the grouping is the controller's own ([`status::split`],
-//! [`status::updated`]); the renderer is pure and deterministic (groups: latest, older by
+//! [`pod_facts::updated`]); the renderer is pure and deterministic (groups: latest, older by
 //! hash, not injected; pods by namespace, then name); every pod line carries an icon and a
 //! word, so the tree reads without colour.
 use std::collections::BTreeMap;
@@ -29,7 +29,7 @@ use super::glyphs::Glyphs;
 use super::tree::Branches;
 use crate::api::sidecarset::SidecarSet;
 use crate::workloads::sidecarset::inject::{HASH_ANNOTATION, read_hashes};
-use crate::workloads::sidecarset::{matching, plan_update, status};
+use crate::workloads::sidecarset::{matching, pod_facts, status};
 
 /// One pod line: icon, `namespace/name`, word, detail.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,7 +82,7 @@ fn ready(pod: &Pod) -> bool {
 }
 
 fn injected_line(set: &SidecarSet, pod: &Pod, latest: bool, glyphs: Glyphs) -> PodLine {
-    let (icon, word) = if !plan_update::consistent(set, pod) {
+    let (icon, word) = if !pod_facts::consistent(set, pod) {
         (glyphs.progress, "upgrading")
     } else if ready(pod) {
         (if latest { glyphs.done } else { glyphs.idle }, "ready")
@@ -113,7 +113,7 @@ pub fn groups(set: &SidecarSet, selected: &[&Pod], glyphs: Glyphs) -> Vec<Group>
     let mut groups = Vec::new();
     let latest: Vec<PodLine> = matched
         .iter()
-        .filter(|p| status::updated(set, p))
+        .filter(|p| pod_facts::updated(set, p))
         .map(|p| injected_line(set, p, true, glyphs))
         .collect();
     let current = set
@@ -126,7 +126,7 @@ pub fn groups(set: &SidecarSet, selected: &[&Pod], glyphs: Glyphs) -> Vec<Group>
         pods: sorted(latest),
     });
     let mut older: BTreeMap<(String, String), Vec<PodLine>> = BTreeMap::new();
-    for pod in matched.iter().filter(|p| !status::updated(set, p)) {
+    for pod in matched.iter().filter(|p| !pod_facts::updated(set, p)) {
         let (hash, revision) = entry(pod)
             .map(|e| (e.hash, e.controller_revision))
             .unwrap_or_default();

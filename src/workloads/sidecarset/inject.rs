@@ -94,10 +94,7 @@ fn is_injected(container: &Container) -> bool {
         .any(|e| e.name == INJECTED_ENV && e.value.as_deref() == Some("true"))
 }
 
-/// A native sidecar: an init container that restarts `Always`.
-pub fn is_native_sidecar(container: &Container) -> bool {
-    container.restart_policy.as_deref() == Some("Always")
-}
+pub use crate::api::sidecarset::is_native_sidecar;
 
 fn enabled(policy: Option<&crate::api::sidecarset::ShareVolumePolicy>) -> bool {
     policy.and_then(|p| p.type_) == Some(ShareVolumePolicyType::Enabled)

@@ -15,6 +15,7 @@ pub mod inject;
 pub mod matching;
 pub mod pinned;
 pub mod plan_update;
+pub mod pod_facts;
 pub mod resources;
 pub mod revision_sync;
 pub mod revisions;

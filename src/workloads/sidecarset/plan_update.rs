@@ -13,15 +13,18 @@
 //!   (`kruise.io/sidecarset-inplace-update-state`), which is how "started" is judged.
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
+use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
 use kube::core::{Selector, SelectorExt};
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::inject::{HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, HashEntry, read_hashes};
+use super::pod_facts::{
+    INPLACE_STATE_ANNOTATION, InPlaceState, LastStatus, available, consistent, consistent_in, ready,
+    running_ready, spec_image, states, status_of, updated,
+};
 use super::{hot, upgradable};
 use crate::api::common::IntOrString;
 use crate::api::common::UpdateScatterTerm;
@@ -30,108 +33,6 @@ use crate::runtime::actions::{Action, Why};
 use crate::workloads::common::int_or_percent::{self, Amount};
 use crate::workloads::common::order::{PodFacts, sort_for_update};
 use crate::workloads::common::scatter;
-
-pub const INPLACE_STATE_ANNOTATION: &str = "kruise.io/sidecarset-inplace-update-state";
-
-/// One SidecarSet's in-place state on a pod.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct InPlaceState {
-    pub revision: String,
-    pub update_timestamp: Time,
-    pub last_container_statuses: BTreeMap<String, LastStatus>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LastStatus {
-    #[serde(rename = "imageID")]
-    pub image_id: String,
-}
-
-fn states(pod: &Pod) -> BTreeMap<String, InPlaceState> {
-    pod.annotations()
-        .get(INPLACE_STATE_ANNOTATION)
-        .and_then(|s| serde_json::from_str(s).ok())
-        .unwrap_or_default()
-}
-
-fn status_of<'p>(pod: &'p Pod, container: &str) -> Option<&'p ContainerStatus> {
-    pod.status
-        .as_ref()?
-        .container_statuses
-        .as_ref()?
-        .iter()
-        .find(|s| s.name == container)
-}
-
-fn spec_image<'p>(pod: &'p Pod, container: &str) -> Option<&'p str> {
-    pod.spec
-        .as_ref()?
-        .containers
-        .iter()
-        .find(|c| c.name == container)?
-        .image
-        .as_deref()
-}
-
-/// Have the set's sidecars of `pod` (both halves of a hot one) started with the images its
-/// spec names?
-pub fn consistent(set: &SidecarSet, pod: &Pod) -> bool {
-    consistent_in(set, pod, &hot::pod_names(set))
-}
-
-/// Have the containers `names` of `pod` started with the images its spec names?
-fn consistent_in(set: &SidecarSet, pod: &Pod, names: &[String]) -> bool {
-    let spec_count = pod.spec.as_ref().map_or(0, |s| s.containers.len());
-    let status_count = pod
-        .status
-        .as_ref()
-        .and_then(|s| s.container_statuses.as_ref())
-        .map_or(0, Vec::len);
-    if spec_count != status_count {
-        return false;
-    }
-    let recorded = states(pod).remove(&set.name_any());
-    names.iter().all(|name| {
-        let name = name.as_str();
-        let (Some(status), Some(want)) = (status_of(pod, name), spec_image(pod, name)) else {
-            return false;
-        };
-        if want.contains("@sha256:") {
-            return status.image_id.ends_with(want.rsplit('@').next().unwrap_or(want));
-        }
-        if status.image == want {
-            return true;
-        }
-        recorded
-            .as_ref()
-            .and_then(|r| r.last_container_statuses.get(name))
-            .is_none_or(|before| before.image_id != status.image_id)
-    })
-}
-
-fn running_ready(pod: &Pod) -> bool {
-    let status = pod.status.as_ref();
-    status.and_then(|s| s.phase.as_deref()) == Some("Running")
-        && status
-            .and_then(|s| s.conditions.as_ref())
-            .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
-}
-
-/// Running and Ready, every idle hot-upgrade half on its empty image (a flip pending is
-/// not ready).
-fn ready(set: &SidecarSet, pod: &Pod) -> bool {
-    hot::idle_halves(set, pod)
-        .iter()
-        .all(|(half, empty)| spec_image(pod, half) == Some(empty.as_str()))
-        && running_ready(pod)
-}
-
-/// Ready and consistent: what `readyPods` counts and the budget spares.
-pub fn available(set: &SidecarSet, pod: &Pod) -> bool {
-    ready(set, pod) && consistent(set, pod)
-}
 
 /// *scaled, round up* (reference §0): an int as it is, `N%` of `total` rounded up, with
 /// whether it was a percent other than 100%; unset or unreadable (refused by validation):
@@ -255,7 +156,7 @@ pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrad
             .ok()
             .and_then(|h| h.get(&name).cloned())
     };
-    let is_updated = |pod: &Pod| super::status::updated(set, pod);
+    let is_updated = |pod: &Pod| updated(set, pod);
     let total = matched.len() as i64;
     let updated = matched.iter().filter(|p| is_updated(p)).count() as i64;
     if updated >= total {

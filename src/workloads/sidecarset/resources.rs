@@ -42,7 +42,7 @@ use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use kube_quantity::ParsedQuantity;
 use regex::Regex;
 
-use super::inject::is_native_sidecar;
+use crate::api::sidecarset::is_native_sidecar;
 use crate::api::sidecarset::{ResourceExpr, ResourcesPolicy, TargetContainersMode};
 
 /// The name regex when the policy gives none.

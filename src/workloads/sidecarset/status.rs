@@ -5,14 +5,15 @@
 //! - `matchedPods` counts active pods the SidecarSet injected: its name in the pod's
 //!   `kruise.io/sidecarset-injected-list` and every one of its containers (and native
 //!   sidecar init containers) present; `updatedPods` those whose hash entry is the set's
-//!   current hash; `readyPods` those Running and Ready; `updatedReadyPods` both.
+//!   current hash; `readyPods` those ready with their sidecars started; `updatedReadyPods`
+//!   both (the per-pod facts: [`super::pod_facts`]).
 //! - `notInjectedPods` (this project's field) counts active pods the selector matches that
 //!   lack the injection (created while no webhook ran); a warning event names them (the
 //!   first five), once while it lasts.
 use k8s_openapi::api::core::v1::Pod;
 use kube::ResourceExt;
 
-use super::inject::{HASH_ANNOTATION, INJECTED_LIST_ANNOTATION, is_native_sidecar, read_hashes};
+use super::pod_facts;
 use crate::api::sidecarset::{SidecarSet, SidecarSetStatus};
 use crate::runtime::actions::Problem;
 
@@ -32,7 +33,7 @@ pub fn split<'a>(set: &SidecarSet, selected: &[&'a Pod]) -> (Vec<&'a Pod>, Vec<&
         .iter()
         .copied()
         .filter(|p| active(p))
-        .partition(|p| injected(set, p))
+        .partition(|p| pod_facts::injected(set, p))
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -46,53 +47,6 @@ fn active(pod: &Pod) -> bool {
     pod.metadata.deletion_timestamp.is_none() && phase != "Succeeded" && phase != "Failed"
 }
 
-/// Did `set` inject `pod` (its name listed, every sidecar present)?
-pub fn injected(set: &SidecarSet, pod: &Pod) -> bool {
-    let name = set.name_any();
-    let listed = pod
-        .annotations()
-        .get(INJECTED_LIST_ANNOTATION)
-        .is_some_and(|l| l.split(',').any(|n| n == name));
-    let spec = pod.spec.as_ref();
-    let has = |container: &str, init: bool| {
-        let list = if init {
-            spec.and_then(|s| s.init_containers.as_ref())
-        } else {
-            spec.map(|s| &s.containers)
-        };
-        list.is_some_and(|l| l.iter().any(|c| c.name == container))
-    };
-    let working = super::hot::working(pod);
-    let present = |c: &crate::api::sidecarset::SidecarContainer, init: bool| {
-        if super::hot::is_hot(c) {
-            let (one, two) = super::hot::halves(&c.container.name);
-            has(&one, init) && has(&two, init) && working.contains_key(&c.container.name)
-        } else {
-            has(&c.container.name, init)
-        }
-    };
-    listed
-        && set.spec.containers.iter().flatten().all(|c| present(c, false))
-        && set
-            .spec
-            .init_containers
-            .iter()
-            .flatten()
-            .filter(|c| is_native_sidecar(&c.container))
-            .all(|c| present(c, true))
-}
-
-/// Is `pod` at the set's current hash?
-pub fn updated(set: &SidecarSet, pod: &Pod) -> bool {
-    let Some(hash) = set.annotations().get(HASH_ANNOTATION) else {
-        return false;
-    };
-    read_hashes(pod.annotations().get(HASH_ANNOTATION))
-        .ok()
-        .and_then(|h| h.get(&set.name_any()).map(|e| &e.hash == hash))
-        .unwrap_or(false)
-}
-
 /// The set's status and the problems to report.
 pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     let (set, matched, missing) = (snapshot.set, &snapshot.matched, &snapshot.missing);
@@ -101,10 +55,10 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     let status = SidecarSetStatus {
         observed_generation: set.metadata.generation,
         matched_pods: matched.len() as i32,
-        updated_pods: count(&|p| updated(set, p)),
-        ready_pods: count(&|p| super::plan_update::available(set, p)),
+        updated_pods: count(&|p| pod_facts::updated(set, p)),
+        ready_pods: count(&|p| super::pod_facts::available(set, p)),
         updated_ready_pods: Some(count(&|p| {
-            updated(set, p) && super::plan_update::available(set, p)
+            pod_facts::updated(set, p) && pod_facts::available(set, p)
         })),
         not_injected_pods: (!missing.is_empty()).then_some(missing.len() as i32),
         ..stored.clone()
@@ -144,6 +98,7 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
+    use crate::workloads::sidecarset::inject::{HASH_ANNOTATION, INJECTED_LIST_ANNOTATION};
 
     fn set() -> SidecarSet {
         serde_json::from_value(
