@@ -276,3 +276,50 @@ fn a_hot_upgrade_writes_the_idle_half_then_flips_the_old_one_to_the_empty_image(
     assert!(plan_update(&mesh, &[&flipped], now()).actions.is_empty());
     assert!(available(&mesh, &flipped));
 }
+
+proptest::proptest! {
+    /// Whatever the pods' states, an upgrade round never takes a ready pod while the
+    /// updated-but-unavailable pods already fill `maxUnavailable` (so at most
+    /// `max(budget, already unavailable)` are down after it), and leaves at least
+    /// `partition` of the pods waiting for the new sidecars untouched.
+    #[test]
+    fn a_round_keeps_to_max_unavailable_and_the_partition(
+        states in proptest::collection::vec((proptest::bool::ANY, proptest::bool::ANY), 1..12),
+        budget in 1i64..4,
+        partition in 0i64..6,
+    ) {
+        // (updated, ready) per pod; an updated pod runs the new image.
+        let pods: Vec<Pod> = states
+            .iter()
+            .enumerate()
+            .map(|(i, (updated, ready))| {
+                if *updated {
+                    pod(i, "new", "bare", "fluentbit:2", *ready)
+                } else {
+                    pod(i, "old", "bare", "fluentbit:1", *ready)
+                }
+            })
+            .collect();
+        let refs: Vec<&Pod> = pods.iter().collect();
+        let set = set(json!({ "maxUnavailable": budget, "partition": partition }));
+        let taken = upgraded(&plan_update(&set, &refs, now()));
+        let down_before = states.iter().filter(|(u, r)| *u && !*r).count() as i64;
+        let ready_taken = taken
+            .iter()
+            .filter(|name| {
+                let i: usize = name.trim_start_matches("web-").parse().expect("index");
+                states[i].1
+            })
+            .count() as i64;
+        proptest::prop_assert!(
+            down_before + ready_taken <= budget.max(down_before),
+            "down {down_before} + ready taken {ready_taken} over budget {budget}: {taken:?}"
+        );
+        let waiting = states.iter().filter(|(u, _)| !*u).count() as i64;
+        let total = states.len() as i64;
+        proptest::prop_assert!(
+            waiting - taken.len() as i64 >= partition.min(total).min(waiting),
+            "partition {partition}: {waiting} waiting, took {taken:?}"
+        );
+    }
+}
