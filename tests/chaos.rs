@@ -1,5 +1,5 @@
 //! The chaos suite, each test on a control plane of its own (its API server is restarted,
-//! its audit log read): rollouts of 50+ pods (in place, and one recreating) while the
+//! its audit log read): rollouts of 30 to 60 pods (in place, a SidecarSet's sidecars too, and recreating) while the
 //! controller is killed with SIGKILL at random points and restarted, the API server
 //! restarted once mid-rollout, and two `run` processes at once. An independent watcher checks on every pod change:
 //! - available pods >= replicas - maxUnavailable (tolerance 0);
@@ -37,29 +37,63 @@ struct Workload {
     /// The replica count the workload is asked for now.
     replicas: AtomicUsize,
     slot: Slot,
+    /// The `app` label of its pods.
+    app: String,
+    /// Where its (first) image is, as a JSON pointer.
+    image_path: &'static str,
 }
 
 impl Workload {
-    /// The workload of `doc`; a DaemonSet's replicas are `nodes`.
+    /// The workload of `doc`; a DaemonSet's replicas are `nodes`. A SidecarSet rolls the
+    /// pods of another workload: the `chaos/pods` annotation says how many, its selector's
+    /// `app` label which, and its sidecar goes in front (the pods' first container).
     fn new(ns: &TestNamespace, doc: &Value, nodes: usize) -> Self {
         let api_version = doc["apiVersion"].as_str().expect("apiVersion");
         let kind = doc["kind"].as_str().expect("kind");
+        let plural = format!("{}s", kind.to_lowercase());
+        let name: String = doc["metadata"]["name"].as_str().expect("name").into();
+        if kind == "SidecarSet" {
+            let pods = doc["metadata"]["annotations"]["chaos/pods"]
+                .as_str()
+                .expect("chaos/pods");
+            let (group, version) = api_version.split_once('/').expect("group/version");
+            let resource = kube::discovery::ApiResource {
+                group: group.into(),
+                version: version.into(),
+                api_version: api_version.into(),
+                kind: kind.into(),
+                plural,
+            };
+            return Workload {
+                api: Api::all_with(ns.client.clone(), &resource),
+                name,
+                replicas: AtomicUsize::new(pods.parse().expect("pod count")),
+                slot: Slot::InstanceId,
+                app: doc["spec"]["selector"]["matchLabels"]["app"]
+                    .as_str()
+                    .expect("app")
+                    .into(),
+                image_path: "/spec/containers/0/image",
+            };
+        }
         let replicas = doc["spec"]["replicas"].as_u64().map_or(nodes, |r| r as usize);
         Workload {
-            api: support::dynamic_api(ns, api_version, kind, &format!("{}s", kind.to_lowercase())),
-            name: doc["metadata"]["name"].as_str().expect("name").into(),
+            api: support::dynamic_api(ns, api_version, kind, &plural),
+            app: name.clone(),
+            name,
             replicas: AtomicUsize::new(replicas),
             slot: match kind {
                 "CloneSet" => Slot::InstanceId,
                 "DaemonSet" => Slot::Node,
                 _ => Slot::Ordinal,
             },
+            image_path: "/spec/template/spec/containers/0/image",
         }
     }
 
     async fn set_image(&self, image: &str) {
         let patch: json_patch::Patch = serde_json::from_value(json!([
-            { "op": "replace", "path": "/spec/template/spec/containers/0/image", "value": image }
+            { "op": "replace", "path": self.image_path, "value": image }
         ]))
         .expect("patch");
         self.api
@@ -92,10 +126,11 @@ impl Workload {
         let updated = status["updatedReplicas"]
             .as_u64()
             .or(status["updatedNumberScheduled"].as_u64())
+            .or(status["updatedPods"].as_u64())
             == Some(self.replicas() as u64);
         let pods: Api<Pod> = ns.api();
         let list = pods
-            .list(&ListParams::default().labels(&format!("app={}", self.name)))
+            .list(&ListParams::default().labels(&format!("app={}", self.app)))
             .await
             .map_err(|e| e.to_string())?
             .items;
@@ -291,11 +326,40 @@ async fn add_nodes(ns: &TestNamespace, doc: &Value) -> usize {
 }
 
 async fn survive_kills(tag: &str, doc: Value, bounds: Bounds, kills: usize, pods: Pods) {
+    survive_kills_with(tag, doc, None, bounds, kills, pods).await;
+}
+
+/// Waits until the run in `ns` registered its webhooks (pods created later get sidecars).
+async fn webhooks_registered(ns: &TestNamespace) {
+    let configs: Api<k8s_openapi::api::admissionregistration::v1::MutatingWebhookConfiguration> =
+        Api::all(ns.client.clone());
+    let name = format!("kubectl-kruise.{}", ns.name);
+    wait_for("the run's webhooks", CONVERGE, || async {
+        configs.get(&name).await.map(|_| ()).map_err(|e| e.to_string())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+}
+
+/// [`survive_kills`], where `doc` rolls the pods of `pods_from` (created after it, once the
+/// webhooks are registered): a SidecarSet and the workload it injects into.
+async fn survive_kills_with(
+    tag: &str,
+    mut doc: Value,
+    pods_from: Option<Value>,
+    bounds: Bounds,
+    kills: usize,
+    pods: Pods,
+) {
     let _one = ONE_AT_A_TIME.lock().await;
     let started = Instant::now();
     let mut dice = Dice::new();
     let seed = dice.seed();
     let (plane, ns) = private(tag).await;
+    if doc["kind"] == "SidecarSet" {
+        // Cluster-scoped: a run scoped to the namespace drives it only when it is too.
+        doc["spec"]["namespace"] = json!(ns.name);
+    }
     let nodes = add_nodes(&ns, &doc).await;
     let workload = Workload::new(&ns, &doc, nodes);
     let watcher = InvariantWatcher::start(&ns, bounds, workload.slot);
@@ -305,6 +369,15 @@ async fn survive_kills(tag: &str, doc: Value, bounds: Bounds, kills: usize, pods
         .create(&PostParams::default(), &support::object(doc))
         .await
         .expect("create the workload");
+    if let Some(owner) = pods_from {
+        webhooks_registered(&ns).await;
+        let api_version = owner["apiVersion"].as_str().expect("apiVersion");
+        let kind = owner["kind"].as_str().expect("kind");
+        support::dynamic_api(&ns, api_version, kind, &format!("{}s", kind.to_lowercase()))
+            .create(&PostParams::default(), &support::object(owner))
+            .await
+            .expect("create the pods' owner");
+    }
     let before = workload.wait_converged(&ns, "nginx:1", "").await;
     let claims_before = claims(&ns).await;
     drop(controller);
@@ -369,6 +442,28 @@ async fn chaos_advanced_daemonset_in_place_survives_sigkill_loops_and_an_apiserv
                 "rollingUpdateType": "InPlaceIfPossible", "maxUnavailable": 5 } } },
     });
     survive_kills("chaos-ads", doc, bounds, 8, Pods::Kept).await;
+}
+
+/// A SidecarSet upgrading the sidecar of a 30-pod CloneSet in place, 3 pods at a time:
+/// never more than 3 of them unavailable, every pod kept (same UID), the app untouched.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chaos_sidecarset_in_place_survives_sigkill_loops_and_an_apiserver_restart() {
+    let bounds = Bounds {
+        replicas: 30,
+        max_unavailable: 3,
+        max_surge: 0,
+        max_not_ready: None,
+    };
+    let doc = json!({
+        "apiVersion": "apps.kruise.io/v1alpha1", "kind": "SidecarSet",
+        "metadata": { "name": "mesh", "annotations": { "chaos/pods": "30" } },
+        "spec": { "selector": { "matchLabels": { "app": "web" } },
+            "containers": [{ "name": "mesh", "image": "nginx:1" }],
+            "updateStrategy": { "maxUnavailable": 3 } },
+    });
+    let mut pods_from = cloneset("web", 30, 3, "InPlaceIfPossible");
+    pods_from["spec"]["template"]["spec"]["containers"][0]["image"] = json!("app:1");
+    survive_kills_with("chaos-scs", doc, Some(pods_from), bounds, 8, Pods::Kept).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
