@@ -25,6 +25,7 @@ pub mod metrics;
 pub mod owner_index;
 pub mod revision;
 pub mod scope;
+pub mod strategic_merge;
 pub mod template_defaults;
 pub mod triggers;
 pub mod watches;
