@@ -3,4 +3,5 @@
 //! from overfilling one, and the pod as injected). Not there yet: the pod webhook that
 //! serves it, the DELETE/eviction bookkeeping, the controller (status, deletion costs,
 //! adaptive rescheduling), the CLI.
+pub mod cost;
 pub mod place;
