@@ -23,6 +23,7 @@ pub mod review;
 pub mod server;
 pub mod shared;
 pub mod sidecarset;
+pub mod workloadspread;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
