@@ -5,13 +5,21 @@
 //! defaults, the volumes' defaults, `revisionHistoryLimit: 10`, `patchPolicy: Retain` and a
 //! pinned revision's `policy: Always`. Pure, on JSON.
 //!
-//! Invariants: only absent fields are filled, a value the user set is kept; defaulting
-//! twice changes nothing; the hash annotations are computed over defaulted containers
-//! ([`super::hash`]), so a SidecarSet stored while no webhook ran and then defaulted by an
-//! update keeps its hashes (its pods stay updated and upgradable).
+//! Invariants: only absent fields are filled, a value the user set is kept (resource
+//! quantities aside: rounded up to milli-units, as upstream); defaulting twice changes
+//! nothing; the sidecars get exactly OpenKruise's `setDefaultSidecarContainer`
+//! ([`webhook_defaulted`]: no startup-probe defaults, the pull policy from Docker's reading
+//! of the image reference), and the hash annotations are computed over sidecars defaulted
+//! the same way ([`super::hash`]), so a SidecarSet stored while no webhook ran and then
+//! defaulted by an update keeps its hashes (its pods stay updated and upgradable).
 use serde_json::{Value, json};
 
-use crate::runtime::template_defaults::{container_defaulted, volume_defaulted};
+use k8s_openapi::api::core::v1::{Container, HTTPGetAction, Probe};
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+
+use super::go_json;
+use crate::api::sidecarset::{PodInjectPolicy, ShareVolumePolicyType, SidecarContainer};
+use crate::runtime::template_defaults::volume_defaulted;
 
 fn fill(object: &mut Value, key: &str, value: Value) {
     if let Some(map) = object.as_object_mut()
@@ -30,28 +38,118 @@ fn each<'v>(object: &'v mut Value, key: &str) -> impl Iterator<Item = &'v mut Va
         .flatten()
 }
 
-/// One sidecar (a container or init container entry) defaulted; `policy`: its default
-/// inject policy.
+/// One sidecar (a container or init container entry, as JSON) defaulted as OpenKruise's
+/// webhook does ([`webhook_defaulted`]); `policy`: its default inject policy. Fields the
+/// typed sidecar does not know are kept; an unreadable entry is left as it is.
 pub fn sidecar(container: &mut Value, policy: &str) {
-    fill(container, "podInjectPolicy", json!(policy));
-    fill(container, "upgradeStrategy", json!({}));
-    fill(
-        &mut container["upgradeStrategy"],
-        "upgradeType",
-        json!("ColdUpgrade"),
-    );
-    fill(container, "shareVolumePolicy", json!({}));
-    fill(&mut container["shareVolumePolicy"], "type", json!("disabled"));
-    for rule in each(container, "transferEnv") {
+    let policy = match policy {
+        "AfterAppContainer" => PodInjectPolicy::AfterAppContainer,
+        _ => PodInjectPolicy::BeforeAppContainer,
+    };
+    let Ok(typed) = serde_json::from_value::<SidecarContainer>(container.clone()) else {
+        return;
+    };
+    if let Ok(defaulted) = serde_json::to_value(webhook_defaulted(&typed, policy)) {
+        json_patch::merge(container, &defaulted);
+    }
+}
+
+/// `value` set to `default` when absent or empty (Go's zero value is "unset").
+fn fill_text(value: &mut Option<String>, default: &str) {
+    if value.as_deref().is_none_or(str::is_empty) {
+        *value = Some(default.to_string());
+    }
+}
+
+/// An int32 set to `default` when absent or zero.
+fn fill_number(value: &mut Option<i32>, default: i32) {
+    if value.is_none_or(|v| v == 0) {
+        *value = Some(default);
+    }
+}
+
+/// One sidecar as OpenKruise v1.9.0's SidecarSet webhook defaults it before hashing;
+/// `policy`: the inject policy it gets when it has none.
+pub fn webhook_defaulted(sidecar: &SidecarContainer, policy: PodInjectPolicy) -> SidecarContainer {
+    let mut sidecar = sidecar.clone();
+    sidecar.pod_inject_policy.get_or_insert(policy);
+    let upgrade = sidecar.upgrade_strategy.get_or_insert_with(Default::default);
+    fill_text(&mut upgrade.upgrade_type, "ColdUpgrade");
+    let share = sidecar.share_volume_policy.get_or_insert_with(Default::default);
+    share.type_.get_or_insert(ShareVolumePolicyType::Disabled);
+    for rule in sidecar.transfer_env.iter_mut().flatten() {
         if let Some(field) = rule
-            .get_mut("sourceContainerNameFrom")
-            .and_then(|s| s.get_mut("fieldRef"))
-            .filter(|f| f.is_object())
+            .source_container_name_from
+            .as_mut()
+            .and_then(|s| s.field_ref.as_mut())
         {
-            fill(field, "apiVersion", json!("v1"));
+            fill_text(&mut field.api_version, "v1");
         }
     }
-    container_defaulted(container);
+    container_defaulted(&mut sidecar.container);
+    sidecar
+}
+
+/// The container part of OpenKruise's sidecar defaults: Kubernetes' `SetDefaults_Container`
+/// (pull policy, termination message), port protocols, env field references, resource
+/// quantities rounded up to milli-units, liveness and readiness probes (not the startup
+/// probe) and lifecycle HTTP handlers.
+fn container_defaulted(container: &mut Container) {
+    let pull_policy = super::image_ref::pull_policy_of(container.image.as_deref().unwrap_or_default());
+    fill_text(&mut container.image_pull_policy, pull_policy);
+    fill_text(&mut container.termination_message_path, "/dev/termination-log");
+    fill_text(&mut container.termination_message_policy, "File");
+    for port in container.ports.iter_mut().flatten() {
+        fill_text(&mut port.protocol, "TCP");
+    }
+    for env in container.env.iter_mut().flatten() {
+        if let Some(field) = env.value_from.as_mut().and_then(|v| v.field_ref.as_mut()) {
+            fill_text(&mut field.api_version, "v1");
+        }
+    }
+    if let Some(resources) = container.resources.as_mut() {
+        for list in [&mut resources.limits, &mut resources.requests]
+            .into_iter()
+            .flatten()
+        {
+            for quantity in list.values_mut() {
+                if let Some(rounded) = go_json::quantity_rounded_up_to_milli(&quantity.0) {
+                    *quantity = Quantity(rounded);
+                }
+            }
+        }
+    }
+    for probe in [&mut container.liveness_probe, &mut container.readiness_probe]
+        .into_iter()
+        .flatten()
+    {
+        probe_defaulted(probe);
+    }
+    if let Some(lifecycle) = container.lifecycle.as_mut() {
+        for handler in [&mut lifecycle.post_start, &mut lifecycle.pre_stop]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(get) = handler.http_get.as_mut() {
+                http_get_defaulted(get);
+            }
+        }
+    }
+}
+
+fn probe_defaulted(probe: &mut Probe) {
+    fill_number(&mut probe.timeout_seconds, 1);
+    fill_number(&mut probe.period_seconds, 10);
+    fill_number(&mut probe.success_threshold, 1);
+    fill_number(&mut probe.failure_threshold, 3);
+    if let Some(get) = probe.http_get.as_mut() {
+        http_get_defaulted(get);
+    }
+}
+
+fn http_get_defaulted(get: &mut HTTPGetAction) {
+    fill_text(&mut get.path, "/");
+    fill_text(&mut get.scheme, "HTTP");
 }
 
 /// `object` (a SidecarSet as JSON) with its defaults.

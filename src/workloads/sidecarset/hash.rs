@@ -4,39 +4,56 @@
 //! does, since nothing may depend on a webhook having run. Pure.
 //!
 //! Invariants:
-//! - The input is `{"containers": [...]}` (plus every init container when one is a native
-//!   sidecar), SHA-256 in hex, each hex character mapped through Kubernetes' safe alphabet.
-//! - The JSON is this project's encoding, not Go's byte layout: for the same spec the values
-//!   differ from OpenKruise's. So hashes already on a SidecarSet (written by OpenKruise) are
-//!   kept until its containers change: the input this controller last hashed is remembered
-//!   in [`INPUT_ANNOTATION`], and only a change of it rewrites the two hashes.
+//! - The values are OpenKruise v1.9.0's for the same set (checked against values measured
+//!   with its own code, `tests/fixtures/openkruise/sidecarset-hashes.yaml`): the input is
+//!   the JSON Go writes for `{"containers": [...]}`, plus `"initContainers"` (all of them)
+//!   when one is a native sidecar ([`super::go_json`]), SHA-256 in hex, each hex character
+//!   mapped through Kubernetes' safe alphabet. A pod OpenKruise injected is therefore
+//!   upgradable here, and ours there.
+//! - The sidecars are hashed as OpenKruise's webhook defaults them first
+//!   ([`webhook_defaulted`], the same defaults our webhook writes: its
+//!   `setDefaultSidecarContainer`, no more and no less: the
+//!   pull policy from the image reference, liveness and readiness probes but not the
+//!   startup probe, resource quantities rounded up to milli-units), so a set stored through
+//!   that webhook or through none hashes alike; defaulting is idempotent.
+//! - Hashes already on a SidecarSet that this controller did not write (OpenKruise did,
+//!   maybe another version of it) are kept until the containers change: the hash this
+//!   controller last computed is remembered in [`INPUT_ANNOTATION`], and only a change of
+//!   it rewrites the two hashes.
+//!
+//! Left out: a set OpenKruise's webhook refuses (a `transferEnv` source without its
+//! `fieldRef`, a quantity it cannot parse) has no upstream hash; ours is computed anyway.
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use super::defaults::webhook_defaulted;
+use super::go_json;
 use super::inject::{HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, is_native_sidecar};
-use crate::api::sidecarset::{SidecarContainer, SidecarSet};
+use crate::api::sidecarset::{PodInjectPolicy, SidecarContainer, SidecarSet};
 use crate::workloads::common::pod_names::ID_ALPHABET;
 
-/// What the hashes were last computed from (a hash of the containers, this encoding).
+/// The hash (with images) as this controller last computed it, when it wrote the two hash
+/// annotations or adopted the ones already there.
 pub const INPUT_ANNOTATION: &str = "kubectl-kruise.io/sidecarset-hash-input";
 
+/// The hash input: Go's JSON of the defaulted sidecars (images blanked if asked).
 fn encode(set: &SidecarSet, blank_images: bool) -> String {
-    let list = |containers: &Option<Vec<SidecarContainer>>, policy: &str| -> Vec<Value> {
-        containers
-            .iter()
-            .flatten()
-            .map(|c| {
-                let mut value = serde_json::to_value(c).unwrap_or(Value::Null);
-                // Defaulted or not as stored, the same hash.
-                super::defaults::sidecar(&mut value, policy);
-                if blank_images {
-                    value["image"] = json!("");
-                }
-                value
-            })
-            .collect()
+    let list = |containers: &Option<Vec<SidecarContainer>>, policy| -> Option<Vec<Value>> {
+        let containers = containers.as_ref()?;
+        let values = containers.iter().map(|c| {
+            let mut sidecar = webhook_defaulted(c, policy);
+            if blank_images {
+                sidecar.container.image = None;
+            }
+            serde_json::to_value(sidecar).unwrap_or(Value::Null)
+        });
+        Some(values.collect())
     };
-    let mut input = json!({ "containers": list(&set.spec.containers, "BeforeAppContainer") });
+    let containers = list(&set.spec.containers, PodInjectPolicy::BeforeAppContainer);
+    let mut input = format!(
+        "{{\"containers\":{}",
+        go_json::sidecar_containers(containers.as_deref())
+    );
     let native = set
         .spec
         .init_containers
@@ -44,9 +61,14 @@ fn encode(set: &SidecarSet, blank_images: bool) -> String {
         .flatten()
         .any(|c| is_native_sidecar(&c.container));
     if native {
-        input["initContainers"] = Value::Array(list(&set.spec.init_containers, "AfterAppContainer"));
+        let init = list(&set.spec.init_containers, PodInjectPolicy::AfterAppContainer);
+        input.push_str(&format!(
+            ",\"initContainers\":{}",
+            go_json::sidecar_containers(init.as_deref())
+        ));
     }
-    input.to_string()
+    input.push('}');
+    input
 }
 
 fn safe_hash(text: &str) -> String {
@@ -65,61 +87,21 @@ pub fn hashes(set: &SidecarSet) -> (String, String) {
 /// The metadata patch that brings the set's hash annotations up to date, if any.
 pub fn annotations_patch(set: &SidecarSet) -> Option<Value> {
     let annotations = set.metadata.annotations.clone().unwrap_or_default();
-    let input = safe_hash(&encode(set, false));
-    if annotations.get(INPUT_ANNOTATION) == Some(&input) {
+    let with = safe_hash(&encode(set, false));
+    if annotations.get(INPUT_ANNOTATION) == Some(&with) {
         return None;
     }
     let has_hashes =
         annotations.contains_key(HASH_ANNOTATION) && annotations.contains_key(HASH_WITHOUT_IMAGE_ANNOTATION);
     if !annotations.contains_key(INPUT_ANNOTATION) && has_hashes {
-        // Hashes written by OpenKruise: kept, and this input remembered.
-        return Some(json!({ "metadata": { "annotations": { INPUT_ANNOTATION: input } } }));
+        // Hashes written by OpenKruise (maybe another version of it): kept, this hash remembered.
+        return Some(json!({ "metadata": { "annotations": { INPUT_ANNOTATION: with } } }));
     }
-    let (with, without) = hashes(set);
+    let without = safe_hash(&encode(set, true));
     Some(json!({ "metadata": { "annotations": {
-        HASH_ANNOTATION: with, HASH_WITHOUT_IMAGE_ANNOTATION: without, INPUT_ANNOTATION: input } } }))
+        HASH_ANNOTATION: with.clone(), HASH_WITHOUT_IMAGE_ANNOTATION: without, INPUT_ANNOTATION: with } } }))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn set(image: &str, annotations: Value) -> SidecarSet {
-        serde_json::from_value(json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "SidecarSet",
-            "metadata": { "name": "log", "annotations": annotations },
-            "spec": { "selector": { "matchLabels": { "app": "web" } },
-                "containers": [{ "name": "log", "image": image, "env": [{ "name": "A", "value": "1" }] }] } }))
-        .expect("set")
-    }
-
-    #[test]
-    fn an_image_change_moves_one_hash_only() {
-        let (a, a_bare) = hashes(&set("fluentbit:1", json!({})));
-        let (b, b_bare) = hashes(&set("fluentbit:2", json!({})));
-        assert_ne!(a, b);
-        assert_eq!(a_bare, b_bare);
-        assert_eq!(a.len(), 64);
-        assert!(a.bytes().all(|c| ID_ALPHABET.contains(&c)));
-    }
-
-    #[test]
-    fn openkruise_s_hashes_are_kept_until_the_containers_change() {
-        let fresh = annotations_patch(&set("fluentbit:1", json!({}))).expect("written");
-        assert!(fresh["metadata"]["annotations"][HASH_ANNOTATION].is_string());
-        let theirs = json!({ HASH_ANNOTATION: "upstream", HASH_WITHOUT_IMAGE_ANNOTATION: "upstream-bare" });
-        let adopted = annotations_patch(&set("fluentbit:1", theirs.clone())).expect("input remembered");
-        assert!(
-            adopted["metadata"]["annotations"].get(HASH_ANNOTATION).is_none(),
-            "{adopted}"
-        );
-        let input = adopted["metadata"]["annotations"][INPUT_ANNOTATION].clone();
-        let mut kept = theirs.clone();
-        kept[INPUT_ANNOTATION] = input;
-        assert!(
-            annotations_patch(&set("fluentbit:1", kept.clone())).is_none(),
-            "nothing changed"
-        );
-        let changed = annotations_patch(&set("fluentbit:2", kept)).expect("rewritten");
-        assert!(changed["metadata"]["annotations"][HASH_ANNOTATION].is_string());
-    }
-}
+#[path = "hash_tests.rs"]
+mod tests;

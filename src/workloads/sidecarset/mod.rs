@@ -9,8 +9,10 @@
 //! [`hot`].
 pub mod controller;
 pub mod defaults;
+pub mod go_json;
 pub mod hash;
 pub mod hot;
+pub mod image_ref;
 pub mod inject;
 pub mod matching;
 pub mod pinned;
