@@ -8,6 +8,8 @@
 //! of week) "7": ...`).
 use serde_json::Value;
 
+use super::names::dns_label;
+
 use crate::api::broadcastjob::{JOB_NAME_LABEL, JOB_UID_LABEL};
 use crate::workloads::cronjob::schedule;
 
@@ -28,18 +30,6 @@ fn preset_job_labels(kind: &str, name: &str, labels: &Value, path: &str) -> Opti
             format!("{kind} {name}: {path}.{key} is set by the controller; remove it from the template")
         })
     })
-}
-
-/// A DNS-1123 label (a container's name).
-pub(super) fn dns_label(name: &str) -> bool {
-    let edge = |c: Option<char>| c.is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
-    !name.is_empty()
-        && name.len() <= 63
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && edge(name.chars().next())
-        && edge(name.chars().last())
 }
 
 /// What Kubernetes' pod validation would refuse in the pod template at `path` and that

@@ -47,7 +47,7 @@ use kube::core::Selector;
 use regex::Regex;
 use serde_json::Value;
 
-use super::jobs::dns_label;
+use super::names::{annotation_key, dns_label, label_key, label_value};
 use crate::api::common::{IntOrString, UpdatePriorityStrategy, UpdateScatterStrategy};
 use crate::api::sidecarset::is_native_sidecar;
 use crate::api::sidecarset::{
@@ -101,39 +101,6 @@ fn name_fault(name: &str) -> Option<String> {
 
 // ---- names, keys and values ----
 
-/// A DNS-1123 subdomain: lowercase DNS labels joined by dots, at most 253 characters.
-fn dns_subdomain(name: &str) -> bool {
-    name.len() <= 253 && name.split('.').all(dns_label)
-}
-
-/// 1 to 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric; `empty_ok`
-/// also accepts "" (a label value).
-fn name_part(name: &str, empty_ok: bool) -> bool {
-    if name.is_empty() {
-        return empty_ok;
-    }
-    let edge = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
-    name.len() <= 63
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        && edge(name.chars().next())
-        && edge(name.chars().last())
-}
-
-/// A qualified name (`[dns-subdomain/]name`): a label key.
-fn qualified_name(key: &str) -> bool {
-    match key.split_once('/') {
-        Some((prefix, name)) => dns_subdomain(prefix) && name_part(name, false),
-        None => name_part(key, false),
-    }
-}
-
-/// An annotation key: a qualified name once lowercased (as Kubernetes checks them).
-fn annotation_key(key: &str) -> bool {
-    qualified_name(&key.to_ascii_lowercase())
-}
-
 // ---- selectors ----
 
 fn has_terms(selector: &LabelSelector) -> bool {
@@ -149,10 +116,10 @@ fn selector_fault(field: &str, selector: &LabelSelector) -> Option<String> {
     }
     let labels = selector.match_labels.iter().flatten();
     for (key, value) in labels {
-        if !qualified_name(key) {
+        if !label_key(key) {
             return Some(format!("{field}.matchLabels: {key:?} is not a valid label key"));
         }
-        if !name_part(value, true) {
+        if !label_value(value) {
             return Some(format!(
                 "{field}.matchLabels.{key}: {value:?} is not a valid label value"
             ));
@@ -162,7 +129,7 @@ fn selector_fault(field: &str, selector: &LabelSelector) -> Option<String> {
     for (i, expression) in expressions {
         let at = format!("{field}.matchExpressions[{i}]");
         let values = expression.values.as_deref().unwrap_or_default();
-        if !qualified_name(&expression.key) {
+        if !label_key(&expression.key) {
             return Some(format!("{at}.key: {:?} is not a valid label key", expression.key));
         }
         let wants_values = matches!(expression.operator.as_str(), "In" | "NotIn");
@@ -174,7 +141,7 @@ fn selector_fault(field: &str, selector: &LabelSelector) -> Option<String> {
             };
             return Some(format!("{at}.values: {why}"));
         }
-        if let Some(value) = values.iter().find(|v| !name_part(v, true)) {
+        if let Some(value) = values.iter().find(|v| !label_value(v)) {
             return Some(format!("{at}.values: {value:?} is not a valid label value"));
         }
     }
@@ -383,7 +350,7 @@ fn transfer_fault(at: &str, transfer: &TransferEnvVar) -> Option<String> {
 fn pod_metadata_path(path: &str) -> bool {
     let key = |prefix: &str| path.strip_prefix(prefix).and_then(|rest| rest.strip_suffix("']"));
     if let Some(label) = key("metadata.labels['") {
-        return qualified_name(label);
+        return label_key(label);
     }
     key("metadata.annotations['").is_some_and(annotation_key)
 }

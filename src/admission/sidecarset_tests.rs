@@ -1,6 +1,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::admission::test_support::with;
 
 /// An accepted SidecarSet using most of what the rules look at.
 fn baseline() -> Value {
@@ -34,33 +35,6 @@ fn baseline() -> Value {
             ]
         }
     })
-}
-
-/// `value` with each JSON pointer set to its value (Null removes the key).
-fn with(mut value: Value, changes: &[(&str, Value)]) -> Value {
-    for (pointer, new) in changes {
-        let (parent, last) = pointer.rsplit_once('/').expect("a pointer");
-        let key = last.replace("~1", "/").replace("~0", "~");
-        let parent = value.pointer_mut(parent).unwrap_or_else(|| panic!("no {parent}"));
-        match parent {
-            Value::Object(map) if new.is_null() => {
-                map.remove(&key);
-            }
-            Value::Object(map) => {
-                map.insert(key, new.clone());
-            }
-            Value::Array(items) => {
-                let i: usize = key.parse().expect("an index");
-                if i == items.len() {
-                    items.push(new.clone());
-                } else {
-                    items[i] = new.clone();
-                }
-            }
-            other => panic!("cannot set {pointer} in {other}"),
-        }
-    }
-    value
 }
 
 fn sidecarset(value: Value) -> SidecarSet {
@@ -893,11 +867,11 @@ fn keys_and_names() {
         ("Example.com/app", false),
         ("", false),
     ] {
-        assert_eq!(qualified_name(key), ok, "{key:?}");
+        assert_eq!(label_key(key), ok, "{key:?}");
     }
     assert!(annotation_key("Example.com/app"));
-    assert!(!name_part("a b", true));
-    assert!(name_part("", true));
+    assert!(!label_value("a b"));
+    assert!(label_value(""));
 }
 
 #[test]

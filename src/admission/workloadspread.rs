@@ -47,7 +47,7 @@ use kube::ResourceExt;
 use kube::core::Selector;
 use serde_json::Value;
 
-use super::jobs::dns_label;
+use super::names::{dns_subdomain, label_key, label_value};
 use crate::api::common::IntOrString;
 use crate::api::workloadspread::{
     TargetReference, WorkloadSpread, WorkloadSpreadScheduleStrategyType, WorkloadSpreadSpec,
@@ -93,36 +93,6 @@ fn fault(
 }
 
 // ---- names, keys and values ----
-
-/// A DNS-1123 subdomain: lowercase DNS labels joined by dots, at most 253 characters.
-fn dns_subdomain(name: &str) -> bool {
-    name.len() <= 253 && name.split('.').all(dns_label)
-}
-
-/// 1 to 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric.
-fn name_part(name: &str) -> bool {
-    let edge = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
-    !name.is_empty()
-        && name.len() <= 63
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        && edge(name.chars().next())
-        && edge(name.chars().last())
-}
-
-/// A label key: `[dns-subdomain/]name`.
-fn label_key(key: &str) -> bool {
-    match key.split_once('/') {
-        Some((prefix, name)) => dns_subdomain(prefix) && name_part(name),
-        None => name_part(key),
-    }
-}
-
-/// A label value: empty, or a name part.
-fn label_value(value: &str) -> bool {
-    value.is_empty() || name_part(value)
-}
 
 // ---- 1. targetRef ----
 
