@@ -10,7 +10,8 @@
 //!   started yet (not consistent) or that is not ready counts against `maxUnavailable`; a
 //!   ready pod is taken only within that budget, a not-ready one always.
 //! - Each upgraded pod records the imageIDs its sidecars ran before
-//!   (`kruise.io/sidecarset-inplace-update-state`), which is how "started" is judged.
+//!   (`kruise.io/sidecarset-inplace-update-state`), which is how "started" is judged, and
+//!   gets the set's `patchPodMetadata` applied again (only the keys it changes written).
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::Pod;
@@ -364,6 +365,18 @@ fn upgrade_pod(set: &SidecarSet, pod: &Pod, hash: &str, now: Timestamp) -> Actio
     });
     for (key, value) in hot_annotations {
         annotations[key] = json!(value);
+    }
+    // patchPodMetadata is applied again at each upgrade (reference §1.8 step 12): only what
+    // it changes is written.
+    let before = pod.annotations();
+    let mut after = before.clone();
+    let patches = set.spec.patch_pod_metadata.as_deref().unwrap_or_default();
+    if super::inject::patch_metadata(&mut after, patches).is_ok() {
+        for (key, value) in after {
+            if before.get(&key) != Some(&value) {
+                annotations[key] = json!(value);
+            }
+        }
     }
     let patch = Action::PatchPod {
         name: pod.name_any(),

@@ -323,3 +323,26 @@ proptest::proptest! {
         );
     }
 }
+
+/// An upgrade applies the set's `patchPodMetadata` again (reference §1.8 step 12): an
+/// `Overwrite` key that changed is written with the images, a `Retain` one already there is
+/// left alone.
+#[test]
+fn an_upgrade_applies_patch_pod_metadata_again() {
+    let mut with_patches = set(json!({}));
+    with_patches.spec.patch_pod_metadata = serde_json::from_value(json!([
+        { "annotations": { "mesh/version": "2" }, "patchPolicy": "Overwrite" },
+        { "annotations": { "mesh/owner": "platform" }, "patchPolicy": "Retain" },
+    ]))
+    .ok();
+    let mut before = old(0);
+    before.annotations_mut().insert("mesh/version".into(), "1".into());
+    before
+        .annotations_mut()
+        .insert("mesh/owner".into(), "team".into());
+    let u = plan_update(&with_patches, &[&before], now());
+    let (_, patch) = patches(&u)[0];
+    let annotations = &patch["metadata"]["annotations"];
+    assert_eq!(annotations["mesh/version"], "2");
+    assert!(annotations.get("mesh/owner").is_none(), "{annotations}");
+}
