@@ -170,9 +170,17 @@ async fn while_run_is_up_defaults_come_back_and_a_missed_selector_is_refused_and
         "{refused}"
     );
 
-    // The probes and the metrics come from the same server.
-    let (status, body) = controller.get("/readyz").expect("readyz");
-    assert!(status.contains("200"), "{status} {body}");
+    // The probes and the metrics come from the same server. The webhooks serve before the
+    // caches have their first lists; ready once they have (a loaded machine takes a while).
+    wait_for("/readyz", Duration::from_secs(60), || async {
+        let (status, body) = controller.get("/readyz").ok_or("no answer from /readyz")?;
+        if status.contains("200") {
+            Ok(())
+        } else {
+            Err(format!("{status} {body}"))
+        }
+    })
+    .await;
     assert!(controller.get("/healthz").expect("healthz").0.contains("200"));
     let metrics = controller.metrics();
     let answered: f64 = metrics
