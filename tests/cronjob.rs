@@ -267,9 +267,13 @@ async fn create_job_from_runs_the_template_now_and_the_tree_shows_it() {
     assert_eq!(out.trim(), "job.batch/yearly-now created");
     let job = wait_for("the manual Job finished", LONG, || async {
         let jobs = jobs_of(&ns, "yearly").await;
+        let seen = format!(
+            "{:?}",
+            jobs.iter().map(|j| (j.name_any(), &j.status)).collect::<Vec<_>>()
+        );
         jobs.into_iter()
             .find(|j| j.name_any() == "yearly-now" && finished(j))
-            .ok_or_else(String::new)
+            .ok_or(seen)
     })
     .await;
     assert_eq!(
