@@ -56,16 +56,8 @@ impl Workload {
             let pods = doc["metadata"]["annotations"]["chaos/pods"]
                 .as_str()
                 .expect("chaos/pods");
-            let (group, version) = api_version.split_once('/').expect("group/version");
-            let resource = kube::discovery::ApiResource {
-                group: group.into(),
-                version: version.into(),
-                api_version: api_version.into(),
-                kind: kind.into(),
-                plural,
-            };
             return Workload {
-                api: Api::all_with(ns.client.clone(), &resource),
+                api: support::cluster_api(ns, api_version, kind, &plural),
                 name,
                 replicas: AtomicUsize::new(pods.parse().expect("pod count")),
                 slot: Slot::InstanceId,

@@ -19,14 +19,7 @@ use support::{TestNamespace, kruise_api, wait_for};
 const LONG: Duration = Duration::from_secs(60);
 
 fn sidecarsets(ns: &TestNamespace) -> Api<DynamicObject> {
-    let resource = kube::discovery::ApiResource {
-        group: "apps.kruise.io".into(),
-        version: "v1alpha1".into(),
-        api_version: "apps.kruise.io/v1alpha1".into(),
-        kind: "SidecarSet".into(),
-        plural: "sidecarsets".into(),
-    };
-    Api::all_with(ns.client.clone(), &resource)
+    support::cluster_api(ns, "apps.kruise.io/v1alpha1", "SidecarSet", "sidecarsets")
 }
 
 /// A SidecarSet for this test's namespace (cluster-scoped: named after the namespace).

@@ -104,12 +104,24 @@ fn decide(
         .get(&ObjectRef::new(&namespace))
         .and_then(|n| n.metadata.labels.clone());
     let refs: Vec<&SidecarSet> = sets.iter().map(AsRef::as_ref).collect();
-    let revisions: Vec<pinned::StoredRevision> = injection
-        .revisions
-        .state()
-        .iter()
-        .map(|r| pinned::StoredRevision::of(r))
-        .collect();
+    // Revisions are copied out of the cache only when some SidecarSet pins one (most pod
+    // creates never need them).
+    let pins = refs.iter().any(|s| {
+        s.spec
+            .injection_strategy
+            .as_ref()
+            .is_some_and(|i| i.revision.is_some())
+    });
+    let revisions: Vec<pinned::StoredRevision> = if pins {
+        injection
+            .revisions
+            .state()
+            .iter()
+            .map(|r| pinned::StoredRevision::of(r))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let now = Timestamp::now();
     let roll = {
         use std::hash::BuildHasher as _;

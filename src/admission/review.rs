@@ -164,19 +164,20 @@ fn judged<K: DeserializeOwned>(
 /// `/validate`: refuses what [`validate_object`] refuses, with code 422; a SidecarSet
 /// also when it conflicts with another one (from the pod webhook's cache, when it runs).
 pub async fn validate(State(shared): State<Shared>, Json(review): Json<Review>) -> Json<Review> {
-    let others: Vec<SidecarSet> = shared
-        .pods
-        .as_ref()
-        .map(|p| {
-            p.sidecarsets
+    // The other SidecarSets are copied out of the cache only to judge a SidecarSet.
+    let sidecarsets = |kind: &str| -> Vec<SidecarSet> {
+        match (kind, shared.pods.as_ref()) {
+            ("SidecarSet", Some(p)) => p
+                .sidecarsets
                 .state()
                 .iter()
                 .filter_map(|s| s.object.as_deref().ok().cloned())
-                .collect()
-        })
-        .unwrap_or_default();
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
     answer(&shared, review, |kind, object, old, response| {
-        refusal(kind, object, old, response, &others)
+        refusal(kind, object, old, response, &sidecarsets(kind))
     })
 }
 

@@ -77,14 +77,10 @@ fn sidecar_images(set: &SidecarSet, pod: &Pod) -> String {
         .join(" ")
 }
 
-fn ready(pod: &Pod) -> bool {
-    crate::runtime::inplace::state::pod_condition(pod, "Ready").is_some_and(|c| c.status == "True")
-}
-
 fn injected_line(set: &SidecarSet, pod: &Pod, latest: bool, glyphs: Glyphs) -> PodLine {
     let (icon, word) = if !pod_facts::consistent(set, pod) {
         (glyphs.progress, "upgrading")
-    } else if ready(pod) {
+    } else if pod_facts::running_ready(pod) {
         (if latest { glyphs.done } else { glyphs.idle }, "ready")
     } else {
         (glyphs.progress, "not ready")

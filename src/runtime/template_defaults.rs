@@ -158,16 +158,6 @@ fn volume(volume: &mut Map<String, Value>) {
     }
 }
 
-/// A single container as Kubernetes defaults it (`SetDefaults_Container`: the pull policy
-/// from the image's tag, the termination message, port protocols, env field references,
-/// probe and handler defaults), with Go's `resources: {}`.
-pub fn container_defaulted(container: &mut Value) {
-    if let Some(c) = container.as_object_mut() {
-        let policy = pull_policy_of(c.get("image").and_then(Value::as_str).unwrap_or_default());
-        self::container(c, policy);
-    }
-}
-
 /// A volume as Kubernetes defaults it (an empty source is an `emptyDir`, file modes,
 /// field reference versions).
 pub fn volume_defaulted(v: &mut Value) {

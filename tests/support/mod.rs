@@ -319,6 +319,18 @@ pub fn kruise(kubeconfig: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// The resource of `kind` (`apiVersion`, lowercase plural).
+fn resource(api_version: &str, kind: &str, plural: &str) -> kube::discovery::ApiResource {
+    let (group, version) = api_version.split_once('/').expect("group/version");
+    kube::discovery::ApiResource {
+        group: group.into(),
+        version: version.into(),
+        api_version: api_version.into(),
+        kind: kind.into(),
+        plural: plural.into(),
+    }
+}
+
 /// An API for `kind` (`apiVersion`, lowercase plural) in the namespace, read as untyped JSON.
 pub fn dynamic_api(
     ns: &TestNamespace,
@@ -326,15 +338,17 @@ pub fn dynamic_api(
     kind: &str,
     plural: &str,
 ) -> Api<kube::api::DynamicObject> {
-    let (group, version) = api_version.split_once('/').expect("group/version");
-    let resource = kube::discovery::ApiResource {
-        group: group.into(),
-        version: version.into(),
-        api_version: api_version.into(),
-        kind: kind.into(),
-        plural: plural.into(),
-    };
-    Api::namespaced_with(ns.client.clone(), &ns.name, &resource)
+    Api::namespaced_with(ns.client.clone(), &ns.name, &resource(api_version, kind, plural))
+}
+
+/// The API of a cluster-scoped `kind` (a SidecarSet), read as untyped JSON.
+pub fn cluster_api(
+    ns: &TestNamespace,
+    api_version: &str,
+    kind: &str,
+    plural: &str,
+) -> Api<kube::api::DynamicObject> {
+    Api::all_with(ns.client.clone(), &resource(api_version, kind, plural))
 }
 
 /// The API of an apps.kruise.io `kind` at `version` in the test's namespace (plural: the

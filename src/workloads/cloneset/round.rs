@@ -103,11 +103,7 @@ impl Numbers {
     }
 }
 
-/// Active: not terminating and not finished.
-pub fn is_active(pod: &Pod) -> bool {
-    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
-    pod.metadata.deletion_timestamp.is_none() && !matches!(phase, Some("Succeeded") | Some("Failed"))
-}
+pub use crate::workloads::common::availability::is_active;
 
 pub use crate::runtime::inplace::step::rfc3339;
 

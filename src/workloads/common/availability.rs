@@ -20,6 +20,12 @@ use crate::runtime::lifecycle;
 pub const WAKE_SLACK: Duration = Duration::from_millis(200);
 
 /// Running, Ready, and not in the middle of an in-place update.
+/// Active: not terminating and not finished.
+pub fn is_active(pod: &Pod) -> bool {
+    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
+    pod.metadata.deletion_timestamp.is_none() && !matches!(phase, Some("Succeeded") | Some("Failed"))
+}
+
 pub fn is_ready(pod: &Pod) -> bool {
     let running = pod.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running");
     let ready = condition(pod, "Ready").is_some_and(|c| c.status == "True");

@@ -16,6 +16,7 @@ use kube::ResourceExt;
 use super::pod_facts;
 use crate::api::sidecarset::{SidecarSet, SidecarSetStatus};
 use crate::runtime::actions::Problem;
+use crate::workloads::common::availability::is_active as active;
 
 /// Everything the status is judged from: the set's selected active pods, split by
 /// [`split`] into those it injected and those it did not.
@@ -40,11 +41,6 @@ pub fn split<'a>(set: &SidecarSet, selected: &[&'a Pod]) -> (Vec<&'a Pod>, Vec<&
 pub struct Plan {
     pub status: Option<SidecarSetStatus>,
     pub problems: Vec<Problem>,
-}
-
-fn active(pod: &Pod) -> bool {
-    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("");
-    pod.metadata.deletion_timestamp.is_none() && phase != "Succeeded" && phase != "Failed"
 }
 
 /// The set's status and the problems to report.

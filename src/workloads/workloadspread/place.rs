@@ -23,7 +23,6 @@ use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
 use serde_json::{Value, json};
 
-use crate::api::common::IntOrString;
 use crate::api::workloadspread::{
     MATCHED_WORKLOADSPREAD_ANNOTATION, WorkloadSpread, WorkloadSpreadSubset, WorkloadSpreadSubsetStatus,
 };
@@ -59,14 +58,6 @@ pub fn pod_version(pod: &Pod) -> String {
         .get("controller-revision-hash")
         .map(|h| h.rsplit('-').next().unwrap_or(h).to_string())
         .unwrap_or_else(|| VERSION_IGNORED.into())
-}
-
-/// Does some subset size itself as a percent (then the workload's total is needed)?
-pub fn needs_total(ws: &WorkloadSpread) -> bool {
-    ws.spec
-        .subsets
-        .iter()
-        .any(|s| matches!(s.max_replicas, Some(IntOrString::String(_))))
 }
 
 /// A subset's capacity against `total`: -1 without `maxReplicas`, a percent rounded up.

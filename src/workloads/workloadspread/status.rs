@@ -19,6 +19,7 @@ use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
 
 use crate::api::workloadspread::{MATCHED_WORKLOADSPREAD_ANNOTATION, WorkloadSpreadSubsetStatus};
+use crate::workloads::common::availability::is_active as active;
 
 /// How long a pod the webhook admitted may take to be seen.
 pub const CREATE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -38,11 +39,6 @@ pub struct SubsetOutcome {
     pub status: WorkloadSpreadSubsetStatus,
     pub warnings: Vec<Warning>,
     pub recheck: Option<Duration>,
-}
-
-fn active(pod: &Pod) -> bool {
-    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("");
-    pod.metadata.deletion_timestamp.is_none() && phase != "Succeeded" && phase != "Failed"
 }
 
 /// The uid the webhook generated for a pod admitted without a name, if any.
