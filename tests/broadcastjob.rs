@@ -33,7 +33,7 @@ fn job(ns: &TestNamespace, name: &str, extra: Value, annotations: Value) -> Dyna
     let spec = support::merged(
         json!({
             "template": { "metadata": { "labels": { "app": name }, "annotations": pod_annotations },
-                "spec": { "nodeSelector": { "ds-test": ns.name }, "restartPolicy": "Never",
+                "spec": { "nodeSelector": { "ds-test": ns.name }, "tolerations": [support::nodes::toleration()], "restartPolicy": "Never",
                     "containers": [{ "name": "main", "image": "busybox" }] } } }),
         extra,
     );

@@ -1,7 +1,8 @@
 //! The chaos suite, each test on a control plane of its own (its API server is restarted,
 //! its audit log read): rollouts of 30 to 60 pods (in place, a SidecarSet's sidecars too, and recreating) while the
 //! controller is killed with SIGKILL at random points and restarted, the API server
-//! restarted once mid-rollout, and two `run` processes at once. An independent watcher checks on every pod change:
+//! restarted once mid-rollout, two `run` processes at once, and a WorkloadSpread's
+//! placement under random scaling (its own checks, below). An independent watcher checks on every pod change:
 //! - available pods >= replicas - maxUnavailable (tolerance 0);
 //! - live pods <= replicas + maxSurge;
 //! - no two live pods in one slot (ordinal / instance id);
@@ -698,5 +699,239 @@ async fn chaos_two_runs_at_once_have_one_writer_at_any_time() {
         sorted.len(),
         watcher.checks(),
         started.elapsed().as_secs_f64()
+    ));
+}
+
+/// A pod as the spread watcher saw it: the subset its annotation named when first seen (a
+/// pod the webhook placed), its subset now, its node and whether it is live.
+#[derive(Clone, Default)]
+struct Spread {
+    placed_at_creation: Option<String>,
+    subset: Option<String>,
+    node: Option<String>,
+    live: bool,
+}
+
+fn matched_subset(pod: &Pod) -> Option<String> {
+    let value: Value =
+        serde_json::from_str(pod.annotations().get("apps.kruise.io/matched-workloadspread")?).ok()?;
+    value["subset"].as_str().map(str::to_string)
+}
+
+/// A WorkloadSpread over a CloneSet (zones a, b, c of two nodes each; at most 5, 5 and the
+/// rest) scaled up and down at random while the controller, which also serves the pod
+/// webhook, is killed with SIGKILL at random points. An independent watcher checks on every
+/// pod event that no subset ever holds more pods the webhook placed than its maximum, and
+/// that every placed pod runs in its subset's zone. Pods created while no webhook answered
+/// (every other run serves none, and a killed run's configuration still points at it;
+/// `failurePolicy: Ignore`) are created unplaced: at the end, with a run alive, each is
+/// adopted into the subset of its node's zone, and the status counts exactly the pods in
+/// each subset.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chaos_workloadspread_placement_survives_sigkill_loops() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let started = Instant::now();
+    let mut dice = Dice::new();
+    let seed = dice.seed();
+    let (_plane, ns) = private("chaos-ws").await;
+    let nodes: Api<k8s_openapi::api::core::v1::Node> = Api::all(ns.client.clone());
+    for zone in ["a", "b", "c"] {
+        for i in 0..2 {
+            let node = support::object(json!({ "apiVersion": "v1", "kind": "Node",
+                "metadata": { "name": format!("zone-{zone}-{i}"), "labels": {
+                    "kubectl-kruise.io/simulated": "true", "chaos": "spread",
+                    "topology.kubernetes.io/zone": zone,
+                    "kubernetes.io/hostname": format!("zone-{zone}-{i}") } },
+                "spec": {} }));
+            nodes
+                .create(&PostParams::default(), &node)
+                .await
+                .expect("zone node");
+        }
+    }
+    let term = |zone: &str| {
+        json!({ "matchExpressions": [
+        { "key": "topology.kubernetes.io/zone", "operator": "In", "values": [zone] }] })
+    };
+    let maxima = BTreeMap::from([("zone-a".to_string(), 5usize), ("zone-b".to_string(), 5usize)]);
+    let zone_of_subset = |s: &str| s.strip_prefix("zone-").map(str::to_string);
+    let spreads = support::kruise_api(&ns, "WorkloadSpread", "v1alpha1");
+    let ws: DynamicObject = support::object(json!({ "apiVersion": "apps.kruise.io/v1alpha1",
+        "kind": "WorkloadSpread", "metadata": { "name": "web" },
+        "spec": { "targetRef": { "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "name": "web" },
+            "subsets": [
+                { "name": "zone-a", "requiredNodeSelectorTerm": term("a"), "maxReplicas": 5 },
+                { "name": "zone-b", "requiredNodeSelectorTerm": term("b"), "maxReplicas": 5 },
+                { "name": "zone-c", "requiredNodeSelectorTerm": term("c") } ] } }));
+
+    // The independent watcher.
+    let seen: std::sync::Arc<std::sync::Mutex<BTreeMap<String, Spread>>> = Default::default();
+    let violations: std::sync::Arc<std::sync::Mutex<Vec<String>>> = Default::default();
+    let checks = std::sync::Arc::new(AtomicUsize::new(0));
+    let zones: BTreeMap<String, String> = ["a", "b", "c"]
+        .iter()
+        .flat_map(|z| (0..2).map(move |i| (format!("zone-{z}-{i}"), z.to_string())))
+        .collect();
+    let watch = {
+        let (seen, violations, checks, maxima) =
+            (seen.clone(), violations.clone(), checks.clone(), maxima.clone());
+        let pods: Api<Pod> = ns.api();
+        tokio::spawn(async move {
+            use futures::StreamExt;
+            use kube::runtime::{WatchStreamExt, watcher};
+            let mut events = watcher(pods, watcher::Config::default().labels("app=web"))
+                .applied_objects()
+                .boxed();
+            while let Some(event) = events.next().await {
+                let Ok(pod) = event else { continue };
+                let mut seen = seen.lock().expect("seen");
+                let phase = pod
+                    .status
+                    .as_ref()
+                    .and_then(|s| s.phase.clone())
+                    .unwrap_or_default();
+                let entry = seen.entry(pod.name_any()).or_insert_with(|| Spread {
+                    placed_at_creation: matched_subset(&pod),
+                    ..Spread::default()
+                });
+                entry.subset = matched_subset(&pod);
+                entry.node = pod.spec.as_ref().and_then(|s| s.node_name.clone());
+                entry.live =
+                    pod.metadata.deletion_timestamp.is_none() && phase != "Succeeded" && phase != "Failed";
+                let mut placed: BTreeMap<&str, usize> = BTreeMap::new();
+                for (name, p) in seen.iter().filter(|(_, p)| p.live) {
+                    if let Some(s) = &p.placed_at_creation {
+                        *placed.entry(s.as_str()).or_insert(0) += 1;
+                    }
+                    let node_zone = p.node.as_ref().and_then(|n| zones.get(n));
+                    let subset_zone = p.subset.as_deref().and_then(zone_of_subset);
+                    if let (Some(n), Some(s)) = (node_zone, subset_zone)
+                        && *n != s
+                    {
+                        violations
+                            .lock()
+                            .expect("v")
+                            .push(format!("{name} in subset zone-{s} runs in zone {n}"));
+                    }
+                }
+                for (subset, max) in &maxima {
+                    let have = placed.get(subset.as_str()).copied().unwrap_or(0);
+                    if have > *max {
+                        violations
+                            .lock()
+                            .expect("v")
+                            .push(format!("{subset}: {have} placed > {max}"));
+                    }
+                }
+                checks.fetch_add(1, Ordering::Relaxed);
+            }
+        })
+    };
+
+    let first = RunningController::start_with(&ns, &["--leader-elect=false"]);
+    webhooks_registered(&ns).await;
+    spreads
+        .create(&PostParams::default(), &ws)
+        .await
+        .expect("WorkloadSpread");
+    let mut doc = cloneset("web", 10, 2, "InPlaceIfPossible");
+    doc["spec"]["template"]["spec"]["nodeSelector"] = json!({ "chaos": "spread" });
+    let workload = Workload::new(&ns, &doc, 0);
+    workload
+        .api
+        .create(&PostParams::default(), &support::object(doc))
+        .await
+        .expect("create the CloneSet");
+    workload.wait_converged(&ns, "nginx:1", "").await;
+    drop(first);
+
+    let kills = 8;
+    let mut scales = Vec::new();
+    for kill in 0..kills {
+        // Every other run serves no webhook: the killed run's configuration still points
+        // at its address, so the pods this run's CloneSet creates go in unplaced.
+        let webhooks = if kill % 2 == 0 {
+            "--webhooks=true"
+        } else {
+            "--webhooks=false"
+        };
+        let controller = RunningController::start_with(&ns, &["--leader-elect=false", webhooks]);
+        let replicas = 4 + dice.millis(0, 27).as_millis() as usize;
+        workload.scale(replicas).await;
+        scales.push(replicas);
+        tokio::time::sleep(dice.millis(300, 3000)).await;
+        controller.kill();
+    }
+    let last = RunningController::start_with(&ns, &["--leader-elect=false"]);
+    webhooks_registered(&ns).await;
+    workload.scale(20).await;
+    let log = format!(" (seed {seed}); controller log:\n{}", last.log_tail());
+    workload.wait_converged(&ns, "nginx:1", &log).await;
+    // Every pod in a subset (placed or adopted), and the status counts each subset exactly.
+    let status = wait_for(
+        &format!("the spread to count every pod{log}"),
+        CONVERGE,
+        || async {
+            let pods: Api<Pod> = ns.api();
+            let list = pods
+                .list(&ListParams::default().labels("app=web"))
+                .await
+                .map_err(|e| e.to_string())?;
+            let mut counts: BTreeMap<String, i64> = BTreeMap::new();
+            for p in list
+                .items
+                .iter()
+                .filter(|p| p.metadata.deletion_timestamp.is_none())
+            {
+                let subset = matched_subset(p).ok_or(format!("{} is in no subset", p.name_any()))?;
+                *counts.entry(subset).or_insert(0) += 1;
+            }
+            let ws = spreads.get("web").await.map_err(|e| e.to_string())?;
+            let status = ws.data["status"].clone();
+            let counted: BTreeMap<String, i64> = status["subsetStatuses"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|s| s["replicas"].as_i64().unwrap_or(0) > 0)
+                .map(|s| {
+                    (
+                        s["name"].as_str().unwrap_or_default().to_string(),
+                        s["replicas"].as_i64().unwrap_or(0),
+                    )
+                })
+                .collect();
+            let in_subsets = status["conditions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|c| c["type"] == "PodsInSubsets" && c["status"] == "True");
+            if counted == counts && in_subsets {
+                Ok(status)
+            } else {
+                Err(format!("pods {counts:?}, status {status}"))
+            }
+        },
+    )
+    .await;
+    watch.abort();
+    let violations = violations.lock().expect("violations").clone();
+    assert!(
+        violations.is_empty(),
+        "{} violations (seed {seed}, replay with KRUISE_CHAOS_SEED={seed}; scales {scales:?}):\n{}",
+        violations.len(),
+        violations[..violations.len().min(20)].join("\n")
+    );
+    let adopted = seen
+        .lock()
+        .expect("seen")
+        .values()
+        .filter(|p| p.live && p.placed_at_creation.is_none())
+        .count();
+    summarize(&format!(
+        "chaos workloadspread: 20 pods, seed {seed}: scales {scales:?}, kills survived {kills}, \
+{adopted} live pods adopted (created unplaced), invariant checks {}, violations 0, {:.0}s; status {}",
+        checks.load(Ordering::Relaxed),
+        started.elapsed().as_secs_f64(),
+        status["subsetStatuses"]
     ));
 }

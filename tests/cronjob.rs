@@ -224,7 +224,7 @@ async fn a_broadcastjob_template_starts_broadcastjobs_that_run_on_every_node() {
         "spec": { "schedule": "@every 5s", "concurrencyPolicy": "Forbid",
             "template": { "broadcastJobTemplate": { "spec": {
                 "completionPolicy": { "type": "Always" },
-                "template": { "spec": { "nodeSelector": { "ds-test": ns.name }, "restartPolicy": "Never",
+                "template": { "spec": { "nodeSelector": { "ds-test": ns.name }, "tolerations": [support::nodes::toleration()], "restartPolicy": "Never",
                     "containers": [{ "name": "main", "image": "busybox" }] } } } } } } }));
     api.create(&PostParams::default(), &manifest)
         .await

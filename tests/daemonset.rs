@@ -24,7 +24,7 @@ fn daemonset(ns: &TestNamespace, name: &str, rolling: Value) -> DynamicObject {
         "apiVersion": "apps.kruise.io/v1alpha1", "kind": "DaemonSet", "metadata": { "name": name },
         "spec": { "selector": { "matchLabels": { "app": name } },
             "template": { "metadata": { "labels": { "app": name } },
-                "spec": { "nodeSelector": { "ds-test": ns.name },
+                "spec": { "nodeSelector": { "ds-test": ns.name }, "tolerations": [support::nodes::toleration()],
                     "containers": [{ "name": "main", "image": "nginx:1.25" }] } },
             "updateStrategy": { "type": "RollingUpdate", "rollingUpdate": rolling } } }))
 }
@@ -144,7 +144,7 @@ async fn an_image_change_goes_in_place_on_every_node_while_the_builtin_recreates
         "metadata": { "name": "builtin" },
         "spec": { "selector": { "matchLabels": { "app": "builtin" } },
             "template": { "metadata": { "labels": { "app": "builtin" } },
-                "spec": { "nodeSelector": { "ds-test": ns.name },
+                "spec": { "nodeSelector": { "ds-test": ns.name }, "tolerations": [support::nodes::toleration()],
                     "containers": [{ "name": "main", "image": "nginx:1.25" }] } } } }));
     let builtins = ns.api::<BuiltinDaemonSet>();
     builtins

@@ -8,7 +8,7 @@
 //! of week) "7": ...`).
 use serde_json::Value;
 
-use super::names::dns_label;
+use crate::workloads::common::names::dns_label;
 
 use crate::api::broadcastjob::{JOB_NAME_LABEL, JOB_UID_LABEL};
 use crate::workloads::cronjob::schedule;

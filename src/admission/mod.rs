@@ -17,16 +17,13 @@
 pub mod certs;
 pub mod defaults;
 pub mod jobs;
-pub mod names;
 pub mod pods;
 pub mod registration;
 pub mod review;
 pub mod server;
 pub mod shared;
 pub mod sidecarset;
-#[cfg(test)]
-mod test_support;
-pub mod workloadspread;
+pub mod spread;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -137,20 +137,24 @@ fn decide(
     injection_patch(&pod, &inputs)
 }
 
+/// `pod` with `patch` applied (a patch computed on it always applies).
+fn with_patch(mut pod: Value, patch: Option<json_patch::Patch>) -> Value {
+    if let Some(patch) = patch
+        && let Err(error) = json_patch::patch(&mut pod, &patch)
+    {
+        tracing::warn!(%error, "an injection patch did not apply to the pod it was made for");
+    }
+    pod
+}
+
 /// `/mutate-pod`.
 pub async fn mutate_pod(
     State(shared): State<Shared>,
     Json(review): Json<AdmissionReview<DynamicObject>>,
 ) -> Json<AdmissionReview<DynamicObject>> {
-    let converted: Result<kube::core::admission::AdmissionRequest<DynamicObject>, _> = review.try_into();
-    let request = match converted {
+    let request = match super::review::request(review) {
         Ok(request) => request,
-        Err(error) => {
-            let error: kube::core::admission::ConvertAdmissionReviewError = error;
-            let mut response = AdmissionResponse::invalid(error.to_string());
-            response.allowed = true;
-            return Json(response.into_review());
-        }
+        Err(answer) => return Json(*answer),
     };
     let response = AdmissionResponse::from(&request);
     let Some(injection) = shared
@@ -160,26 +164,104 @@ pub async fn mutate_pod(
     else {
         return Json(response.into_review());
     };
-    let object = request.object.as_ref().and_then(|o| serde_json::to_value(o).ok());
-    let (response, result) = match decide(injection, object) {
-        Ok(None) => (response, "allowed"),
-        Ok(Some(patch)) => match response.clone().with_patch(patch) {
-            Ok(patched) => (patched, "patched"),
-            Err(_) => (response, "error"),
-        },
-        Err(NotInjected::Refused(message)) => {
+    let Some(original) = request.object.as_ref().and_then(|o| serde_json::to_value(o).ok()) else {
+        return Json(response.into_review());
+    };
+    // The WorkloadSpread first (its subset's patch may add what a SidecarSet selects), as
+    // upstream orders them; a dry run places nothing (placing writes the spread's status).
+    let spread = match request.dry_run || request.sub_resource.is_some() {
+        true => Ok(None),
+        false => super::spread::place_pod(&injection.client, &injection.spreads, &original).await,
+    };
+    // A pod the SidecarSets cannot read still gets its subset (the spread counted it).
+    let decided = spread.map_err(NotInjected::Refused).and_then(|placed| {
+        let pod = placed.unwrap_or_else(|| original.clone());
+        match decide(injection, Some(pod.clone())) {
+            Ok(patch) => Ok((with_patch(pod, patch), None)),
+            Err(NotInjected::Skipped(error)) => Ok((pod, Some(error))),
+            Err(refused) => Err(refused),
+        }
+    });
+    let (response, result) = match decided {
+        Err(NotInjected::Refused(message) | NotInjected::Skipped(message)) => {
             let mut denied = response.deny(&message);
             denied.result = kube::core::response::Status::failure(&message, "Invalid").with_code(422);
             (denied, "denied")
         }
-        Err(NotInjected::Skipped(error)) => {
-            tracing::warn!(%error, "sidecar injection failed; the pod is created without its sidecars");
-            let mut allowed = response;
-            allowed.warnings = Some(vec![format!("kubectl-kruise did not inject sidecars: {error}")]);
-            (allowed, "error")
+        Ok((pod, skipped)) => {
+            let patch = json_patch::diff(&original, &pod);
+            let mut answer = if patch.0.is_empty() {
+                (response, "allowed")
+            } else {
+                match response.clone().with_patch(patch) {
+                    Ok(patched) => (patched, "patched"),
+                    Err(_) => (response, "error"),
+                }
+            };
+            if let Some(error) = skipped {
+                tracing::warn!(%error, "sidecar injection failed; the pod is created without its sidecars");
+                answer.0.warnings = Some(vec![format!("kubectl-kruise did not inject sidecars: {error}")]);
+                answer.1 = "error";
+            }
+            answer
         }
     };
     shared.metrics.admission("CREATE", "Pod", result);
+    Json(response.into_review())
+}
+
+/// `/validate-pod`: a pod deleted (DELETE) or evicted (CREATE of `pods/eviction`) gives its
+/// WorkloadSpread subset its room back. It never refuses by itself; a failed read or write
+/// of the spread does, as upstream. Dry runs write nothing.
+pub async fn validate_pod(
+    State(shared): State<Shared>,
+    Json(review): Json<AdmissionReview<DynamicObject>>,
+) -> Json<AdmissionReview<DynamicObject>> {
+    let request = match super::review::request(review) {
+        Ok(request) => request,
+        Err(answer) => return Json(*answer),
+    };
+    let response = AdmissionResponse::from(&request);
+    let Some(injection) = shared.pods.as_ref().filter(|_| !request.dry_run) else {
+        return Json(response.into_review());
+    };
+    let eviction =
+        request.operation == Operation::Create && request.sub_resource.as_deref() == Some("eviction");
+    let deletion = request.operation == Operation::Delete && request.sub_resource.is_none();
+    let namespace = request.namespace.clone().unwrap_or_else(|| "default".into());
+    let pod: Option<Pod> = if deletion {
+        request
+            .old_object
+            .as_ref()
+            .and_then(|o| serde_json::to_value(o).ok())
+            .and_then(|v| serde_json::from_value(v).ok())
+    } else if eviction {
+        let api: kube::Api<Pod> = kube::Api::namespaced(injection.client.clone(), &namespace);
+        match api.get_opt(&request.name).await {
+            Ok(pod) => pod,
+            Err(error) => {
+                let message = format!("reading pod {namespace}/{}: {error}", request.name);
+                shared.metrics.admission("CREATE", "Eviction", "denied");
+                return Json(response.deny(message).into_review());
+            }
+        }
+    } else {
+        None
+    };
+    let (operation, kind) = if eviction {
+        ("CREATE", "Eviction")
+    } else {
+        ("DELETE", "Pod")
+    };
+    let Some(pod) = pod else {
+        return Json(response.into_review());
+    };
+    let (response, result) =
+        match super::spread::release_pod(&injection.client, &injection.spreads, &pod).await {
+            Ok(()) => (response, "allowed"),
+            Err(message) => (response.deny(message), "denied"),
+        };
+    shared.metrics.admission(operation, kind, result);
     Json(response.into_review())
 }
 

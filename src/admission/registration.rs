@@ -2,7 +2,7 @@
 //! removes on a graceful exit. Built by pure functions ([`mutating`], [`validating`]),
 //! written by server-side apply.
 //!
-//! Invariants: every webhook has `failurePolicy: Ignore`, `sideEffects: None` and a short
+//! Invariants: every webhook has `failurePolicy: Ignore`, no side effects on a dry run and a short
 //! timeout, so a `run` that is gone (SIGKILL, a sleeping laptop) costs a request at most
 //! the connection-refused time and never fails it; the controllers apply the same defaults
 //! and refusals themselves, so nothing depends on a webhook having run; only the kinds this
@@ -88,6 +88,7 @@ fn workload_rules() -> Vec<RuleWithOperations> {
                 "daemonsets".into(),
                 "broadcastjobs".into(),
                 "advancedcronjobs".into(),
+                "workloadspreads".into(),
             ]),
             scope: Some("Namespaced".into()),
         },
@@ -171,7 +172,7 @@ pub fn mutating(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> Mu
     config
 }
 
-/// The pod webhook: SidecarSet injection at pod creation. Fails open like the others, so
+/// The pod webhook: WorkloadSpread placement and SidecarSet injection at pod creation. Fails open like the others, so
 /// a stopped `run` never blocks a pod (the pod is created without its sidecars).
 fn pod_injection(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> MutatingWebhook {
     let rules = vec![RuleWithOperations {
@@ -183,6 +184,8 @@ fn pod_injection(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> M
     }];
     let shared = ValidatingWebhook {
         rules: Some(rules),
+        // Placing a pod writes its WorkloadSpread's status; a dry run writes nothing.
+        side_effects: "NoneOnDryRun".into(),
         ..hook(
             "pods.sidecarset.kubectl-kruise.io",
             "/mutate-pod",
@@ -192,6 +195,30 @@ fn pod_injection(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> M
         )
     };
     as_mutating(shared)
+}
+
+/// The pod release webhook: a pod deleted or evicted gives its WorkloadSpread subset its
+/// room back. Fails open; a stopped `run` only leaves the room to the controller, which
+/// finds the pod gone.
+fn pod_release(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> ValidatingWebhook {
+    let rule = |operation: &str, resource: &str| RuleWithOperations {
+        api_groups: Some(vec![String::new()]),
+        api_versions: Some(vec!["v1".into()]),
+        operations: Some(vec![operation.into()]),
+        resources: Some(vec![resource.into()]),
+        scope: Some("Namespaced".into()),
+    };
+    ValidatingWebhook {
+        rules: Some(vec![rule("DELETE", "pods"), rule("CREATE", "pods/eviction")]),
+        side_effects: "NoneOnDryRun".into(),
+        ..hook(
+            "pods.workloadspread.kubectl-kruise.io",
+            "/validate-pod",
+            endpoint,
+            ca_bundle,
+            scope,
+        )
+    }
 }
 
 /// A mutating webhook has every field of a validating one, plus its reinvocation policy.
@@ -217,7 +244,7 @@ pub fn validating(
         scope,
     );
     let mut config = ValidatingWebhookConfiguration {
-        webhooks: Some(vec![webhook]),
+        webhooks: Some(vec![webhook, pod_release(endpoint, ca_bundle, scope)]),
         ..ValidatingWebhookConfiguration::default()
     };
     labelled(&mut config, scope);
@@ -285,7 +312,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_webhook_fails_open_fast_and_has_no_side_effects() {
+    fn every_webhook_fails_open_fast_and_writes_nothing_on_a_dry_run() {
         let endpoint = Endpoint::Url("https://127.0.0.1:9443".into());
         let m = mutating(&endpoint, "CA", None);
         let v = validating(&endpoint, "CA", None);
@@ -314,9 +341,22 @@ mod tests {
                     "statefulsets".to_string(),
                     "daemonsets".to_string(),
                     "broadcastjobs".to_string(),
-                    "advancedcronjobs".to_string()
+                    "advancedcronjobs".to_string(),
+                    "workloadspreads".to_string()
                 ][..]
             )
+        );
+        // The pod webhooks write a WorkloadSpread's status, never on a dry run.
+        let pod_hooks = [
+            &m.webhooks.as_ref().expect("webhooks")[1].side_effects,
+            &v.webhooks.as_ref().expect("webhooks")[1].side_effects,
+        ];
+        assert_eq!(pod_hooks, ["NoneOnDryRun", "NoneOnDryRun"]);
+        let release = &v.webhooks.as_ref().expect("webhooks")[1];
+        assert_eq!(release.failure_policy.as_deref(), Some("Ignore"));
+        assert_eq!(
+            release.client_config.url.as_deref(),
+            Some("https://127.0.0.1:9443/validate-pod")
         );
         assert_eq!(m.metadata.name.as_deref(), Some(NAME));
         assert!(

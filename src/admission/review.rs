@@ -23,6 +23,7 @@ use crate::api::cloneset::CloneSet;
 use crate::api::daemonset::DaemonSet;
 use crate::api::sidecarset::SidecarSet;
 use crate::api::statefulset::v1beta1::StatefulSet;
+use crate::api::workloadspread::WorkloadSpread;
 use crate::runtime::decoded::read;
 use crate::workloads::common::refusals;
 use crate::workloads::daemonset::round::Numbers;
@@ -38,8 +39,8 @@ fn operation(op: &Operation) -> &'static str {
     }
 }
 
-/// The request, or the answer for one that cannot be read.
-fn request(review: Review) -> Result<AdmissionRequest<DynamicObject>, Box<Review>> {
+/// The request, or the answer for one that cannot be read (allowed, with a warning).
+pub(super) fn request(review: Review) -> Result<AdmissionRequest<DynamicObject>, Box<Review>> {
     review
         .try_into()
         .map_err(|error: kube::core::admission::ConvertAdmissionReviewError| {
@@ -129,6 +130,8 @@ pub fn validate_object(kind: &str, object: &Value) -> Option<String> {
         // Alone: the conflicts with other SidecarSets are judged by `/validate`, which
         // has them cached.
         "SidecarSet" => super::sidecarset::refusal(object, None, &[]),
+        // Alone too: `/validate` adds the namespace's other spreads and the target.
+        "WorkloadSpread" => crate::workloads::workloadspread::validation::refusal(object, None, &[], None),
         _ => None,
     }
 }
@@ -138,6 +141,9 @@ pub fn validate_object(kind: &str, object: &Value) -> Option<String> {
 pub fn validate_update(kind: &str, object: &Value, old: &Value) -> Option<String> {
     match kind {
         "AdvancedCronJob" => super::jobs::advancedcronjob(object, Some(old)),
+        "WorkloadSpread" => {
+            crate::workloads::workloadspread::validation::refusal(object, Some(old), &[], None)
+        }
         _ => validate_object(kind, object),
     }
 }
@@ -176,9 +182,45 @@ pub async fn validate(State(shared): State<Shared>, Json(review): Json<Review>) 
             _ => Vec::new(),
         }
     };
+    let spread = spread_context(&shared, &review).await;
     answer(&shared, review, |kind, object, old, response| {
-        refusal(kind, object, old, response, &sidecarsets(kind))
+        refusal(kind, object, old, response, &sidecarsets(kind), &spread)
     })
+}
+
+/// What judging a WorkloadSpread needs besides itself: the other spreads of its namespace
+/// (from the pod webhook's cache, when it runs) and its target, when it exists.
+#[derive(Default)]
+struct SpreadContext {
+    others: Vec<WorkloadSpread>,
+    target: Option<Value>,
+}
+
+async fn spread_context(shared: &Shared, review: &Review) -> SpreadContext {
+    let Some(request) = review
+        .request
+        .as_ref()
+        .filter(|r| r.kind.kind == "WorkloadSpread")
+    else {
+        return SpreadContext::default();
+    };
+    let Some(object) = request.object.as_ref().and_then(|o| serde_json::to_value(o).ok()) else {
+        return SpreadContext::default();
+    };
+    let namespace = request.namespace.clone().unwrap_or_default();
+    let Some(pods) = shared.pods.as_ref() else {
+        return SpreadContext::default();
+    };
+    let others = pods
+        .spreads
+        .store
+        .state()
+        .iter()
+        .filter(|d| d.meta.namespace.as_deref() == Some(namespace.as_str()))
+        .filter_map(|d| d.object.as_deref().ok().cloned())
+        .collect();
+    let target = super::spread::target_of(&pods.client, &namespace, &object["spec"]["targetRef"]).await;
+    SpreadContext { others, target }
 }
 
 fn refusal(
@@ -187,9 +229,16 @@ fn refusal(
     old: Option<Value>,
     response: AdmissionResponse,
     sidecarsets: &[SidecarSet],
+    spread: &SpreadContext,
 ) -> Decision {
     let refused = object.and_then(|value| match (kind, &old) {
         ("SidecarSet", old) => super::sidecarset::refusal(&value, old.as_ref(), sidecarsets),
+        ("WorkloadSpread", old) => crate::workloads::workloadspread::validation::refusal(
+            &value,
+            old.as_ref(),
+            &spread.others,
+            spread.target.as_ref(),
+        ),
         (_, Some(old)) => validate_update(kind, &value, old),
         (_, None) => validate_object(kind, &value),
     });
@@ -236,7 +285,7 @@ mod tests {
         let message = validate_object("StatefulSet", &asts).expect("refused");
         assert!(message.contains("spec.template.spec.restartPolicy"), "{message}");
         assert_eq!(
-            validate_object("WorkloadSpread", &asts),
+            validate_object("UnitedDeployment", &asts),
             None,
             "other kinds are not judged here"
         );

@@ -63,6 +63,7 @@ pub fn routes(shared: Shared) -> Router {
         .route("/mutate", post(review::mutate))
         .route("/validate", post(review::validate))
         .route("/mutate-pod", post(super::pods::mutate_pod))
+        .route("/validate-pod", post(super::pods::validate_pod))
         .with_state(shared)
 }
 

@@ -33,13 +33,18 @@ impl Health {
 pub struct Shared {
     pub metrics: Arc<Metrics>,
     pub health: Arc<Health>,
-    /// The caches of the pod webhook (SidecarSet injection); None: pods are not mutated.
+    /// The caches of the pod webhooks (WorkloadSpread placement, SidecarSet injection); None:
+    /// pods are not mutated.
     pub pods: Option<PodInjection>,
 }
 
-/// The caches the pod webhook reads (watched while the server runs).
+/// The caches the pod webhooks read (watched while the server runs), and the client the
+/// WorkloadSpread placement writes its status with.
 #[derive(Clone)]
 pub struct PodInjection {
+    pub client: kube::Client,
+    /// WorkloadSpreads (placement at create, release at delete and eviction).
+    pub spreads: super::spread::Spreads,
     pub sidecarsets:
         kube::runtime::reflector::Store<crate::runtime::decoded::Decoded<crate::api::sidecarset::SidecarSet>>,
     pub namespaces: kube::runtime::reflector::Store<k8s_openapi::api::core::v1::Namespace>,

@@ -47,7 +47,6 @@ use kube::core::Selector;
 use regex::Regex;
 use serde_json::Value;
 
-use super::names::{annotation_key, dns_label, label_key, label_value};
 use crate::api::common::{IntOrString, UpdatePriorityStrategy, UpdateScatterStrategy};
 use crate::api::sidecarset::is_native_sidecar;
 use crate::api::sidecarset::{
@@ -57,6 +56,7 @@ use crate::api::sidecarset::{
 };
 use crate::runtime::decoded::read;
 use crate::workloads::common::int_or_percent;
+use crate::workloads::common::names::{annotation_key, dns_label, label_key, label_value};
 use crate::workloads::sidecarset::matching::{BASE_ANNOTATION, CANARY_ANNOTATION, canary_base};
 use crate::workloads::sidecarset::resources::check_expression;
 

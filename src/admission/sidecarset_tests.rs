@@ -1,7 +1,7 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::admission::test_support::with;
+use crate::workloads::common::json_pointer::with;
 
 /// An accepted SidecarSet using most of what the rules look at.
 fn baseline() -> Value {

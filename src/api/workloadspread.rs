@@ -179,10 +179,10 @@ pub struct WorkloadSpreadSubset {
     /// Appended to the pod's preferred node affinity (`v1alpha1` name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preferred_node_selector_terms: Option<Vec<PreferredSchedulingTerm>>,
-    /// `v1beta1` name of `requiredNodeSelectorTerm` (wins when both are set).
+    /// `v1beta1` name of `requiredNodeSelectorTerm` (used when that one is not set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub required_node_selector: Option<NodeSelectorTerm>,
-    /// `v1beta1` name of `preferredNodeSelectorTerms` (wins when both are set).
+    /// `v1beta1` name of `preferredNodeSelectorTerms` (used when that one is not set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preferred_node_selector: Option<Vec<PreferredSchedulingTerm>>,
     /// Appended to the pod's tolerations.
@@ -211,6 +211,12 @@ pub struct WorkloadSpreadStatus {
     /// Per-subset state for each pod version (Deployment / ReplicaSet targets).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub versioned_subset_statuses: Option<BTreeMap<String, Vec<WorkloadSpreadSubsetStatus>>>,
+    /// kubectl-kruise's own (OpenKruise has none here; its clients ignore the field):
+    /// `TargetFound` (the target exists and is supported), `PodsInSubsets` (False while
+    /// pods of the target are in no subset, e.g. created while the pod webhook was down),
+    /// `InvalidSpec` (a spec the controller refuses).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<Vec<Condition>>,
 }
 
 /// State of one subset.

@@ -1,6 +1,7 @@
 //! Completion candidates that come from the cluster (cli-conventions §9): workload names
-//! for the type already typed, revisions for `--revision`/`--to-revision`, pod names for
-//! `scale --delete`, container names for `set image`.
+//! for the type already typed (WorkloadSpread names too, after `get ws`), revisions for
+//! `--revision`/`--to-revision`, pod names for `scale --delete`, container names for
+//! `set image`.
 //!
 //! Invariants: the connection is the one the typed words name (`--kubeconfig`,
 //! `--context`, `-n`); every lookup has a 2-second limit; any error gives no candidates.
@@ -9,10 +10,11 @@ use std::time::Duration;
 use clap::Command;
 use k8s_openapi::api::core::v1::Pod;
 use kube::ResourceExt;
-use kube::api::{Api, DynamicObject, ListParams};
+use kube::api::{Api, ApiResource, DynamicObject, ListParams};
 
 use super::connection::ConnectionArgs;
 use super::target::{self, Kind, Target};
+use super::workloadspread_tree;
 
 /// Verbs whose positional words are workloads.
 const TARGET_VERBS: &[&str] = &[
@@ -99,9 +101,34 @@ async fn within<T>(lookup: impl Future<Output = Option<T>>) -> Option<T> {
         .flatten()
 }
 
-async fn names(connection: &ConnectionArgs, kind: Kind) -> Option<Vec<String>> {
+/// A type whose names `verb` completes: its API resource and whether it is cluster-scoped.
+/// WorkloadSpreads only for `get` (no rollout verb acts on them).
+fn listed_type(verb: &str, token: &str) -> Option<(ApiResource, bool)> {
+    if let Some(kind) = Kind::from_token(token) {
+        return Some((kind.resource(), kind.cluster_scoped()));
+    }
+    (verb == "get" && workloadspread_tree::is_token(token)).then(|| (workloadspread_tree::resource(), false))
+}
+
+/// The description shown beside a kind token.
+fn qualified(token: &str) -> String {
+    match Kind::from_token(token) {
+        Some(kind) => kind.qualified(),
+        None if workloadspread_tree::is_token(token) => workloadspread_tree::QUALIFIED.into(),
+        None => String::new(),
+    }
+}
+
+async fn names(
+    connection: &ConnectionArgs,
+    (resource, cluster_scoped): (ApiResource, bool),
+) -> Option<Vec<String>> {
     let (client, namespace) = target::connect(connection).await.ok()?;
-    let api: Api<DynamicObject> = kind.api(&client, &namespace);
+    let api: Api<DynamicObject> = if cluster_scoped {
+        Api::all_with(client, &resource)
+    } else {
+        Api::namespaced_with(client, &namespace, &resource)
+    };
     let list = api.list_metadata(&ListParams::default()).await.ok()?;
     Some(list.items.into_iter().filter_map(|o| o.metadata.name).collect())
 }
@@ -185,26 +212,22 @@ pub async fn candidates(
     {
         return within(containers(&connection, &t)).await.map(plain);
     }
+    let verb = command.get_name();
     if let Some((token, _)) = partial.split_once('/') {
-        let kind = Kind::from_token(token)?;
-        let list = within(names(&connection, kind)).await?;
+        let listed = listed_type(verb, token)?;
+        let list = within(names(&connection, listed)).await?;
         return Some(plain(list.into_iter().map(|n| format!("{token}/{n}")).collect()));
     }
     match positionals.as_slice() {
         [] => Some(
-            kinds_for(command.get_name())
+            kinds_for(verb)
                 .iter()
-                .map(|k| {
-                    (
-                        k.to_string(),
-                        Kind::from_token(k).map(Kind::qualified).unwrap_or_default(),
-                    )
-                })
+                .map(|k| (k.to_string(), qualified(k)))
                 .collect(),
         ),
         [token, ..] if !token.contains('/') => {
-            let kind = Kind::from_token(token)?;
-            within(names(&connection, kind)).await.map(plain)
+            let listed = listed_type(verb, token)?;
+            within(names(&connection, listed)).await.map(plain)
         }
         _ => None,
     }
@@ -214,7 +237,7 @@ pub async fn candidates(
 fn kinds_for(verb: &str) -> &'static [&'static str] {
     const WORKLOADS: &[&str] = &["clone", "asts", "ads", "deploy", "sts", "ds"];
     match verb {
-        "pause" | "resume" | "get" => &[
+        "pause" | "resume" => &[
             "clone",
             "asts",
             "ads",
@@ -224,6 +247,18 @@ fn kinds_for(verb: &str) -> &'static [&'static str] {
             "bcj",
             "acj",
             "sidecarset",
+        ],
+        "get" => &[
+            "clone",
+            "asts",
+            "ads",
+            "deploy",
+            "sts",
+            "ds",
+            "bcj",
+            "acj",
+            "sidecarset",
+            "ws",
         ],
         "status" => &["clone", "asts", "ads", "deploy", "sts", "ds", "bcj", "sidecarset"],
         "image" | "partition" => &["clone", "asts", "ads", "deploy", "sts", "ds", "sidecarset"],
@@ -265,6 +300,21 @@ mod tests {
             "--revision",
         ]);
         assert_eq!(positionals(status, &root, &typed), ["cloneset/web"]);
+    }
+
+    #[test]
+    fn get_alone_offers_and_lists_workloadspreads() {
+        assert!(kinds_for("get").contains(&"ws"));
+        assert!(!kinds_for("pause").contains(&"ws"));
+        assert_eq!(qualified("ws"), "workloadspreads.apps.kruise.io");
+        assert_eq!(qualified("clone"), "clonesets.apps.kruise.io");
+        let (resource, cluster_scoped) = listed_type("get", "ws").expect("get lists ws");
+        assert_eq!(
+            (resource.plural.as_str(), cluster_scoped),
+            ("workloadspreads", false)
+        );
+        assert!(listed_type("restart", "ws").is_none());
+        assert!(listed_type("restart", "clone").is_some());
     }
 
     #[test]

@@ -5,28 +5,50 @@
 //! Invariant: the table comes from the server (`as=Table`), so the columns are exactly the
 //! ones `kubectl get` shows for the same kind and version.
 //!
-//! `--tree` draws one named workload with its revisions and pods instead ([`super::tree`]).
+//! `--tree` draws one named workload with its revisions and pods instead ([`super::tree`]);
+//! a SidecarSet, a job or a WorkloadSpread its own way ([`super::sidecarset_tree`],
+//! [`super::job_tree`], [`super::workloadspread_tree`]).
+//!
+//! WorkloadSpreads (`ws`) are recognised here, before the rollout kinds ([`Kind`]): they
+//! are listed and drawn, but no rollout verb acts on them.
 use clap::{Args, ValueEnum};
-use kube::api::{Api, DynamicObject, ListParams};
+use kube::api::{Api, ApiResource, DynamicObject, ListParams};
 use serde_json::Value;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
 use super::target::{self, Kind};
+use super::workloadspread_tree;
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, deployment (deploy), statefulset (sts), daemonset (ds),
-bcj, acj, sidecarset. With --tree, a SidecarSet shows the pods it selects grouped by the
-sidecars they run (latest, older) and the matching pods created without them. One workload: its revisions (newest first, at most --revisions) and the pods at
+bcj, acj, sidecarset, workloadspread (ws).
+
+With --tree, one workload: its revisions (newest first, at most --revisions) and the pods at
 each, every pod with an icon: done (ready at the update revision), idle (ready at an older
 revision), in progress, failed or unknown; ASCII icons when the locale is not UTF-8.
+A SidecarSet shows the pods it selects grouped by the sidecars they run (latest, older) and
+the matching pods created without them. A WorkloadSpread shows its subsets in order, each
+with its max, actual and missing replicas and the target's pods placed in it, then the
+target's pods in no subset.
 
 Examples:
   kubectl kruise get clone
   kubectl kruise get cloneset web -o wide
   kubectl kruise get clone -A --no-headers
   kubectl kruise get cloneset/web --tree --revisions 5
-  kubectl kruise get sidecarset/log-agent --tree";
+  kubectl kruise get sidecarset/log-agent --tree
+  kubectl kruise get ws
+  kubectl kruise get ws/spread --tree";
+
+/// The kinds `get` takes, as its messages list them.
+const KINDS: &str = "clone, asts, ads, deploy, sts, ds, bcj, acj, sidecarset, ws";
+
+fn unknown_type(token: &str) -> UsageError {
+    UsageError(format!(
+        "unknown resource type {token:?}; use one of {KINDS} (see --help)"
+    ))
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum GetOutput {
@@ -111,11 +133,62 @@ pub fn render_table(table: &Value, wide: bool, no_headers: bool, namespace_colum
     super::table::render_rows(&rows)
 }
 
+/// The type token of each word (`TYPE/NAME`), or of the first (`TYPE NAME ...`).
+fn type_tokens(words: &[String]) -> Vec<&str> {
+    match words.first() {
+        Some(first) if first.contains('/') => words
+            .iter()
+            .map(|w| w.split_once('/').map_or(w.as_str(), |(t, _)| t))
+            .collect(),
+        Some(first) => vec![first.as_str()],
+        None => Vec::new(),
+    }
+}
+
+/// The WorkloadSpread names `words` give (`ws [NAME ...]` or `ws/NAME ...`), or None when
+/// the words name another type. Mixing WorkloadSpreads with other types is refused.
+fn workloadspread_names(words: &[String]) -> Option<Result<Vec<String>, UsageError>> {
+    let tokens = type_tokens(words);
+    if !tokens.iter().any(|t| workloadspread_tree::is_token(t)) {
+        return None;
+    }
+    let (first, rest) = words.split_first()?;
+    if !first.contains('/') {
+        return Some(Ok(rest.to_vec()));
+    }
+    let names = words
+        .iter()
+        .map(|w| match w.split_once('/') {
+            Some((t, name)) if workloadspread_tree::is_token(t) && !name.is_empty() => Ok(name.to_string()),
+            _ => Err(UsageError(format!(
+                "{w:?}: expected ws/NAME; get lists one type at a time (see --help)"
+            ))),
+        })
+        .collect();
+    Some(names)
+}
+
+/// `get ws/NAME --tree` or `get ws NAME --tree`: exactly one WorkloadSpread.
+fn workloadspread_tree_name(names: Vec<String>) -> Result<String, UsageError> {
+    match <[String; 1]>::try_from(names) {
+        Ok([name]) => Ok(name),
+        Err(_) => Err(UsageError(
+            "--tree shows one WorkloadSpread: name it, e.g. `get ws/spread --tree` (see --help)".into(),
+        )),
+    }
+}
+
 /// `get KIND/NAME --tree` or `get KIND NAME --tree`: exactly one object.
 fn tree_target(words: &[String]) -> Result<target::Target, UsageError> {
     let hint = || {
         UsageError("--tree shows one workload: name it, e.g. `get cloneset/web --tree` (see --help)".into())
     };
+    if let Some(token) = type_tokens(words)
+        .into_iter()
+        .find(|t| Kind::from_token(t).is_none() && !workloadspread_tree::is_token(t))
+    {
+        return Err(unknown_type(token));
+    }
     let mut targets = target::parse(words).map_err(|e| match words {
         [token] if Kind::from_token(token).is_some() => hint(),
         _ => e,
@@ -126,54 +199,86 @@ fn tree_target(words: &[String]) -> Result<target::Target, UsageError> {
     }
 }
 
-pub async fn run(args: GetArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
-    if args.tree {
-        let target = tree_target(&args.words)?;
-        let (client, namespace) = target::connect(connection).await?;
-        if target.kind == Kind::SidecarSet {
-            let glyphs = super::glyphs::for_locale();
-            print!(
-                "{}",
-                super::sidecarset_tree::load_and_render(&client, &target.name, glyphs).await?
-            );
-            return Ok(());
+/// What the table path needs of a type: its API resource and scope.
+struct Listed {
+    resource: ApiResource,
+    cluster_scoped: bool,
+}
+
+impl Listed {
+    fn of(kind: Kind) -> Self {
+        Listed {
+            resource: kind.resource(),
+            cluster_scoped: kind.cluster_scoped(),
         }
-        if target.kind.is_job() {
-            let glyphs = super::glyphs::for_locale();
-            print!(
-                "{}",
-                super::job_tree::load_and_render(&client, &namespace, &target, glyphs).await?
-            );
-            return Ok(());
-        }
-        let input = super::tree::load(&client, &namespace, &target, args.revisions as usize).await?;
-        print!(
-            "{}",
-            super::tree::render_tree(&input, super::glyphs::for_locale())
-        );
-        return Ok(());
     }
-    let (token, names) = args
-        .words
+
+    fn workloadspread() -> Self {
+        Listed {
+            resource: workloadspread_tree::resource(),
+            cluster_scoped: false,
+        }
+    }
+
+    /// `<plural>.<group>`, as `-o name` prints it.
+    fn qualified(&self) -> String {
+        format!("{}.{}", self.resource.plural, self.resource.group)
+    }
+
+    fn api(&self, client: &kube::Client, namespace: &str, all_namespaces: bool) -> Api<DynamicObject> {
+        if all_namespaces || self.cluster_scoped {
+            Api::all_with(client.clone(), &self.resource)
+        } else {
+            Api::namespaced_with(client.clone(), namespace, &self.resource)
+        }
+    }
+}
+
+/// The type and the names the words give.
+fn listing(words: &[String]) -> Result<(Listed, Vec<String>), UsageError> {
+    if let Some(names) = workloadspread_names(words) {
+        return Ok((Listed::workloadspread(), names?));
+    }
+    let (token, names) = words
         .split_first()
         .ok_or_else(|| UsageError("name a kind (see --help)".into()))?;
-    let kind = Kind::from_token(token).ok_or_else(|| {
-        UsageError(format!(
-            "unknown resource type {token:?}; use one of clone, asts, ads, deploy, sts, ds, bcj, acj, sidecarset (see --help)"
-        ))
-    })?;
+    let kind = Kind::from_token(token).ok_or_else(|| unknown_type(token))?;
+    Ok((Listed::of(kind), names.to_vec()))
+}
+
+/// Draws the one object `words` name (`--tree`).
+async fn tree(args: &GetArgs, connection: &ConnectionArgs) -> anyhow::Result<String> {
+    let glyphs = super::glyphs::for_locale();
+    if let Some(names) = workloadspread_names(&args.words) {
+        let name = workloadspread_tree_name(names?)?;
+        let (client, namespace) = target::connect(connection).await?;
+        return workloadspread_tree::load_and_render(&client, &namespace, &name, glyphs).await;
+    }
+    let target = tree_target(&args.words)?;
     let (client, namespace) = target::connect(connection).await?;
-    let resource = kind.resource();
-    let api: Api<DynamicObject> = if args.all_namespaces {
-        Api::all_with(client.clone(), &resource)
-    } else {
-        kind.api(&client, &namespace)
-    };
+    if target.kind == Kind::SidecarSet {
+        return super::sidecarset_tree::load_and_render(&client, &target.name, glyphs).await;
+    }
+    if target.kind.is_job() {
+        return super::job_tree::load_and_render(&client, &namespace, &target, glyphs).await;
+    }
+    let input = super::tree::load(&client, &namespace, &target, args.revisions as usize).await?;
+    Ok(super::tree::render_tree(&input, glyphs))
+}
+
+pub async fn run(args: GetArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
+    if args.tree {
+        print!("{}", tree(&args, connection).await?);
+        return Ok(());
+    }
+    let (listed, names) = listing(&args.words)?;
+    let (client, namespace) = target::connect(connection).await?;
+    let api = listed.api(&client, &namespace, args.all_namespaces);
     let mut objects = Vec::new();
     if names.is_empty() {
         objects = api.list(&ListParams::default()).await?.items;
     } else {
-        for name in names {
+        for name in &names {
             objects.push(api.get(name).await?);
         }
     }
@@ -182,7 +287,7 @@ pub async fn run(args: GetArgs, connection: &ConnectionArgs) -> anyhow::Result<(
             for o in &objects {
                 println!(
                     "{}/{}",
-                    kind.qualified(),
+                    listed.qualified(),
                     o.metadata.name.as_deref().unwrap_or_default()
                 );
             }
@@ -204,7 +309,7 @@ pub async fn run(args: GetArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         None | Some(GetOutput::Wide) => {}
     }
     if objects.is_empty() {
-        if kind.cluster_scoped() {
+        if listed.cluster_scoped {
             eprintln!("No resources found.");
         } else {
             eprintln!(
@@ -241,7 +346,7 @@ pub async fn run(args: GetArgs, connection: &ConnectionArgs) -> anyhow::Result<(
             &table,
             args.output == Some(GetOutput::Wide),
             args.no_headers,
-            args.all_namespaces && !kind.cluster_scoped()
+            args.all_namespaces && !listed.cluster_scoped
         )
     );
     Ok(())
@@ -269,6 +374,44 @@ mod tests {
             let e = tree_target(&words(bad)).expect_err("refused");
             assert!(e.0.contains("--help"), "{}", e.0);
         }
+    }
+
+    #[test]
+    fn workloadspreads_are_named_in_either_form_and_never_mixed() {
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let names = |w: &[&str]| workloadspread_names(&words(w));
+        assert!(names(&["clone", "web"]).is_none());
+        assert!(names(&["clone/web"]).is_none());
+        let ok = |w: &[&str]| names(w).expect("a ws").expect("valid");
+        assert_eq!(ok(&["ws"]), Vec::<String>::new());
+        assert_eq!(ok(&["WorkloadSpreads", "a", "b"]), ["a", "b"]);
+        assert_eq!(ok(&["ws/a", "workloadspread/b"]), ["a", "b"]);
+        for bad in [&["ws/a", "clone/b"][..], &["clone/b", "ws/a"], &["ws/"]] {
+            let e = names(bad).expect("a ws").expect_err("refused");
+            assert!(e.0.contains("ws/NAME"), "{}", e.0);
+        }
+        assert_eq!(
+            workloadspread_tree_name(ok(&["ws/spread"])).expect("one"),
+            "spread"
+        );
+        for many in [&["ws"][..], &["ws", "a", "b"]] {
+            let e = workloadspread_tree_name(ok(many)).expect_err("refused");
+            assert!(e.0.contains("get ws/spread --tree"), "{}", e.0);
+        }
+    }
+
+    #[test]
+    fn an_unknown_type_lists_every_kind_get_takes() {
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let e = listing(&words(&["widget"])).err().expect("refused");
+        assert!(e.0.contains("sidecarset, ws"), "{}", e.0);
+        let e = tree_target(&words(&["widget/web"])).expect_err("refused");
+        assert!(e.0.contains("sidecarset, ws"), "{}", e.0);
+        let (listed, names) = listing(&words(&["ws", "spread"])).expect("ws");
+        assert_eq!(
+            (listed.qualified(), names),
+            ("workloadspreads.apps.kruise.io".into(), vec!["spread".into()])
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod install;
 pub mod job_tree;
 pub mod kind_facts;
 pub mod partition;
+pub mod pod_groups;
 pub mod rollout;
 pub mod run;
 pub mod scale;
@@ -28,6 +29,7 @@ pub mod target;
 mod testenv;
 pub mod tree;
 pub mod undo;
+pub mod workloadspread_tree;
 
 use std::process::ExitCode;
 

@@ -249,10 +249,20 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
             crate::workloads::sidecarset::revisions::NAME_LABEL,
             "sidecarset revisions",
         );
+        let (workloadspreads, drive_spreads) = watches::plain(
+            watches::scoped::<crate::runtime::decoded::Decoded<crate::api::workloadspread::WorkloadSpread>>(
+                &client,
+                namespace.as_deref(),
+            ),
+            "workloadspreads",
+        );
         tokio::spawn(drive_sets);
         tokio::spawn(drive_namespaces);
         tokio::spawn(drive_revisions);
+        tokio::spawn(drive_spreads);
         PodInjection {
+            client: client.clone(),
+            spreads: crate::admission::spread::Spreads::new(workloadspreads),
             sidecarsets,
             namespaces,
             revisions,
@@ -272,6 +282,7 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         eprintln!("metrics on http://{bound}/metrics");
         tokio::spawn(server::serve_plain(listener, server::probes(shared.clone())));
     }
+    let spread_store = shared.pods.as_ref().map(|p| p.spreads.store.clone());
     let admission = match args.webhooks {
         true => Some(start_admission(&client, namespace.as_deref(), &lease_namespace, &args, shared).await?),
         false => None,
@@ -343,6 +354,10 @@ the same lease with --leader-elect-namespace so one waits for the other",
     let synced = (stores.clone(), health.clone());
     tokio::spawn(async move {
         synced.0.ready().await;
+        // The pod webhook places pods from its WorkloadSpread cache: ready once it is listed.
+        if let Some(spreads) = spread_store {
+            let _ = spreads.wait_until_ready().await;
+        }
         synced.1.synced.store(true, std::sync::atomic::Ordering::Relaxed);
     });
     // Every subscription is taken before the watches run, and each one is consumed.

@@ -26,26 +26,10 @@ use kube::{Client, ResourceExt};
 use serde_json::Value;
 
 use super::glyphs::Glyphs;
-use super::tree::Branches;
+use super::pod_groups::{Group, PodLine, draw, plural};
 use crate::api::sidecarset::SidecarSet;
 use crate::workloads::sidecarset::inject::{HASH_ANNOTATION, read_hashes};
 use crate::workloads::sidecarset::{matching, pod_facts, status};
-
-/// One pod line: icon, `namespace/name`, word, detail.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PodLine {
-    pub icon: &'static str,
-    pub name: String,
-    pub word: String,
-    pub detail: String,
-}
-
-/// One group of pods under the root.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Group {
-    pub title: String,
-    pub pods: Vec<PodLine>,
-}
 
 fn short(hash: &str) -> String {
     let cut: String = hash.chars().take(8).collect();
@@ -53,14 +37,6 @@ fn short(hash: &str) -> String {
         format!("{cut}...")
     } else {
         cut
-    }
-}
-
-fn plural(n: usize) -> String {
-    if n == 1 {
-        "1 pod".into()
-    } else {
-        format!("{n} pods")
     }
 }
 
@@ -173,39 +149,7 @@ pub fn groups(set: &SidecarSet, selected: &[&Pod], glyphs: Glyphs) -> Vec<Group>
 
 /// Draws the root line and the groups. Pure.
 pub fn render(root: &str, groups: &[Group], glyphs: Glyphs) -> String {
-    let b = Branches::of(glyphs);
-    let mut out = format!("{root}\n");
-    let name_width = groups
-        .iter()
-        .flat_map(|g| &g.pods)
-        .map(|p| p.name.len())
-        .max()
-        .unwrap_or(0);
-    let word_width = groups
-        .iter()
-        .flat_map(|g| &g.pods)
-        .map(|p| p.word.len())
-        .max()
-        .unwrap_or(0);
-    for (i, group) in groups.iter().enumerate() {
-        let last_group = i + 1 == groups.len();
-        out.push_str(&format!(
-            "{}{}\n",
-            if last_group { b.last } else { b.mid },
-            group.title
-        ));
-        let indent = if last_group { b.blank } else { b.through };
-        for (j, pod) in group.pods.iter().enumerate() {
-            let branch = if j + 1 == group.pods.len() { b.last } else { b.mid };
-            let line = format!(
-                "{indent}{branch}{} {:name_width$}  {:word_width$}  {}",
-                pod.icon, pod.name, pod.word, pod.detail
-            );
-            out.push_str(line.trim_end());
-            out.push('\n');
-        }
-    }
-    out
+    draw(root, groups, glyphs)
 }
 
 /// Loads the SidecarSet `name` and the pods it selects, and draws them.

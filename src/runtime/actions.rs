@@ -133,6 +133,9 @@ pub enum Why {
     PodCondition,
     /// Resetting the idle half of a hot-upgrade sidecar to its empty image (SidecarSet).
     ResetContainer,
+    /// A WorkloadSpread's annotations on a pod of another workload: the subset it adopted
+    /// the pod into, the pod's deletion cost. No event (a scale can rewrite every cost).
+    Spread,
 }
 
 impl Why {

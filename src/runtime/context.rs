@@ -336,13 +336,33 @@ where
     K::Scope: crate::runtime::scope::Scoped,
     S: serde::Serialize,
 {
+    write_status_at(ctx, object, kind, status, None).await
+}
+
+/// [`write_status`]; with `resource_version`, only onto that version of the object (a
+/// Conflict otherwise).
+pub async fn write_status_at<K, S>(
+    ctx: &Context,
+    object: &K,
+    kind: &'static str,
+    status: &S,
+    resource_version: Option<&str>,
+) -> Result<(), Error>
+where
+    K: Resource<DynamicType = ()> + Clone + serde::de::DeserializeOwned + std::fmt::Debug,
+    K::Scope: crate::runtime::scope::Scoped,
+    S: serde::Serialize,
+{
     let name = object.meta().name.clone().unwrap_or_default();
     let api: kube::Api<K> = crate::runtime::scope::api_of(&ctx.client, object);
     let params = kube::api::PatchParams {
         field_manager: Some(FIELD_MANAGER.into()),
         ..kube::api::PatchParams::default()
     };
-    let patch = serde_json::json!({ "status": status });
+    let mut patch = serde_json::json!({ "status": status });
+    if let Some(version) = resource_version {
+        patch["metadata"] = serde_json::json!({ "resourceVersion": version });
+    }
     let written = api
         .patch_status(&name, &params, &kube::api::Patch::Merge(&patch))
         .await

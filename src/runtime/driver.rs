@@ -36,7 +36,7 @@ use kube::{Resource, ResourceExt};
 use serde_json::Value;
 
 use crate::runtime::actions::{Action, Problem};
-use crate::runtime::context::{Context, Error, FIELD_MANAGER, key, write_status};
+use crate::runtime::context::{Context, Error, FIELD_MANAGER, key, write_status, write_status_at};
 use crate::runtime::controller::{Interest, Serve, publish_outcome, requeue};
 use crate::runtime::decoded::{REFUSED, invalid_spec_status};
 use crate::runtime::executor::{self, Outcome};
@@ -120,6 +120,11 @@ where
     /// Gathers the object's snapshot from the caches in `ctx` and plans (the planning
     /// itself is the kind's pure function).
     fn plan(&self, ctx: &Context, history: &History, now: Timestamp) -> Planned<Self::Status>;
+
+    /// Whether the status is written under the resourceVersion it was planned from (a
+    /// conflict: plan again shortly). For a kind whose status another writer shares (a
+    /// WorkloadSpread's, which the pod webhook writes too).
+    const GUARDED_STATUS: bool = false;
 
     /// The status to write after a failed write of this round (`planned`: the plan's, if
     /// any). Default: the plan's, unchanged.
@@ -262,7 +267,17 @@ where
             // A merge patch keeps what it does not mention: an emptied list is cleared.
             map.insert("conditions".into(), Value::Null);
         }
-        write_status(ctx, object, K::CONTROLLER, &value).await?;
+        let guard = K::GUARDED_STATUS.then(|| object.resource_version()).flatten();
+        match write_status_at(ctx, object, K::CONTROLLER, &value, guard.as_deref()).await {
+            // Another writer changed it since this round's copy: plan again from its event.
+            Err(Error::PatchStatus {
+                source: kube::Error::Api(s),
+                ..
+            }) if guard.is_some() && s.is_conflict() => {
+                return Ok(Requeue::requeue(Duration::from_millis(200)));
+            }
+            other => other?,
+        }
     }
     K::Revisions::truncate(ctx, object, &history, &planned.pod_revisions).await?;
     requeue(outcome, planned.requeue_after)

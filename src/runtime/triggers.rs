@@ -100,9 +100,39 @@ where
     /// uncontrolled one, the objects `interested` in it), and expectations on them are
     /// checked against this watch.
     pub fn children<C>(
+        self,
+        client: &Client,
+        namespace: Option<&str>,
+        interested: impl Fn(&K, &C) -> bool + Send + Sync + 'static,
+    ) -> Self
+    where
+        C: Resource<DynamicType = ()> + Clone + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
+        C::Scope: Scoped,
+    {
+        self.watched(client, namespace, false, interested)
+    }
+
+    /// [`Triggers::children`] of objects another controller may control (a
+    /// WorkloadSpread reads the workload it spreads and that workload's ReplicaSets):
+    /// `interested` is asked about every event.
+    pub fn followed<C>(
+        self,
+        client: &Client,
+        namespace: Option<&str>,
+        interested: impl Fn(&K, &C) -> bool + Send + Sync + 'static,
+    ) -> Self
+    where
+        C: Resource<DynamicType = ()> + Clone + DeserializeOwned + std::fmt::Debug + Send + Sync + 'static,
+        C::Scope: Scoped,
+    {
+        self.watched(client, namespace, true, interested)
+    }
+
+    fn watched<C>(
         mut self,
         client: &Client,
         namespace: Option<&str>,
+        controlled_too: bool,
         interested: impl Fn(&K, &C) -> bool + Send + Sync + 'static,
     ) -> Self
     where
@@ -114,7 +144,12 @@ where
         self.children.register(ChildWatch { store, owners });
         let events = fanout.subscribe();
         self.drives.push(drive);
-        self.on(ObjectKind::Child(key_of::<C>()), events, interested)
+        self.on_any(
+            ObjectKind::Child(key_of::<C>()),
+            events,
+            controlled_too,
+            interested,
+        )
     }
 
     /// Node events (with the selection-relevant part of each node's previous version, see

@@ -55,6 +55,10 @@ fn start_sidecarset(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
     Box::pin(super::sidecarset::controller::run(serve))
 }
 
+fn start_workloadspread(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
+    Box::pin(super::workloadspread::controller::run(serve))
+}
+
 pub const CONTROLLERS: &[Described] = &[
     Described {
         name: "CloneSet",
@@ -96,7 +100,7 @@ pub const CONTROLLERS: &[Described] = &[
         name: "WorkloadSpread",
         drives: "WorkloadSpread",
         crd: "workloadspreads.apps.kruise.io",
-        start: None,
+        start: Some(start_workloadspread),
     },
     Described {
         name: "UnitedDeployment",
@@ -131,7 +135,7 @@ mod tests {
         assert!(CONTROLLERS.iter().all(|c| c.crd.ends_with(".apps.kruise.io")));
         assert_eq!(find("clONESet").map(|c| c.name), Some("CloneSet"));
         assert!(
-            find("WorkloadSpread").is_some_and(|c| c.start.is_none()),
+            find("UnitedDeployment").is_some_and(|c| c.start.is_none()),
             "listed, not available yet"
         );
         assert_eq!(
@@ -142,7 +146,8 @@ mod tests {
                 "DaemonSet",
                 "BroadcastJob",
                 "AdvancedCronJob",
-                "SidecarSet"
+                "SidecarSet",
+                "WorkloadSpread"
             ]
         );
     }

@@ -43,11 +43,29 @@ impl RunningController {
     }
 
     /// [`Self::start_with`] with environment variables set for the run.
+    ///
+    /// A port found free may be taken before the run binds it (another test's run or
+    /// webhook server): the run is known started only once its own log says it serves
+    /// metrics on that port, and a run that lost its port is started again on another.
     pub fn start_with_env(ns: &TestNamespace, extra: &[&str], env: &[(&str, &str)]) -> Self {
         let kubeconfig = ns.kubeconfig.as_path();
         // Idempotent; the CRDs may already be there from another test.
         let (code, _, err) = super::kruise(kubeconfig, &["install"]);
         assert_eq!(code, 0, "kubectl kruise install failed: {err}");
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            match Self::spawn(ns, extra, env) {
+                Ok(controller) => return controller,
+                Err(lost) if attempts < 5 => eprintln!("run lost its metrics port, starting again: {lost}"),
+                Err(lost) => panic!("run could not bind a metrics port 5 times: {lost}"),
+            }
+        }
+    }
+
+    /// One start; Err(log) when the run's metrics port was taken before it bound it.
+    fn spawn(ns: &TestNamespace, extra: &[&str], env: &[(&str, &str)]) -> Result<Self, String> {
+        let kubeconfig = ns.kubeconfig.as_path();
         let metrics_port = free_port();
         let log = std::env::temp_dir().join(format!("kruise-run-{}-{metrics_port}.log", ns.name));
         let file = std::fs::File::create(&log).expect("log file");
@@ -69,13 +87,25 @@ impl RunningController {
             .stderr(file)
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {CLI} run: {e}"));
-        let controller = RunningController {
+        let mut controller = RunningController {
             child: Some(child),
             metrics_port,
             log,
         };
+        let serving = format!("metrics on http://127.0.0.1:{metrics_port}/metrics");
         let deadline = Instant::now() + Duration::from_secs(20);
-        while controller.metrics_text().is_none() {
+        while !(controller.log_text().contains(&serving) && controller.metrics_text().is_some()) {
+            let exited = controller
+                .child
+                .as_mut()
+                .and_then(|c| c.try_wait().ok().flatten());
+            if exited.is_some() {
+                let text = controller.log_text();
+                if text.contains("Address already in use") {
+                    return Err(text);
+                }
+                panic!("run exited at start ({exited:?}):\n{}", controller.log_tail());
+            }
             assert!(
                 Instant::now() < deadline,
                 "run did not serve metrics:\n{}",
@@ -83,7 +113,7 @@ impl RunningController {
             );
             std::thread::sleep(Duration::from_millis(100));
         }
-        controller
+        Ok(controller)
     }
 
     /// The process id (part of its lease identity and User-Agent).

@@ -1,12 +1,23 @@
 //! Simulated nodes a test creates for itself, labelled with the test's namespace so that
-//! its per-node workloads (Advanced DaemonSet, BroadcastJob) select only them.
+//! its per-node workloads (Advanced DaemonSet, BroadcastJob) select only them, and tainted
+//! so that no other test's pod lands there: a test removes its nodes at the end, and a pod
+//! of another test left on a removed node would never finish (a Job's pod, say).
 use k8s_openapi::api::core::v1::Node;
 use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
 
 use super::TestNamespace;
 
-/// Simulated nodes for one test: `<ns>-n<i>`, labelled `ds-test=<ns>`.
+/// The taint key of every test node (value: the test's namespace, effect NoSchedule).
+pub const TAINT_KEY: &str = "kubectl-kruise.io/test-node";
+
+/// The toleration a pod needs to run on test nodes.
+pub fn toleration() -> Value {
+    json!({ "key": TAINT_KEY, "operator": "Exists", "effect": "NoSchedule" })
+}
+
+/// Simulated nodes for one test: `<ns>-n<i>`, labelled `ds-test=<ns>`, tainted
+/// [`TAINT_KEY`]`=<ns>:NoSchedule`.
 pub struct TestNodes {
     api: Api<Node>,
     prefix: String,
@@ -33,7 +44,7 @@ impl TestNodes {
             "metadata": { "name": self.name(i), "labels": {
                 "kubectl-kruise.io/simulated": "true", "ds-test": self.prefix,
                 "kubernetes.io/hostname": self.name(i) } },
-            "spec": {} }));
+            "spec": { "taints": [{ "key": TAINT_KEY, "value": self.prefix, "effect": "NoSchedule" }] } }));
         self.api
             .create(&PostParams::default(), &node)
             .await

@@ -1,10 +1,14 @@
 //! What several workload kinds share: when a pod counts as ready and available
 //! ([`availability`]), int-or-percent fields ([`int_or_percent`]), the orders pods are
 //! deleted and updated in ([`order`]), the specs upstream's webhook refuses and CEL
-//! cannot express ([`refusals`]), random pod-name ids ([`pod_names`]), and the labels a
-//! user sets on pods.
+//! cannot express ([`refusals`]) and Kubernetes' name, key and value rules they use
+//! ([`names`]), random pod-name ids ([`pod_names`]), and the labels a user sets on pods.
 pub mod availability;
+pub mod field_faults;
 pub mod int_or_percent;
+#[cfg(test)]
+pub mod json_pointer;
+pub mod names;
 pub mod order;
 pub mod pod_names;
 pub mod refusals;

@@ -111,7 +111,7 @@ fn requirement_holds(requirement: &NodeSelectorRequirement, value: Option<&str>)
 
 /// A node-selector term matches when all its expressions and fields hold; an empty term
 /// matches nothing (as the scheduler decides).
-fn term_matches(term: &NodeSelectorTerm, labels: &BTreeMap<String, String>, name: &str) -> bool {
+pub(crate) fn term_matches(term: &NodeSelectorTerm, labels: &BTreeMap<String, String>, name: &str) -> bool {
     let expressions = term.match_expressions.as_deref().unwrap_or_default();
     let fields = term.match_fields.as_deref().unwrap_or_default();
     if expressions.is_empty() && fields.is_empty() {

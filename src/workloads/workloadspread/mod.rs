@@ -1,13 +1,19 @@
-//! The WorkloadSpread (reference §2), in progress. Pure parts so far: the placement of a
-//! new pod into a subset ([`place`]: which subset, the status bookkeeping that keeps
-//! concurrent creates from overfilling one, and the pod as injected), a placed pod leaving
-//! ([`deleting`]), a subset's status from the pods found in it ([`status`]), the adaptive
-//! `Schedulable` condition and the stuck pods it moves on ([`schedulable`]), and the
-//! deletion costs that steer the workload's scale-in ([`cost`]).
-//! Not there yet: the pod webhooks that serve them, the controller (status, adoption,
-//! adaptive rescheduling), validation wiring, the CLI.
+//! The WorkloadSpread (reference §2): the pods of another workload spread over subsets.
+//! The pod webhook ([`crate::admission::spread`]) places each new pod ([`place`]: which
+//! subset, the status bookkeeping that keeps concurrent creates from overfilling one, the
+//! pod as injected) and records each deleted one ([`deleting`]); the controller
+//! ([`controller`], planning in [`plan`]) counts each subset ([`status`]), adopts scheduled
+//! pods no webhook placed ([`adopt`]), moves pods stuck unschedulable on ([`schedulable`])
+//! and writes the deletion costs that steer the workload's scale-in ([`cost`]). What may be
+//! targeted and how its pods and replica total are found: [`target`]; what is refused
+//! ([`validation`], for `/validate` and the controller alike).
+pub mod adopt;
+pub mod controller;
 pub mod cost;
 pub mod deleting;
 pub mod place;
+pub mod plan;
 pub mod schedulable;
 pub mod status;
+pub mod target;
+pub mod validation;

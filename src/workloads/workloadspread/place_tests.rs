@@ -237,3 +237,160 @@ fn injection_ands_the_required_term_appends_tolerations_and_applies_the_patch() 
     let c = inject(&ws, &pod, "zone-c", None).expect("injected");
     assert_eq!(c["metadata"]["labels"], json!({ "app": "web", "zone": "c" }));
 }
+
+/// Properties of creates the webhook serialises: each placement's status is written before
+/// the next create is placed, as a conflict makes the webhook read the status again.
+mod serialised_creates {
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Subset names and `maxReplicas` of [`zones`] (-1: unlimited).
+    const LIMITS: [(&str, i32); 3] = [("zone-a", 2), ("zone-b", 2), ("zone-c", -1)];
+
+    /// One create: a named pod, a pod without a name yet (recorded under a generated uid),
+    /// or a retry of the n-th named create (placed before: it must keep its subset).
+    #[derive(Debug, Clone)]
+    enum Step {
+        Named,
+        Unnamed,
+        Retry(usize),
+    }
+
+    fn arb_steps() -> impl Strategy<Value = Vec<Step>> {
+        prop::collection::vec(
+            prop_oneof![
+                3 => Just(Step::Named),
+                2 => Just(Step::Unnamed),
+                1 => (0usize..40).prop_map(Step::Retry),
+            ],
+            1..40,
+        )
+    }
+
+    /// Places `pod` and writes its status back, as the webhook does.
+    fn create(ws: &mut WorkloadSpread, pod: &Pod, uid: String) -> Placement {
+        let placed = place(ws, pod, 6, now(), move || uid);
+        if let Some(status) = &placed.status {
+            ws.status = Some(status.clone());
+        }
+        placed
+    }
+
+    /// The subset a new pod should take given the pods each already holds: the first with
+    /// room, in spec order.
+    fn first_with_room(held: &[i32; 3]) -> &'static str {
+        let i = LIMITS
+            .iter()
+            .zip(held)
+            .position(|((_, max), n)| *max < 0 || n < max)
+            .expect("the last subset is unlimited");
+        LIMITS[i].0
+    }
+
+    fn index(subset: &str) -> usize {
+        LIMITS
+            .iter()
+            .position(|(name, _)| *name == subset)
+            .expect("a subset of the spread")
+    }
+
+    /// The stored list of `version`: each limited subset's missing replicas and records
+    /// agree with the pods placed into it.
+    fn check_list(ws: &WorkloadSpread, version: &str, held: &[i32; 3]) -> Result<(), TestCaseError> {
+        let Some(list) = ws
+            .status
+            .as_ref()
+            .and_then(|s| s.versioned_subset_statuses.as_ref())
+            .and_then(|v| v.get(version))
+        else {
+            // Nothing limited placed yet.
+            prop_assert_eq!(held[0] + held[1], 0);
+            return Ok(());
+        };
+        for ((name, max), (n, s)) in LIMITS.iter().zip(held.iter().zip(list)) {
+            prop_assert_eq!(&s.name, name);
+            let recorded = s.creating_pods.as_ref().map_or(0, |m| m.len()) as i32;
+            if *max < 0 {
+                prop_assert_eq!((s.missing_replicas, recorded), (-1, 0), "{} is unlimited", name);
+            } else {
+                prop_assert_eq!((s.missing_replicas, recorded), (max - n, *n), "{}", name);
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn limited_subsets_never_take_more_than_their_max_and_the_last_takes_the_rest(steps in arb_steps()) {
+            let mut ws = spread("CloneSet", zones(), json!({}));
+            let mut held = [0i32; 3];
+            let mut named: Vec<(Pod, String)> = Vec::new();
+            for (k, step) in steps.iter().enumerate() {
+                let retried = match step {
+                    Step::Retry(n) => named.get(*n).cloned(),
+                    _ => None,
+                };
+                if let Some((pod, subset)) = retried {
+                    let again = create(&mut ws, &pod, format!("uid-{k}"));
+                    prop_assert_eq!(again.subset.as_deref(), Some(subset.as_str()), "a retry keeps its subset");
+                    prop_assert_eq!(again.status, None, "and counts once");
+                    continue;
+                }
+                let name = format!("web-{k}");
+                let unnamed = matches!(step, Step::Unnamed);
+                let pod = pod((!unnamed).then_some(name.as_str()), "CloneSet", json!({}));
+                let want = first_with_room(&held);
+                let placed = create(&mut ws, &pod, format!("uid-{k}"));
+                prop_assert_eq!(placed.subset.as_deref(), Some(want));
+                let i = index(want);
+                held[i] += 1;
+                if unnamed && LIMITS[i].1 >= 0 {
+                    prop_assert_eq!(placed.generated_uid, Some(format!("uid-{k}")));
+                }
+                if !unnamed {
+                    named.push((pod, want.to_string()));
+                }
+                for ((subset, max), n) in LIMITS.iter().zip(&held) {
+                    prop_assert!(*max < 0 || n <= max, "{} holds {} > {}", subset, n, max);
+                }
+                check_list(&ws, VERSION_IGNORED, &held)?;
+            }
+            let created = held.iter().sum::<i32>();
+            prop_assert_eq!(held[0], created.min(2));
+            prop_assert_eq!(held[1], (created - 2).clamp(0, 2));
+            prop_assert_eq!(held[2], (created - 4).max(0), "the unlimited last subset takes the rest");
+        }
+
+        #[test]
+        fn each_version_of_a_deployment_fills_the_subsets_on_its_own(
+            creates in prop::collection::vec((any::<bool>(), any::<bool>()), 1..40),
+        ) {
+            let mut ws = spread("Deployment", zones(), json!({}));
+            let mut held: BTreeMap<&str, [i32; 3]> = BTreeMap::new();
+            for (k, (new, named)) in creates.iter().enumerate() {
+                let version = if *new { "new" } else { "old" };
+                let name = format!("web-{version}-{k}");
+                let pod = pod(
+                    named.then_some(name.as_str()),
+                    "ReplicaSet",
+                    json!({ "pod-template-hash": version }),
+                );
+                let counts = held.entry(version).or_default();
+                let want = first_with_room(counts);
+                let placed = create(&mut ws, &pod, format!("uid-{k}"));
+                prop_assert_eq!(placed.subset.as_deref(), Some(want), "version {}", version);
+                counts[index(want)] += 1;
+                for ((subset, max), n) in LIMITS.iter().zip(counts.iter()) {
+                    prop_assert!(*max < 0 || n <= max, "{} holds {} {} > {}", subset, n, version, max);
+                }
+                let counts = *counts;
+                check_list(&ws, version, &counts)?;
+            }
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //! refusals. Pure.
 //!
 //! Invariant: ASCII only, the lengths Kubernetes checks (63 for a label and a name part, 253
-//! for a subdomain); an annotation key is checked lowercased, as Kubernetes does.
+//! for a subdomain, none for a subdomain's parts); an annotation key is checked lowercased, as Kubernetes does.
 
 /// A DNS-1123 label (a container's or a volume's name).
 pub fn dns_label(name: &str) -> bool {
@@ -17,9 +17,18 @@ pub fn dns_label(name: &str) -> bool {
         && edge(name.chars().last())
 }
 
-/// A DNS-1123 subdomain: lowercase DNS labels joined by dots, at most 253 characters.
+/// A DNS-1123 subdomain: lowercase alphanumeric parts (inner '-' allowed) joined by dots,
+/// at most 253 characters in all; as Kubernetes' `IsDNS1123Subdomain`, a part may be
+/// longer than 63.
 pub fn dns_subdomain(name: &str) -> bool {
-    name.len() <= 253 && name.split('.').all(dns_label)
+    let edge = |c: Option<char>| c.is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    let part = |p: &str| {
+        p.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && edge(p.chars().next())
+            && edge(p.chars().last())
+    };
+    name.len() <= 253 && name.split('.').all(part)
 }
 
 /// 1 to 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric.
@@ -60,6 +69,8 @@ mod tests {
     fn kubernetes_name_rules() {
         assert!(dns_label("web-1") && !dns_label("Web") && !dns_label("-a") && !dns_label(""));
         assert!(dns_subdomain("a.b-c.io") && !dns_subdomain("a..b"));
+        assert!(dns_subdomain(&"a".repeat(70)), "a part may be longer than 63");
+        assert!(!dns_subdomain(&"a".repeat(254)));
         assert!(
             label_key("app") && label_key("example.com/app_v1.2") && !label_key("a/b/c") && !label_key("-x")
         );

@@ -1,5 +1,6 @@
 //! What upstream's validating webhook refuses in a WorkloadSpread (reference §2.1, §2.2),
-//! for the `/validate` endpoint. Pure: the caller hands in the object, the stored object on
+//! for the `/validate` endpoint and the controller (which marks a refused spec
+//! `InvalidSpec`). Pure: the caller hands in the object, the stored object on
 //! an UPDATE, the other WorkloadSpreads of its namespace and the target workload (when it
 //! exists).
 //!
@@ -39,21 +40,17 @@
 //! (`WorkloadSpread spread-web: spec.subsets[1].name: "zone-a" is used twice`).
 use std::collections::BTreeSet;
 
-use k8s_openapi::api::core::v1::{
-    NodeSelectorRequirement, NodeSelectorTerm, PreferredSchedulingTerm, Toleration,
-};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, LabelSelectorRequirement};
+use k8s_openapi::api::core::v1::PreferredSchedulingTerm;
 use kube::ResourceExt;
-use kube::core::Selector;
 use serde_json::Value;
 
-use super::names::{dns_subdomain, label_key, label_value};
 use crate::api::common::IntOrString;
 use crate::api::workloadspread::{
     TargetReference, WorkloadSpread, WorkloadSpreadScheduleStrategyType, WorkloadSpreadSpec,
     WorkloadSpreadSubset,
 };
 use crate::runtime::decoded::read;
+use crate::workloads::common::field_faults::{node_selector_term_fault, selector_fault, tolerations_fault};
 use crate::workloads::common::int_or_percent::{self, Amount};
 
 /// Why the WorkloadSpread `object` must be refused (None: it may be stored). `old`: the stored object on an UPDATE;
@@ -226,85 +223,6 @@ fn scheduling_fault(at: &str, subset: &WorkloadSpreadSubset) -> Option<String> {
         .or_else(|| tolerations_fault(&format!("{at}.tolerations"), subset.tolerations.as_deref()?))
 }
 
-/// Kubernetes' rules for a node selector term; `check_values`: In/NotIn values must be
-/// label values (required terms only, as Kubernetes).
-fn node_selector_term_fault(at: &str, term: &NodeSelectorTerm, check_values: bool) -> Option<String> {
-    let expressions = term.match_expressions.iter().flatten().enumerate();
-    let fields = term.match_fields.iter().flatten().enumerate();
-    expressions
-        .into_iter()
-        .find_map(|(j, requirement)| {
-            node_requirement_fault(&format!("{at}.matchExpressions[{j}]"), requirement, check_values)
-        })
-        .or_else(|| {
-            fields.into_iter().find_map(|(j, requirement)| {
-                node_field_requirement_fault(&format!("{at}.matchFields[{j}]"), requirement)
-            })
-        })
-}
-
-/// A label requirement on nodes: operator and values agree, the key is a label key.
-fn node_requirement_fault(
-    at: &str,
-    requirement: &NodeSelectorRequirement,
-    check_values: bool,
-) -> Option<String> {
-    let values = requirement.values.as_deref().unwrap_or_default();
-    let operator = requirement.operator.as_str();
-    let operator_fault = match operator {
-        "In" | "NotIn" => values
-            .is_empty()
-            .then(|| format!("{at}.values: must not be empty with {operator}")),
-        "Exists" | "DoesNotExist" => {
-            (!values.is_empty()).then(|| format!("{at}.values: must be empty with {operator}"))
-        }
-        "Gt" | "Lt" => match values {
-            [value] if value.parse::<i64>().is_ok() => None,
-            _ => Some(format!("{at}.values: {operator} needs exactly one integer value")),
-        },
-        _ => Some(format!(
-            "{at}.operator: {operator:?} is not one of In, NotIn, Exists, DoesNotExist, Gt, Lt"
-        )),
-    };
-    operator_fault
-        .or_else(|| {
-            let bad = values.iter().position(|v| check_values && !label_value(v))?;
-            Some(format!(
-                "{at}.values[{bad}]: {:?} is not a valid label value",
-                values[bad]
-            ))
-        })
-        .or_else(|| {
-            (!label_key(&requirement.key))
-                .then(|| format!("{at}.key: {:?} is not a valid label key", requirement.key))
-        })
-}
-
-/// A field requirement on nodes: as Kubernetes, only `metadata.name` with In or NotIn and
-/// exactly one node name.
-fn node_field_requirement_fault(at: &str, requirement: &NodeSelectorRequirement) -> Option<String> {
-    let values = requirement.values.as_deref().unwrap_or_default();
-    let operator = requirement.operator.as_str();
-    if !matches!(operator, "In" | "NotIn") {
-        return Some(format!(
-            "{at}.operator: {operator:?} is not valid for a node field (In or NotIn)"
-        ));
-    }
-    if values.len() != 1 {
-        return Some(format!(
-            "{at}.values: must have exactly one value with {operator}"
-        ));
-    }
-    if requirement.key != "metadata.name" {
-        return Some(format!(
-            "{at}.key: {:?} is not a node field a selector may use (metadata.name)",
-            requirement.key
-        ));
-    }
-    let name = &values[0];
-    (!dns_subdomain(name)).then(|| format!("{at}.values[0]: {name:?} is not a valid node name"))
-}
-
 fn preferred_terms_fault(at: &str, terms: &[PreferredSchedulingTerm]) -> Option<String> {
     terms.iter().enumerate().find_map(|(k, term)| {
         let at = format!("{at}[{k}]");
@@ -313,47 +231,6 @@ fn preferred_terms_fault(at: &str, terms: &[PreferredSchedulingTerm]) -> Option<
         }
         node_selector_term_fault(&format!("{at}.preference"), &term.preference, false)
     })
-}
-
-fn tolerations_fault(at: &str, tolerations: &[Toleration]) -> Option<String> {
-    tolerations
-        .iter()
-        .enumerate()
-        .find_map(|(k, toleration)| toleration_fault(&format!("{at}[{k}]"), toleration))
-}
-
-/// Kubernetes' rules for one toleration (an empty operator means Equal, an empty effect
-/// all effects).
-fn toleration_fault(at: &str, toleration: &Toleration) -> Option<String> {
-    let key = toleration.key.as_deref().unwrap_or_default();
-    let value = toleration.value.as_deref().unwrap_or_default();
-    let effect = toleration.effect.as_deref().unwrap_or_default();
-    let exists = match toleration.operator.as_deref().unwrap_or_default() {
-        "Exists" => true,
-        "Equal" | "" => false,
-        other => return Some(format!("{at}.operator: {other:?} is not Exists or Equal")),
-    };
-    if exists && !value.is_empty() {
-        return Some(format!("{at}.value: must be empty with operator Exists"));
-    }
-    if !exists && !label_value(value) {
-        return Some(format!("{at}.value: {value:?} is not a valid label value"));
-    }
-    if !matches!(effect, "" | "NoSchedule" | "PreferNoSchedule" | "NoExecute") {
-        return Some(format!(
-            "{at}.effect: {effect:?} is not NoSchedule, PreferNoSchedule or NoExecute"
-        ));
-    }
-    if key.is_empty() && !exists {
-        return Some(format!(
-            "{at}.operator: must be Exists when the key is empty (match every taint)"
-        ));
-    }
-    if !key.is_empty() && !label_key(key) {
-        return Some(format!("{at}.key: {key:?} is not a valid label key"));
-    }
-    (toleration.toleration_seconds.is_some() && effect != "NoExecute")
-        .then(|| format!("{at}.tolerationSeconds: may be set only with effect NoExecute"))
 }
 
 // ---- 4. patches ----
@@ -591,56 +468,6 @@ fn target_filter_fault(spec: &WorkloadSpreadSpec) -> Option<String> {
     selector_fault("spec.targetFilter.selector", selector)
 }
 
-/// Why a label selector is invalid: a bad key or value, an unknown operator, values that
-/// do not fit the operator; then whatever else the selector parser refuses.
-fn selector_fault(at: &str, selector: &LabelSelector) -> Option<String> {
-    let labels = selector.match_labels.iter().flatten();
-    for (key, value) in labels {
-        if !label_key(key) {
-            return Some(format!("{at}.matchLabels: {key:?} is not a valid label key"));
-        }
-        if !label_value(value) {
-            return Some(format!(
-                "{at}.matchLabels.{key}: {value:?} is not a valid label value"
-            ));
-        }
-    }
-    let expressions = selector.match_expressions.iter().flatten().enumerate();
-    expressions
-        .into_iter()
-        .find_map(|(j, expression)| {
-            label_requirement_fault(&format!("{at}.matchExpressions[{j}]"), expression)
-        })
-        .or_else(|| {
-            let error = Selector::try_from(selector.clone()).err()?;
-            Some(format!("{at}: is invalid: {error}"))
-        })
-}
-
-fn label_requirement_fault(at: &str, expression: &LabelSelectorRequirement) -> Option<String> {
-    let values = expression.values.as_deref().unwrap_or_default();
-    let operator = expression.operator.as_str();
-    let wants_values = match operator {
-        "In" | "NotIn" => true,
-        "Exists" | "DoesNotExist" => false,
-        other => {
-            return Some(format!(
-                "{at}.operator: {other:?} is not one of In, NotIn, Exists, DoesNotExist"
-            ));
-        }
-    };
-    if !label_key(&expression.key) {
-        Some(format!("{at}.key: {:?} is not a valid label key", expression.key))
-    } else if wants_values && values.is_empty() {
-        Some(format!("{at}.values: must not be empty with {operator}"))
-    } else if !wants_values && !values.is_empty() {
-        Some(format!("{at}.values: must be empty with {operator}"))
-    } else {
-        let bad = values.iter().find(|v| !label_value(v))?;
-        Some(format!("{at}.values: {bad:?} is not a valid label value"))
-    }
-}
-
 // ---- 8. UPDATE: the target is immutable ----
 
 /// The stored object's target (group, kind, name), when it has one.
@@ -664,5 +491,5 @@ fn target_change_fault(target: &TargetReference, old: &Value) -> Option<String> 
 }
 
 #[cfg(test)]
-#[path = "workloadspread_tests.rs"]
+#[path = "validation_tests.rs"]
 mod tests;

@@ -1,4 +1,4 @@
-//! What the admission modules' table tests share.
+//! What the refusal table tests share: JSON edits by pointer.
 use serde_json::Value;
 
 /// `value` with each JSON pointer set to its value (Null removes the key).

@@ -1,7 +1,7 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::admission::test_support::with;
+use crate::workloads::common::json_pointer::with;
 
 /// An accepted WorkloadSpread: a CloneSet target, three zones, the last one unlimited.
 fn baseline() -> Value {
@@ -360,7 +360,7 @@ fn rule_3_subsets_names_terms_and_tolerations_are_checked() {
                 json!({ "key": "spot", "operator": "Exists", "effect": "NoSchedule",
                 "tolerationSeconds": 30 }),
             ),
-            "spec.subsets[1].tolerations[0].tolerationSeconds",
+            "spec.subsets[1].tolerations[0].effect",
         ),
     ]);
     assert_variants_accepted(&[

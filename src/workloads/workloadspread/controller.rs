@@ -1,0 +1,267 @@
+//! The WorkloadSpread on the shared reconcile driver ([`crate::runtime::driver`]): the
+//! target workload and its pods are read from caches (the workload kinds it may target are
+//! watched: Deployments with their ReplicaSets, StatefulSets of both groups, Jobs,
+//! CloneSets), then the pure [`super::plan`] decides.
+//!
+//! ```text
+//! WorkloadSpread event ─┐
+//! target workload event ├─> driver ─> plan (pure) ─> adoption / cost patches, stuck-pod
+//! its pods' events      ┘              deletes ─> status (under its resourceVersion)
+//! ```
+//!
+//! Invariants: pods are found through their controller (by owner uid, no scans): a
+//! Deployment's through its ReplicaSets; the status is written only onto the version it
+//! was planned from, since the pod webhook writes the same status; a spec the admission
+//! rules refuse gets the `InvalidSpec` condition and nothing else.
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet, StatefulSet};
+use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::core::v1::{Node, Pod};
+use k8s_openapi::jiff::Timestamp;
+use kube::runtime::reflector::ObjectRef;
+use kube::{Resource, ResourceExt};
+use serde_json::Value;
+
+use super::place::VERSION_IGNORED;
+use super::plan::{Snapshot, Target, plan};
+use super::{deleting, target};
+use crate::api::cloneset::CloneSet;
+use crate::api::statefulset::v1beta1::StatefulSet as AdvancedStatefulSet;
+use crate::api::workloadspread::{TargetReference, WorkloadSpread, WorkloadSpreadStatus};
+use crate::runtime::controller::{Context, Serve};
+use crate::runtime::decoded::Decoded;
+use crate::runtime::driver::Planned;
+
+pub const CONTROLLER: &str = "WorkloadSpread";
+
+/// The target as found in the caches.
+struct Found {
+    object: Value,
+    latest_version: Result<String, String>,
+    pods: Vec<Arc<Pod>>,
+}
+
+/// The pods whose controller has `uid`.
+fn pods_of(ctx: &Context, uid: &str) -> Vec<Arc<Pod>> {
+    ctx.watches
+        .pod_owners
+        .owned(uid)
+        .into_iter()
+        .filter_map(|(ns, name)| ctx.watches.pods.get(&ObjectRef::new(&name).within(&ns)))
+        .filter(|p| target::controller(p.owner_references()).is_some_and(|o| o.uid == uid))
+        .collect()
+}
+
+/// The cached object of kind `C` named `name` in `namespace`.
+fn cached<C>(ctx: &Context, namespace: &str, name: &str) -> Option<Arc<C>>
+where
+    C: Resource<DynamicType = ()> + Clone + Send + Sync + 'static,
+{
+    ctx.children
+        .get::<C>()?
+        .store
+        .get(&ObjectRef::new(name).within(namespace))
+}
+
+/// A template without the `pod-template-hash` label (how a Deployment's template and its
+/// ReplicaSet's are compared).
+fn without_hash(template: &impl serde::Serialize) -> Value {
+    let mut value = serde_json::to_value(template).unwrap_or_default();
+    if let Some(labels) = value["metadata"]["labels"].as_object_mut() {
+        labels.remove("pod-template-hash");
+    }
+    value
+}
+
+fn deployment(ctx: &Context, namespace: &str, name: &str) -> Option<Found> {
+    let deployment: Arc<Deployment> = cached(ctx, namespace, name)?;
+    let uid = deployment.uid().unwrap_or_default();
+    let replicasets: Vec<Arc<ReplicaSet>> = ctx
+        .children
+        .get::<ReplicaSet>()
+        .map(|w| w.controlled_by(&uid))
+        .unwrap_or_default();
+    let wanted = without_hash(&deployment.spec.template);
+    let latest = replicasets
+        .iter()
+        .filter(|rs| rs.metadata.deletion_timestamp.is_none())
+        .find(|rs| without_hash(&rs.spec.template) == wanted)
+        .and_then(|rs| rs.labels().get("pod-template-hash").cloned())
+        .ok_or_else(|| format!("Deployment {namespace}/{name}: no ReplicaSet of its template yet"));
+    Some(Found {
+        object: serde_json::to_value(deployment.as_ref()).unwrap_or_default(),
+        latest_version: latest,
+        pods: replicasets
+            .iter()
+            .flat_map(|rs| pods_of(ctx, &rs.uid().unwrap_or_default()))
+            .collect(),
+    })
+}
+
+/// A workload whose pods it controls itself; `latest`: its latest version.
+fn direct<C>(
+    ctx: &Context,
+    namespace: &str,
+    name: &str,
+    latest: impl Fn(&C) -> Result<String, String>,
+) -> Option<Found>
+where
+    C: Resource<DynamicType = ()> + Clone + serde::Serialize + Send + Sync + 'static,
+{
+    let object: Arc<C> = cached(ctx, namespace, name)?;
+    Some(found(ctx, object.as_ref(), latest))
+}
+
+/// [`direct`] for a kind of ours, cached as read or not ([`Decoded`]: an unreadable one
+/// does not stop the watch; it counts as missing here).
+fn decoded<C>(
+    ctx: &Context,
+    namespace: &str,
+    name: &str,
+    latest: impl Fn(&C) -> Result<String, String>,
+) -> Option<Found>
+where
+    C: Resource<DynamicType = ()> + Clone + serde::Serialize + Send + Sync + 'static,
+{
+    let cached: Arc<Decoded<C>> = cached(ctx, namespace, name)?;
+    let object = cached.object.as_ref().ok()?;
+    Some(found(ctx, object.as_ref(), latest))
+}
+
+fn found<C: Resource + serde::Serialize>(
+    ctx: &Context,
+    object: &C,
+    latest: impl Fn(&C) -> Result<String, String>,
+) -> Found {
+    Found {
+        object: serde_json::to_value(object).unwrap_or_default(),
+        latest_version: latest(object),
+        pods: pods_of(ctx, object.meta().uid.as_deref().unwrap_or_default()),
+    }
+}
+
+fn ignored<C>(_: &C) -> Result<String, String> {
+    Ok(VERSION_IGNORED.into())
+}
+
+/// The target of `reference` in `namespace`, from the caches (None: not there).
+fn find(ctx: &Context, namespace: &str, reference: &TargetReference) -> Option<Found> {
+    let name = reference.name.as_str();
+    match (target::group_of(&reference.api_version), reference.kind.as_str()) {
+        ("apps", "Deployment") => deployment(ctx, namespace, name),
+        ("apps", "ReplicaSet") => direct::<ReplicaSet>(ctx, namespace, name, |rs| {
+            Ok(rs.labels().get("pod-template-hash").cloned().unwrap_or_default())
+        }),
+        ("apps", "StatefulSet") => direct::<StatefulSet>(ctx, namespace, name, ignored),
+        ("batch", "Job") => direct::<Job>(ctx, namespace, name, ignored),
+        ("apps.kruise.io", "StatefulSet") => decoded::<AdvancedStatefulSet>(ctx, namespace, name, ignored),
+        // As upstream: only Deployment and ReplicaSet pods are versioned.
+        ("apps.kruise.io", "CloneSet") => decoded::<CloneSet>(ctx, namespace, name, ignored),
+        _ => None,
+    }
+}
+
+impl crate::runtime::driver::Reconciled for WorkloadSpread {
+    const CONTROLLER: &'static str = CONTROLLER;
+    const GUARDED_STATUS: bool = true;
+    type Revisions = crate::runtime::driver::NoRevisions;
+    type Status = WorkloadSpreadStatus;
+
+    fn plan(
+        &self,
+        ctx: &Context,
+        _history: &crate::runtime::history::History,
+        now: Timestamp,
+    ) -> Planned<WorkloadSpreadStatus> {
+        let value = serde_json::to_value(self).unwrap_or_default();
+        if let Some(message) = super::validation::refusal(&value, None, &[], None) {
+            return Planned {
+                refused: Some(message),
+                ..Planned::default()
+            };
+        }
+        let namespace = self.namespace().unwrap_or_default();
+        let found = find(ctx, &namespace, &self.spec.target_ref);
+        let pods: Vec<Arc<Pod>> = found
+            .as_ref()
+            .map(|f| f.pods.clone())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| target::selects(self, p, false))
+            .collect();
+        let mut refs: Vec<&Pod> = pods.iter().map(AsRef::as_ref).collect();
+        refs.sort_by_key(|p| p.name_any());
+        let nodes = ctx.watches.nodes.state();
+        let by_name: HashMap<String, &Node> = nodes.iter().map(|n| (n.name_any(), n.as_ref())).collect();
+        let node = |name: &str| by_name.get(name).copied();
+        let target = match &found {
+            None => Target::Missing,
+            Some(f) => Target::Found {
+                total: target::total(self, &f.object),
+                latest_version: f.latest_version.clone(),
+            },
+        };
+        plan(&Snapshot {
+            ws: self,
+            target,
+            pods: refs,
+            node: &node,
+            now,
+        })
+    }
+}
+
+/// A pod event wakes the WorkloadSpread its annotation names, and the one whose target
+/// controls it (a Deployment's pods: by their ReplicaSet's name).
+impl crate::runtime::controller::Interest for WorkloadSpread {
+    fn wants_orphan(&self, pod: &Pod) -> bool {
+        if deleting::matched(pod).is_some_and(|(name, _)| name == self.name_any()) {
+            return true;
+        }
+        let wanted = &self.spec.target_ref;
+        target::controller(pod.owner_references()).is_some_and(|o| {
+            target::is_target(o, wanted)
+                || (wanted.kind == "Deployment"
+                    && o.kind == "ReplicaSet"
+                    && o.name
+                        .strip_prefix(wanted.name.as_str())
+                        .is_some_and(|rest| rest.starts_with('-')))
+        })
+    }
+
+    fn follows_controlled_pods() -> bool {
+        true
+    }
+}
+
+/// Whether `object` is the workload `ws` targets (or, for a ReplicaSet, of it).
+fn targets<C: Resource<DynamicType = ()>>(ws: &WorkloadSpread, object: &C) -> bool {
+    let wanted = &ws.spec.target_ref;
+    let group = C::group(&());
+    let kind = C::kind(&());
+    let own = kind == wanted.kind.as_str()
+        && group == target::group_of(&wanted.api_version)
+        && object.meta().name.as_deref() == Some(wanted.name.as_str());
+    own || target::controller(object.meta().owner_references.as_deref().unwrap_or_default())
+        .is_some_and(|o| target::is_target(o, wanted))
+}
+
+/// Runs the WorkloadSpread controller until `shutdown` resolves.
+pub async fn run<F>(serve: Serve<F>)
+where
+    F: std::future::Future<Output = ()> + Send + Sync + 'static,
+{
+    let client = serve.client.clone();
+    let scope = serve.namespace.clone();
+    let scope = scope.as_deref();
+    let triggers = crate::runtime::triggers::Triggers::new()
+        .followed::<Deployment>(&client, scope, targets)
+        .followed::<ReplicaSet>(&client, scope, targets)
+        .followed::<StatefulSet>(&client, scope, targets)
+        .followed::<Job>(&client, scope, targets)
+        .followed::<Decoded<CloneSet>>(&client, scope, targets)
+        .followed::<Decoded<AdvancedStatefulSet>>(&client, scope, targets);
+    crate::runtime::driver::run::<WorkloadSpread, _>("workloadspreads.apps.kruise.io", serve, triggers).await;
+}

@@ -1,0 +1,175 @@
+//! The workload a WorkloadSpread spreads (reference §2.1): which kinds it may be, whether a
+//! pod's owner is it, which of its pods the spread manages, and its replica total. Pure:
+//! the callers (the pod webhook, the controller) fetch or cache the objects.
+//!
+//! Invariants:
+//! - Owners are compared by group, kind and name; the version is ignored.
+//! - The replica total is `spec.parallelism` for a Job, else `spec.replicas` (absent: 1,
+//!   as the API server defaults it), or the sum of `targetFilter.replicasPathList` when
+//!   that is set (dotted paths, numeric segments index lists; a path that does not lead to
+//!   an integer counts 0).
+//! - A `targetFilter` without a selector selects every pod for the controller but none in
+//!   the pod webhook (upstream's quirk, kept so both behave as OpenKruise does).
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
+use kube::ResourceExt;
+use kube::core::{Selector, SelectorExt};
+use serde_json::Value;
+
+use crate::api::workloadspread::{TargetReference, WorkloadSpread};
+
+/// The API group of an `apiVersion` (`apps/v1` -> `apps`, `v1` -> ``).
+pub fn group_of(api_version: &str) -> &str {
+    api_version.rsplit_once('/').map_or("", |(g, _)| g)
+}
+
+/// Whether a workload of `group`/`kind` can be spread.
+pub fn supported(group: &str, kind: &str) -> bool {
+    matches!(
+        (group, kind),
+        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet")
+            | ("batch", "Job")
+            | ("apps.kruise.io", "CloneSet" | "StatefulSet")
+    )
+}
+
+/// Whether `owner` is the workload `target` names.
+pub fn is_target(owner: &OwnerReference, target: &TargetReference) -> bool {
+    owner.kind == target.kind
+        && owner.name == target.name
+        && group_of(&owner.api_version) == group_of(&target.api_version)
+}
+
+/// The controller owner of an object, if any.
+pub fn controller(owners: &[OwnerReference]) -> Option<&OwnerReference> {
+    owners.iter().find(|o| o.controller == Some(true))
+}
+
+/// Whether the filter of `ws` selects `pod`; `webhook`: judged as the pod webhook judges it
+/// (a filter without a selector selects nothing there).
+pub fn selects(ws: &WorkloadSpread, pod: &Pod, webhook: bool) -> bool {
+    let Some(filter) = &ws.spec.target_filter else {
+        return true;
+    };
+    let Some(selector) = &filter.selector else {
+        return !webhook;
+    };
+    Selector::try_from(selector.clone()).is_ok_and(|s| s.matches(pod.labels()))
+}
+
+/// The value at a dotted `path` of `object` (`spec.subsets.1.replicas`).
+fn at_path<'v>(object: &'v Value, path: &str) -> Option<&'v Value> {
+    path.split('.')
+        .filter(|s| !s.is_empty())
+        .try_fold(object, |v, segment| match (v, segment.parse::<usize>()) {
+            (Value::Array(items), Ok(i)) => items.get(i),
+            (Value::Object(map), _) => map.get(segment),
+            _ => None,
+        })
+}
+
+/// The replica total of the target `object` (JSON) for `ws`.
+pub fn total(ws: &WorkloadSpread, object: &Value) -> i64 {
+    if let Some(paths) = ws
+        .spec
+        .target_filter
+        .as_ref()
+        .and_then(|f| f.replicas_path_list.as_ref())
+        .filter(|p| !p.is_empty())
+    {
+        return paths
+            .iter()
+            .filter_map(|p| at_path(object, p).and_then(Value::as_i64))
+            .sum();
+    }
+    let field = if ws.spec.target_ref.kind == "Job" {
+        "parallelism"
+    } else {
+        "replicas"
+    };
+    object["spec"][field].as_i64().unwrap_or(1)
+}
+
+/// Whether some subset of `ws` counts in percent (the total is then needed).
+pub fn needs_total(ws: &WorkloadSpread) -> bool {
+    ws.spec.subsets.iter().any(
+        |s| matches!(&s.max_replicas, Some(crate::api::common::IntOrString::String(v)) if v.ends_with('%')),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn ws(filter: Value) -> WorkloadSpread {
+        serde_json::from_value(
+            json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "WorkloadSpread",
+            "metadata": { "name": "spread", "namespace": "shop" },
+            "spec": { "targetRef": { "apiVersion": "apps/v1", "kind": "Deployment", "name": "web" },
+                "targetFilter": filter, "subsets": [{ "name": "a", "maxReplicas": "50%" }] } }),
+        )
+        .expect("ws")
+    }
+
+    #[test]
+    fn the_total_is_the_replicas_or_the_sum_of_the_paths() {
+        let deployment =
+            json!({ "spec": { "replicas": 6, "subsets": [{ "replicas": 2 }, { "replicas": 3 }] } });
+        assert_eq!(total(&ws(Value::Null), &deployment), 6);
+        let paths = ws(
+            json!({ "replicasPathList": ["spec.subsets.0.replicas", "spec.subsets.1.replicas", "spec.nothing"] }),
+        );
+        assert_eq!(total(&paths, &deployment), 5);
+        assert!(needs_total(&paths));
+        assert_eq!(total(&ws(Value::Null), &json!({ "spec": {} })), 1, "defaulted");
+        let mut job = ws(Value::Null);
+        job.spec.target_ref = TargetReference {
+            api_version: "batch/v1".into(),
+            kind: "Job".into(),
+            name: "j".into(),
+        };
+        assert_eq!(
+            total(&job, &json!({ "spec": { "parallelism": 4, "replicas": 9 } })),
+            4
+        );
+    }
+
+    #[test]
+    fn a_filter_without_a_selector_selects_nothing_in_the_webhook_only() {
+        let pod: Pod =
+            serde_json::from_value(json!({ "metadata": { "name": "p", "labels": { "app": "web" } } }))
+                .expect("pod");
+        let bare = ws(json!({ "replicasPathList": [] }));
+        assert!(!selects(&bare, &pod, true));
+        assert!(selects(&bare, &pod, false));
+        let web = ws(json!({ "selector": { "matchLabels": { "app": "web" } } }));
+        assert!(selects(&web, &pod, true));
+        let api = ws(json!({ "selector": { "matchLabels": { "app": "api" } } }));
+        assert!(!selects(&api, &pod, false));
+    }
+
+    #[test]
+    fn owners_match_by_group_kind_and_name_not_version() {
+        let owner = |api_version: &str, kind: &str| OwnerReference {
+            api_version: api_version.into(),
+            kind: kind.into(),
+            name: "web".into(),
+            uid: "u".into(),
+            controller: Some(true),
+            ..OwnerReference::default()
+        };
+        let target = TargetReference {
+            api_version: "apps.kruise.io/v1beta1".into(),
+            kind: "StatefulSet".into(),
+            name: "web".into(),
+        };
+        assert!(is_target(
+            &owner("apps.kruise.io/v1alpha1", "StatefulSet"),
+            &target
+        ));
+        assert!(!is_target(&owner("apps/v1", "StatefulSet"), &target));
+        assert!(supported("batch", "Job") && !supported("apps", "DaemonSet"));
+    }
+}

@@ -1,0 +1,598 @@
+//! WorkloadSpread end to end (reference §2): `kubectl kruise run -n NS` registers the pod
+//! webhooks and the API server calls them for every pod the namespace creates or deletes.
+//! Each test labels simulated nodes of its own in three zones; the subsets select a zone
+//! each, so a pod's node says which subset it is really in.
+mod support;
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures::StreamExt;
+use k8s_openapi::api::admissionregistration::v1::ValidatingWebhookConfiguration;
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::{Node, Pod};
+use kube::ResourceExt;
+use kube::api::{Api, DynamicObject, ListParams, Patch, PatchParams, PostParams};
+use kube::runtime::{WatchStreamExt, watcher};
+use serde_json::{Value, json};
+use support::controller::RunningController;
+use support::nodes::TestNodes;
+use support::{TestNamespace, kruise_api, wait_for};
+
+const LONG: Duration = Duration::from_secs(90);
+const ZONE: &str = "topology.kubernetes.io/zone";
+const MATCHED: &str = "apps.kruise.io/matched-workloadspread";
+const COST: &str = "controller.kubernetes.io/pod-deletion-cost";
+
+/// Three nodes, one per zone (`<ns>-a`, `-b`, `-c`), plus `extra` without a zone.
+async fn zoned_nodes(ns: &TestNamespace, extra: usize) -> TestNodes {
+    let nodes = TestNodes::create(ns, 3 + extra).await;
+    for (i, zone) in ["a", "b", "c"].iter().enumerate() {
+        nodes
+            .patch(
+                i,
+                json!({ "metadata": { "labels": { ZONE: format!("{}-{zone}", ns.name) } } }),
+            )
+            .await;
+    }
+    nodes
+}
+
+fn zone_term(ns: &TestNamespace, zone: &str) -> Value {
+    json!({ "matchExpressions": [{ "key": ZONE, "operator": "In", "values": [format!("{}-{zone}", ns.name)] }] })
+}
+
+/// The subset of `zone` (at most `max` pods): its node term, and the toleration of the
+/// test's nodes (only pods placed in a subset, or asking for them, go there).
+fn subset(ns: &TestNamespace, zone: &str, max: Option<i64>) -> Value {
+    let mut subset = json!({ "name": format!("zone-{zone}"), "requiredNodeSelectorTerm": zone_term(ns, zone),
+        "tolerations": [support::nodes::toleration()] });
+    if let Some(max) = max {
+        subset["maxReplicas"] = json!(max);
+    }
+    subset
+}
+
+/// A WorkloadSpread over zones a, b, c with `maxReplicas` 2, 2 and none.
+fn spread(ns: &TestNamespace, name: &str, target: Value, extra: Value) -> DynamicObject {
+    support::object(support::merged(
+        json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "WorkloadSpread",
+            "metadata": { "name": name },
+            "spec": { "targetRef": target, "subsets": [
+                subset(ns, "a", Some(2)),
+                subset(ns, "b", Some(2)),
+                subset(ns, "c", None) ] } }),
+        extra,
+    ))
+}
+
+fn template(app: &str) -> Value {
+    json!({ "metadata": { "labels": { "app": app } },
+        "spec": { "containers": [{ "name": "app", "image": "nginx:1.25" }] } })
+}
+
+/// Waits until the run's pod webhooks are registered (and a moment for the API server).
+async fn pod_webhooks(ns: &TestNamespace) {
+    let api: Api<ValidatingWebhookConfiguration> = Api::all(ns.client.clone());
+    let name = format!("kubectl-kruise.{}", ns.name);
+    wait_for("the pod webhooks", LONG, || async {
+        let config = api.get(&name).await.map_err(|e| e.to_string())?;
+        let release = config
+            .webhooks
+            .iter()
+            .flatten()
+            .any(|w| w.name == "pods.workloadspread.kubectl-kruise.io");
+        if release {
+            Ok(())
+        } else {
+            Err("no pod release webhook".to_string())
+        }
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+}
+
+/// The subset a pod's annotation names.
+fn subset_of(pod: &Pod) -> Option<String> {
+    let value: Value = serde_json::from_str(pod.annotations().get(MATCHED)?).ok()?;
+    value["subset"].as_str().map(str::to_string)
+}
+
+fn active(pod: &Pod) -> bool {
+    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
+    pod.metadata.deletion_timestamp.is_none() && !matches!(phase, Some("Succeeded" | "Failed"))
+}
+
+/// Active pods of `app` per subset (`-` for none) and per zone of their node.
+async fn layout(
+    ns: &TestNamespace,
+    app: &str,
+) -> (BTreeMap<String, usize>, BTreeMap<String, usize>, Vec<Pod>) {
+    let pods: Vec<Pod> = ns
+        .api::<Pod>()
+        .list(&ListParams::default().labels(&format!("app={app}")))
+        .await
+        .expect("pods")
+        .items
+        .into_iter()
+        .filter(active)
+        .collect();
+    let nodes: Api<Node> = Api::all(ns.client.clone());
+    let mut by_subset = BTreeMap::new();
+    let mut by_zone = BTreeMap::new();
+    for pod in &pods {
+        *by_subset.entry(subset_of(pod).unwrap_or("-".into())).or_insert(0) += 1;
+        let node = pod.spec.as_ref().and_then(|s| s.node_name.clone());
+        let zone = match node {
+            Some(n) => nodes
+                .get(&n)
+                .await
+                .ok()
+                .and_then(|n| n.labels().get(ZONE).cloned())
+                .map(|z| z.rsplit('-').next().unwrap_or_default().to_string())
+                .unwrap_or("?".into()),
+            None => "unscheduled".into(),
+        };
+        *by_zone.entry(zone).or_insert(0) += 1;
+    }
+    (by_subset, by_zone, pods)
+}
+
+fn counts(pairs: &[(&str, usize)]) -> BTreeMap<String, usize> {
+    pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+/// Waits until the active pods of `app` are `subsets` by annotation and `zones` by node.
+async fn wait_layout(ns: &TestNamespace, app: &str, subsets: &[(&str, usize)], zones: &[(&str, usize)]) {
+    let (want_subsets, want_zones) = (counts(subsets), counts(zones));
+    wait_for(&format!("{app} laid out as {subsets:?}"), LONG, || async {
+        let (have_subsets, have_zones, _) = layout(ns, app).await;
+        if have_subsets == want_subsets && have_zones == want_zones {
+            Ok(())
+        } else {
+            Err(format!("subsets {have_subsets:?}, zones {have_zones:?}"))
+        }
+    })
+    .await;
+}
+
+/// Waits until each active pod of `app` carries the deletion cost `want` gives its subset
+/// (None: one pod of that subset has `over`, the others the subset's positive cost).
+async fn wait_costs(ns: &TestNamespace, app: &str, want: &[(&str, i64)], over: Option<(&str, i64)>) {
+    let want: BTreeMap<String, i64> = want.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    wait_for(&format!("deletion costs {want:?} {over:?}"), LONG, || async {
+        let (_, _, pods) = layout(ns, app).await;
+        let mut overs = 0;
+        for pod in &pods {
+            let subset = subset_of(pod).unwrap_or_default();
+            let cost: Option<i64> = pod.annotations().get(COST).and_then(|c| c.parse().ok());
+            if over.is_some_and(|(s, c)| s == subset && cost == Some(c)) {
+                overs += 1;
+                continue;
+            }
+            if cost != want.get(&subset).copied() {
+                return Err(format!("{} in {subset} costs {cost:?}", pod.name_any()));
+            }
+        }
+        match (over, overs) {
+            (Some(_), 1) | (None, 0) => Ok(()),
+            _ => Err(format!("{overs} pods over their subset's share")),
+        }
+    })
+    .await;
+}
+
+async fn patch_spread(spreads: &Api<DynamicObject>, name: &str, patch: Value) {
+    spreads
+        .patch(name, &PatchParams::default(), &Patch::Merge(patch))
+        .await
+        .expect("patch WorkloadSpread");
+}
+
+/// A test's namespace, its zoned nodes, its `run` (pod webhooks registered) and the
+/// WorkloadSpread API.
+async fn started(prefix: &str) -> (TestNamespace, TestNodes, RunningController, Api<DynamicObject>) {
+    let ns = TestNamespace::create(prefix).await;
+    let nodes = zoned_nodes(&ns, 0).await;
+    let controller = RunningController::start(&ns);
+    pod_webhooks(&ns).await;
+    let spreads = kruise_api(&ns, "WorkloadSpread", "v1alpha1");
+    (ns, nodes, controller, spreads)
+}
+
+/// Creates the CloneSet `app` with `replicas` pods of `template`.
+async fn cloneset(ns: &TestNamespace, app: &str, replicas: i64, template: Value) -> Api<DynamicObject> {
+    let clones = kruise_api(ns, "CloneSet", "v1alpha1");
+    let cloneset: DynamicObject = support::object(
+        json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet",
+        "metadata": { "name": app },
+        "spec": { "replicas": replicas, "selector": { "matchLabels": { "app": app } }, "template": template } }),
+    );
+    clones
+        .create(&PostParams::default(), &cloneset)
+        .await
+        .expect("CloneSet");
+    clones
+}
+
+/// Creates the Deployment `app` with `replicas` pods.
+async fn deployment(ns: &TestNamespace, app: &str, replicas: i64) {
+    let deployment: Deployment = support::object(json!({ "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": { "name": app },
+        "spec": { "replicas": replicas, "selector": { "matchLabels": { "app": app } }, "template": template(app) } }));
+    ns.api::<Deployment>()
+        .create(&PostParams::default(), &deployment)
+        .await
+        .expect("Deployment");
+}
+
+/// 6 pods land 2/2/2; 9 fill the last subset; with zone-a cut to 1, scaling to 3 removes
+/// zone-a's extra pod and the last subset's pods first (deletion cost).
+async fn spread_scale_and_shrink(
+    ns: &TestNamespace,
+    app: &str,
+    scale: impl Fn(i64) -> Value,
+    scaled: &Api<DynamicObject>,
+) {
+    wait_layout(
+        ns,
+        app,
+        &[("zone-a", 2), ("zone-b", 2), ("zone-c", 2)],
+        &[("a", 2), ("b", 2), ("c", 2)],
+    )
+    .await;
+    scaled
+        .patch(app, &PatchParams::default(), &Patch::Merge(scale(9)))
+        .await
+        .expect("scale to 9");
+    wait_layout(
+        ns,
+        app,
+        &[("zone-a", 2), ("zone-b", 2), ("zone-c", 5)],
+        &[("a", 2), ("b", 2), ("c", 5)],
+    )
+    .await;
+    wait_costs(
+        ns,
+        app,
+        &[("zone-a", 300), ("zone-b", 200), ("zone-c", 100)],
+        None,
+    )
+    .await;
+    let spreads = kruise_api(ns, "WorkloadSpread", "v1alpha1");
+    patch_spread(
+        &spreads,
+        app,
+        json!({ "spec": { "subsets": [
+            subset(ns, "a", Some(1)),
+            subset(ns, "b", Some(2)),
+            subset(ns, "c", None) ] } }),
+    )
+    .await;
+    wait_costs(
+        ns,
+        app,
+        &[("zone-a", 300), ("zone-b", 200), ("zone-c", 100)],
+        Some(("zone-a", -100)),
+    )
+    .await;
+    scaled
+        .patch(app, &PatchParams::default(), &Patch::Merge(scale(3)))
+        .await
+        .expect("scale to 3");
+    wait_layout(ns, app, &[("zone-a", 1), ("zone-b", 2)], &[("a", 1), ("b", 2)]).await;
+}
+
+#[tokio::test]
+async fn a_cloneset_spreads_2_2_rest_fills_the_last_subset_and_scales_in_by_cost() {
+    let (ns, nodes, controller, spreads) = started("ws-clone").await;
+    let target = json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "name": "web" });
+    spreads
+        .create(&PostParams::default(), &spread(&ns, "web", target, json!({})))
+        .await
+        .expect("WorkloadSpread");
+    let clones = cloneset(&ns, "web", 6, template("web")).await;
+    spread_scale_and_shrink(&ns, "web", |n| json!({ "spec": { "replicas": n } }), &clones).await;
+
+    // The status counts what is there; the tree shows it.
+    let status = wait_for("the status of 3 pods", LONG, || async {
+        let ws = spreads.get("web").await.map_err(|e| e.to_string())?;
+        let subsets = ws.data["status"]["subsetStatuses"].clone();
+        let replicas: Vec<i64> = subsets
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s["replicas"].as_i64())
+            .collect();
+        if replicas == [1, 2, 0] {
+            Ok(ws.data["status"].clone())
+        } else {
+            Err(format!("{subsets}"))
+        }
+    })
+    .await;
+    let missing: Vec<i64> = status["subsetStatuses"]
+        .as_array()
+        .expect("subsets")
+        .iter()
+        .filter_map(|s| s["missingReplicas"].as_i64())
+        .collect();
+    assert_eq!(missing, [0, 0, -1], "{status}");
+    let (code, out, err) = support::kruise_in(&ns, &["get", "ws/web", "--tree"]).await;
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("workloadspread/web  (CloneSet web, 3 replicas)"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains("subset zone-a  max 1  actual 1  missing 0"),
+        "{out}"
+    );
+    assert!(out.contains("subset zone-c  max unlimited  actual 0"), "{out}");
+    let (code, out, err) = support::kruise_in(&ns, &["get", "ws"]).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("web") && out.contains("CloneSet"), "{out}");
+    drop(controller);
+    nodes.remove_all(3).await;
+}
+
+#[tokio::test]
+async fn a_deployment_spreads_2_2_rest_fills_the_last_subset_and_scales_in_by_cost() {
+    let (ns, nodes, controller, spreads) = started("ws-deploy").await;
+    let target = json!({ "apiVersion": "apps/v1", "kind": "Deployment", "name": "front" });
+    spreads
+        .create(&PostParams::default(), &spread(&ns, "front", target, json!({})))
+        .await
+        .expect("WorkloadSpread");
+    deployment(&ns, "front", 6).await;
+    let deployments = support::dynamic_api(&ns, "apps/v1", "Deployment", "deployments");
+    spread_scale_and_shrink(
+        &ns,
+        "front",
+        |n| json!({ "spec": { "replicas": n } }),
+        &deployments,
+    )
+    .await;
+    drop(controller);
+    nodes.remove_all(3).await;
+}
+
+#[tokio::test]
+async fn pods_stuck_unschedulable_move_on_to_the_next_subset() {
+    let (ns, nodes, controller, spreads) = started("ws-adaptive").await;
+    // Zone a takes no pods: its node is cordoned.
+    nodes.patch(0, json!({ "spec": { "unschedulable": true } })).await;
+    let target = json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "name": "web" });
+    let adaptive = json!({ "spec": {
+        "subsets": [
+            subset(&ns, "a", Some(3)),
+            subset(&ns, "b", None) ],
+        "scheduleStrategy": { "type": "Adaptive", "adaptive": { "rescheduleCriticalSeconds": 5 } } } });
+    let mut ws = spread(&ns, "web", target, json!({}));
+    ws.data["spec"]["subsets"] = adaptive["spec"]["subsets"].clone();
+    ws.data["spec"]["scheduleStrategy"] = adaptive["spec"]["scheduleStrategy"].clone();
+    spreads
+        .create(&PostParams::default(), &ws)
+        .await
+        .expect("WorkloadSpread");
+    cloneset(&ns, "web", 4, template("web")).await;
+    // Three pods go to zone-a and stay Pending; after 5 s they are deleted and recreated in zone-b.
+    wait_layout(&ns, "web", &[("zone-b", 4)], &[("b", 4)]).await;
+    let ws = spreads.get("web").await.expect("WorkloadSpread");
+    let condition = &ws.data["status"]["subsetStatuses"][0]["conditions"][0];
+    assert_eq!(
+        (
+            condition["type"].as_str(),
+            condition["status"].as_str(),
+            condition["reason"].as_str()
+        ),
+        (Some("Schedulable"), Some("False"), Some("PodUnschedulable")),
+        "{}",
+        ws.data["status"]
+    );
+    drop(controller);
+    nodes.remove_all(3).await;
+}
+
+#[tokio::test]
+async fn thirty_pods_created_at_once_never_overfill_a_subset() {
+    let (ns, nodes, controller, spreads) = started("ws-burst").await;
+    let target = json!({ "apiVersion": "apps/v1", "kind": "Deployment", "name": "burst" });
+    let mut ws = spread(&ns, "burst", target, json!({}));
+    ws.data["spec"]["subsets"][0]["maxReplicas"] = json!(5);
+    ws.data["spec"]["subsets"][1]["maxReplicas"] = json!(10);
+    spreads
+        .create(&PostParams::default(), &ws)
+        .await
+        .expect("WorkloadSpread");
+
+    // An independent watcher checks every pod event: no subset ever holds more than its max.
+    let maxima = BTreeMap::from([("zone-a".to_string(), 5usize), ("zone-b".to_string(), 10usize)]);
+    let seen: Arc<Mutex<BTreeMap<String, Pod>>> = Arc::default();
+    let violations: Arc<Mutex<Vec<String>>> = Arc::default();
+    let watch = {
+        let (seen, violations, maxima) = (seen.clone(), violations.clone(), maxima.clone());
+        let pods: Api<Pod> = ns.api();
+        tokio::spawn(async move {
+            let mut events = watcher(pods, watcher::Config::default().labels("app=burst"))
+                .applied_objects()
+                .boxed();
+            while let Some(Ok(pod)) = events.next().await {
+                let mut seen = seen.lock().expect("seen");
+                seen.insert(pod.name_any(), pod);
+                let mut by_subset: BTreeMap<String, usize> = BTreeMap::new();
+                for p in seen.values().filter(|p| active(p)) {
+                    *by_subset.entry(subset_of(p).unwrap_or_default()).or_insert(0) += 1;
+                }
+                for (subset, max) in &maxima {
+                    let have = by_subset.get(subset).copied().unwrap_or(0);
+                    if have > *max {
+                        violations
+                            .lock()
+                            .expect("violations")
+                            .push(format!("{subset}: {have} > {max}"));
+                    }
+                }
+            }
+        })
+    };
+    deployment(&ns, "burst", 30).await;
+    wait_layout(
+        &ns,
+        "burst",
+        &[("zone-a", 5), ("zone-b", 10), ("zone-c", 15)],
+        &[("a", 5), ("b", 10), ("c", 15)],
+    )
+    .await;
+    watch.abort();
+    let violations = violations.lock().expect("violations").clone();
+    assert!(violations.is_empty(), "overfilled: {violations:?}");
+    assert_eq!(seen.lock().expect("seen").len(), 30, "no pod was created twice");
+    drop(controller);
+    nodes.remove_all(3).await;
+}
+
+#[tokio::test]
+async fn without_the_webhook_pods_are_adopted_by_node_or_reported_outside_any_subset() {
+    let ns = TestNamespace::create("ws-nohook").await;
+    let nodes = zoned_nodes(&ns, 1).await;
+    // Node 3 has no zone: only this test's pods go there.
+    nodes
+        .patch(3, json!({ "metadata": { "labels": { "ws-test": ns.name } } }))
+        .await;
+    let controller = RunningController::start_with(&ns, &["--webhooks=false"]);
+    let spreads = kruise_api(&ns, "WorkloadSpread", "v1alpha1");
+    let target = json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "name": "web" });
+    spreads
+        .create(&PostParams::default(), &spread(&ns, "web", target, json!({})))
+        .await
+        .expect("WorkloadSpread");
+    let mut pinned = template("web");
+    pinned["spec"]["nodeSelector"] = json!({ "ws-test": ns.name });
+    pinned["spec"]["tolerations"] = json!([support::nodes::toleration()]);
+    let clones = cloneset(&ns, "web", 2, pinned).await;
+    // On a node no subset selects: reported, in the status and an event.
+    let condition = wait_for("2 pods reported outside any subset", LONG, || async {
+        let ws = spreads.get("web").await.map_err(|e| e.to_string())?;
+        let conditions = ws.data["status"]["conditions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        conditions
+            .into_iter()
+            .find(|c| c["type"] == "PodsInSubsets" && c["status"] == "False")
+            .filter(|c| c["message"].as_str().is_some_and(|m| m.starts_with("2 pods")))
+            .ok_or_else(|| format!("{}", ws.data["status"]))
+    })
+    .await;
+    assert_eq!(condition["reason"], "PodsOutsideSubsets");
+    let events = wait_for("the PodsOutsideSubsets event", LONG, || async {
+        let events: Api<k8s_openapi::api::core::v1::Event> = ns.api();
+        let list = events
+            .list(&ListParams::default())
+            .await
+            .map_err(|e| e.to_string())?;
+        list.items
+            .into_iter()
+            .find(|e| e.reason.as_deref() == Some("PodsOutsideSubsets"))
+            .ok_or_else(|| "no event".to_string())
+    })
+    .await;
+    assert!(events.message.unwrap_or_default().contains("in no subset"));
+    // Once the node is in zone b, the controller adopts its pods there.
+    nodes
+        .patch(
+            3,
+            json!({ "metadata": { "labels": { ZONE: format!("{}-b", ns.name) } } }),
+        )
+        .await;
+    // A pod event wakes the spread (the node's label alone does not).
+    clones
+        .patch(
+            "web",
+            &PatchParams::default(),
+            &Patch::Merge(json!({ "metadata": { "labels": { "poke": "1" } } })),
+        )
+        .await
+        .expect("poke");
+    wait_layout(&ns, "web", &[("zone-b", 2)], &[("b", 2)]).await;
+    drop(controller);
+    nodes.remove_all(4).await;
+}
+
+#[tokio::test]
+async fn bad_spreads_are_refused_naming_the_field_and_a_missing_target_is_reported() {
+    let ns = TestNamespace::create("ws-bad").await;
+    let controller = RunningController::start(&ns);
+    pod_webhooks(&ns).await;
+    let spreads = kruise_api(&ns, "WorkloadSpread", "v1alpha1");
+    let front = json!({ "apiVersion": "apps/v1", "kind": "Deployment", "name": "front" });
+    let refused = |ws: DynamicObject| {
+        let spreads = spreads.clone();
+        async move {
+            match spreads.create(&PostParams::default(), &ws).await {
+                Err(e) => e.to_string(),
+                Ok(_) => panic!("{} was stored", ws.name_any()),
+            }
+        }
+    };
+    let mut twice = spread(&ns, "twice", front.clone(), json!({}));
+    twice.data["spec"]["subsets"][1]["name"] = json!("zone-a");
+    let message = refused(twice).await;
+    assert!(
+        message.contains("WorkloadSpread twice: spec.subsets[1].name"),
+        "{message}"
+    );
+    let daemons = json!({ "apiVersion": "apps/v1", "kind": "DaemonSet", "name": "agent" });
+    let message = refused(spread(&ns, "daemons", daemons, json!({}))).await;
+    assert!(
+        message.contains("WorkloadSpread daemons: spec.targetRef"),
+        "{message}"
+    );
+
+    // A target that does not exist (yet): stored, reported in the status and an event.
+    spreads
+        .create(
+            &PostParams::default(),
+            &spread(&ns, "front", front.clone(), json!({})),
+        )
+        .await
+        .expect("WorkloadSpread");
+    let condition = wait_for("TargetFound=False", LONG, || async {
+        let ws = spreads.get("front").await.map_err(|e| e.to_string())?;
+        ws.data["status"]["conditions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|c| c["type"] == "TargetFound" && c["status"] == "False")
+            .cloned()
+            .ok_or_else(|| format!("{}", ws.data["status"]))
+    })
+    .await;
+    assert_eq!(condition["reason"], "NotFound");
+    assert!(
+        condition["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("spec.targetRef: Deployment front not found")),
+        "{condition}"
+    );
+    wait_for("the TargetNotFound event", LONG, || async {
+        let events: Api<k8s_openapi::api::core::v1::Event> = ns.api();
+        let list = events
+            .list(&ListParams::default())
+            .await
+            .map_err(|e| e.to_string())?;
+        list.items
+            .into_iter()
+            .find(|e| e.reason.as_deref() == Some("TargetNotFound"))
+            .map(|_| ())
+            .ok_or_else(|| "no event".to_string())
+    })
+    .await;
+    // A second spread of the same target is refused, naming the first.
+    let message = refused(spread(&ns, "again", front, json!({}))).await;
+    assert!(message.contains("front"), "{message}");
+    drop(controller);
+}
