@@ -10,6 +10,7 @@ pub mod daemonset;
 pub mod registry;
 pub mod sidecarset;
 pub mod statefulset;
+pub mod uniteddeployment;
 pub mod workloadspread;
 
 #[cfg(test)]
