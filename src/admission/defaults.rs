@@ -163,6 +163,7 @@ pub fn of(kind: &str, object: &Value, template: bool) -> Option<Value> {
         "StatefulSet" => statefulset(object),
         "DaemonSet" => return Some(daemonset(object)),
         "SidecarSet" => return Some(crate::workloads::sidecarset::defaults::defaulted(object)),
+        "UnitedDeployment" => return Some(crate::workloads::uniteddeployment::validation::defaulted(object)),
         _ => return None,
     };
     if template && out["spec"]["template"].is_object() {

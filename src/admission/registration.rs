@@ -89,6 +89,7 @@ fn workload_rules() -> Vec<RuleWithOperations> {
                 "broadcastjobs".into(),
                 "advancedcronjobs".into(),
                 "workloadspreads".into(),
+                "uniteddeployments".into(),
             ]),
             scope: Some("Namespaced".into()),
         },
@@ -342,7 +343,8 @@ mod tests {
                     "daemonsets".to_string(),
                     "broadcastjobs".to_string(),
                     "advancedcronjobs".to_string(),
-                    "workloadspreads".to_string()
+                    "workloadspreads".to_string(),
+                    "uniteddeployments".to_string()
                 ][..]
             )
         );

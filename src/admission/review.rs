@@ -132,6 +132,7 @@ pub fn validate_object(kind: &str, object: &Value) -> Option<String> {
         "SidecarSet" => super::sidecarset::refusal(object, None, &[]),
         // Alone too: `/validate` adds the namespace's other spreads and the target.
         "WorkloadSpread" => crate::workloads::workloadspread::validation::refusal(object, None, &[], None),
+        "UnitedDeployment" => crate::workloads::uniteddeployment::validation::refusal(object, None),
         _ => None,
     }
 }
@@ -144,6 +145,7 @@ pub fn validate_update(kind: &str, object: &Value, old: &Value) -> Option<String
         "WorkloadSpread" => {
             crate::workloads::workloadspread::validation::refusal(object, Some(old), &[], None)
         }
+        "UnitedDeployment" => crate::workloads::uniteddeployment::validation::refusal(object, Some(old)),
         _ => validate_object(kind, object),
     }
 }
@@ -285,9 +287,9 @@ mod tests {
         let message = validate_object("StatefulSet", &asts).expect("refused");
         assert!(message.contains("spec.template.spec.restartPolicy"), "{message}");
         assert_eq!(
-            validate_object("UnitedDeployment", &asts),
+            validate_object("NodeImage", &asts),
             None,
-            "other kinds are not judged here"
+            "kinds without a controller are not judged here"
         );
     }
 

@@ -46,11 +46,12 @@ pub fn after_help() -> String {
         .filter(|c| c.start.is_none())
         .map(|c| c.name)
         .collect();
-    format!(
-        "Controllers: {}; later: {}.\n{AFTER_HELP_REST}",
-        available.join(", "),
-        later.join(", ")
-    )
+    let later = if later.is_empty() {
+        String::new()
+    } else {
+        format!("; later: {}", later.join(", "))
+    };
+    format!("Controllers: {}{later}.\n{AFTER_HELP_REST}", available.join(", "))
 }
 
 const AFTER_HELP_REST: &str = "\

@@ -272,6 +272,23 @@ where
         .collect()
 }
 
+/// The cached pods whose controller has `uid` (looked up by owner uid, not scanned).
+pub fn pods_controlled_by(ctx: &Context, uid: &str) -> Vec<Arc<k8s_openapi::api::core::v1::Pod>> {
+    ctx.watches
+        .pod_owners
+        .owned(uid)
+        .into_iter()
+        .filter_map(|(ns, name)| ctx.watches.pods.get(&ObjectRef::new(&name).within(&ns)))
+        .filter(|p| {
+            p.metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .any(|o| o.controller == Some(true) && o.uid == uid)
+        })
+        .collect()
+}
+
 /// The cached objects in `namespace` that have no controller owner (looked up in `index`,
 /// not scanned): the orphans a kind that adopts by selector may take.
 pub fn uncontrolled_in<K>(store: &Store<K>, index: &OwnerIndex, namespace: &str) -> Vec<Arc<K>>

@@ -283,6 +283,20 @@ async fn write_child(ctx: &Context, owner: &str, action: ChildAction) -> Step {
         })
     };
     match action {
+        ChildAction::Create { object, .. } if object.metadata.name.is_none() => {
+            // `generateName`: the name is known once created (expectations are checked
+            // against the cache, so recording it after the write misses nothing).
+            let namespace = object.metadata.namespace.clone().unwrap_or_default();
+            match api(&namespace).create(&post_params(), &object).await {
+                Ok(created) => {
+                    let name = created.name_any();
+                    ctx.expectations
+                        .expect(owner, Expect::Created(watched(&namespace, &name)));
+                    Step::Child(ChildVerb::Create, kind, format!("{namespace}/{name}"))
+                }
+                Err(source) => failed(ChildVerb::Create, source),
+            }
+        }
         ChildAction::Create { object, .. } => {
             let namespace = object.metadata.namespace.clone().unwrap_or_default();
             let expectation = Expect::Created(watched(&namespace, &object.name_any()));

@@ -59,6 +59,10 @@ fn start_workloadspread(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
     Box::pin(super::workloadspread::controller::run(serve))
 }
 
+fn start_uniteddeployment(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
+    Box::pin(super::uniteddeployment::controller::run(serve))
+}
+
 pub const CONTROLLERS: &[Described] = &[
     Described {
         name: "CloneSet",
@@ -106,7 +110,7 @@ pub const CONTROLLERS: &[Described] = &[
         name: "UnitedDeployment",
         drives: "UnitedDeployment",
         crd: "uniteddeployments.apps.kruise.io",
-        start: None,
+        start: Some(start_uniteddeployment),
     },
 ];
 
@@ -134,10 +138,6 @@ mod tests {
         assert_eq!(names.len(), CONTROLLERS.len());
         assert!(CONTROLLERS.iter().all(|c| c.crd.ends_with(".apps.kruise.io")));
         assert_eq!(find("clONESet").map(|c| c.name), Some("CloneSet"));
-        assert!(
-            find("UnitedDeployment").is_some_and(|c| c.start.is_none()),
-            "listed, not available yet"
-        );
         assert_eq!(
             available().map(|c| c.name).collect::<Vec<_>>(),
             [
@@ -147,7 +147,8 @@ mod tests {
                 "BroadcastJob",
                 "AdvancedCronJob",
                 "SidecarSet",
-                "WorkloadSpread"
+                "WorkloadSpread",
+                "UnitedDeployment"
             ]
         );
     }

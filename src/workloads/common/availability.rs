@@ -8,6 +8,9 @@
 //!   time alone, with no event: [`next_available_in`] names that moment, and every planner
 //!   that counts availability asks for a wake-up then (a missing one stalls the workload
 //!   until an unrelated event arrives).
+//! - A pod is stuck on the scheduler ([`unschedulable_for`]) only while Pending, unbound
+//!   and marked `Unschedulable`, counted from its creation (WorkloadSpread's and
+//!   UnitedDeployment's adaptive strategies).
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::Pod;
@@ -71,6 +74,35 @@ pub fn next_available_in<'p>(
             Duration::try_from(left).unwrap_or(Duration::ZERO) + WAKE_SLACK
         })
         .min()
+}
+
+/// How long until `pod` has been unschedulable for `critical` since its creation (Some(0):
+/// it has), or None when it is not waiting on the scheduler: Pending, unbound, not
+/// terminating, its `PodScheduled` condition False with reason `Unschedulable`.
+pub fn unschedulable_for(pod: &Pod, critical: Duration, now: Timestamp) -> Option<Duration> {
+    let status = pod.status.as_ref()?;
+    let bound = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.node_name.as_deref())
+        .is_some_and(|n| !n.is_empty());
+    if pod.metadata.deletion_timestamp.is_some() || status.phase.as_deref() != Some("Pending") || bound {
+        return None;
+    }
+    let waiting = status.conditions.iter().flatten().any(|c| {
+        c.type_ == "PodScheduled" && c.status == "False" && c.reason.as_deref() == Some("Unschedulable")
+    });
+    if !waiting {
+        return None;
+    }
+    let created = pod.metadata.creation_timestamp.as_ref()?.0;
+    let due = created.checked_add(critical).ok()?;
+    let left = due.duration_since(now);
+    Some(if left.is_positive() {
+        left.unsigned_abs()
+    } else {
+        Duration::ZERO
+    })
 }
 
 #[cfg(test)]

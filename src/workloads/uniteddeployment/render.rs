@@ -15,9 +15,10 @@
 //!   order: `selector` (the UnitedDeployment's, `matchLabels` plus the subset name),
 //!   `replicas`, the partition (see [`ChildKind`]), the pod template's two labels, the
 //!   subset's node affinity and tolerations, and last the subset's strategic merge patch on
-//!   the pod template, so the patch wins over everything before it. Only the subset's
-//!   `nodeSelectorTerm.matchExpressions` place pods: its `matchFields` and the deprecated
-//!   `nodeSelector` are not used, as upstream (whose type has no `nodeSelector`).
+//!   the pod template, so the patch wins over everything before it. The subset's
+//!   `nodeSelectorTerm.matchExpressions` place pods (its `matchFields` are not used, as
+//!   upstream); without them, the terms of the deprecated `nodeSelector` do, ORed. Upstream
+//!   no longer reads that field, but handbook manifests still place their subsets with it.
 //! - `generateName` is `<ud>-<subset>-`, or `<ud>-` when that is not a valid generated-name
 //!   prefix (a DNS-1123 subdomain once Kubernetes masks the trailing dash).
 //!
@@ -26,7 +27,7 @@
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
+use k8s_openapi::api::core::v1::{NodeSelectorRequirement, NodeSelectorTerm, Pod, PodTemplateSpec};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -464,19 +465,37 @@ fn label_pod_template(pod_template: &mut Map<String, Value>, subset: &str, revis
     labels.insert(REVISION_LABEL.into(), revision.into());
 }
 
+/// The match expressions of the subset's placement, one list per alternative (ORed): its
+/// `nodeSelectorTerm`; else the terms of the deprecated `nodeSelector` (which upstream no
+/// longer reads; handbook manifests still place subsets with it). `matchFields` are not
+/// used, as upstream.
+fn subset_terms(subset: &Subset) -> Vec<&[NodeSelectorRequirement]> {
+    if let Some(own) = subset.node_selector_term.as_ref().and_then(expressions_of) {
+        return vec![own];
+    }
+    subset
+        .node_selector
+        .iter()
+        .flat_map(|s| s.node_selector_terms.iter())
+        .filter_map(expressions_of)
+        .collect()
+}
+
+fn expressions_of(term: &NodeSelectorTerm) -> Option<&[NodeSelectorRequirement]> {
+    term.match_expressions.as_deref().filter(|e| !e.is_empty())
+}
+
 /// ANDs the subset's match expressions into every term of the pod's required node affinity
-/// (a single empty term is added when there is none). `matchFields` of the subset term are
-/// not used, as upstream.
+/// (a single empty term is added when there is none); with several subset terms (the
+/// deprecated `nodeSelector`), every pod term is paired with every subset term.
 fn attach_node_affinity(pod_spec: &mut Map<String, Value>, subset: &Subset) -> Result<(), String> {
-    let expressions = subset
-        .node_selector_term
-        .as_ref()
-        .and_then(|term| term.match_expressions.as_deref())
-        .unwrap_or_default();
-    if expressions.is_empty() {
+    let alternatives = subset_terms(subset)
+        .into_iter()
+        .map(to_values)
+        .collect::<Result<Vec<_>, _>>()?;
+    if alternatives.is_empty() {
         return Ok(());
     }
-    let expressions = to_values(expressions)?;
     let affinity = ensure_object(object_entry(pod_spec, "affinity"));
     let node_affinity = ensure_object(object_entry(affinity, "nodeAffinity"));
     let required = ensure_object(object_entry(
@@ -487,10 +506,18 @@ fn attach_node_affinity(pod_spec: &mut Map<String, Value>, subset: &Subset) -> R
     if terms.is_empty() {
         terms.push(Value::Object(Map::new()));
     }
-    for term in terms {
-        let term = ensure_object(term);
-        ensure_array(object_entry(term, "matchExpressions")).extend(expressions.iter().cloned());
-    }
+    let paired: Vec<Value> = terms
+        .iter()
+        .flat_map(|term| {
+            alternatives.iter().map(move |expressions| {
+                let mut term = term.clone();
+                let map = ensure_object(&mut term);
+                ensure_array(object_entry(map, "matchExpressions")).extend(expressions.iter().cloned());
+                term
+            })
+        })
+        .collect();
+    *terms = paired;
     Ok(())
 }
 

@@ -74,7 +74,11 @@ fn pod(revision: Option<&str>) -> Pod {
 fn the_handbook_sample_renders_one_statefulset_per_subset() {
     let ud = with_identity(sample(), "sample");
     assert_eq!(template_kind(&ud), Some(ChildKind::StatefulSet));
-    for (name, replicas) in [("subset-a", 1), ("subset-b", 3), ("subset-c", 2)] {
+    for (name, zone, replicas) in [
+        ("subset-a", "zone-a", 1),
+        ("subset-b", "zone-b", 3),
+        ("subset-c", "zone-c", 2),
+    ] {
         let out = render(&ud, subset(&ud, name), "sample-7c9d6b5f4", replicas, 0, None).expect("rendered");
         assert_eq!(
             out,
@@ -93,11 +97,14 @@ fn the_handbook_sample_renders_one_statefulset_per_subset() {
                     "template": {
                         "metadata": { "labels": { "app": "sample", (SUBSET_NAME_LABEL): name,
                             (REVISION_LABEL): "sample-7c9d6b5f4" } },
-                        "spec": { "containers": [{ "image": "nginx:alpine", "name": "nginx" }] },
+                        "spec": { "containers": [{ "image": "nginx:alpine", "name": "nginx" }],
+                            "affinity": { "nodeAffinity": { "requiredDuringSchedulingIgnoredDuringExecution": {
+                                "nodeSelectorTerms": [{ "matchExpressions": [
+                                    { "key": "node", "operator": "In", "values": [zone] }] }] } } } },
                     },
                 },
             }),
-            "{name}: the deprecated subsets[].nodeSelector is not used, as upstream (its type has no such field)"
+            "{name}: the deprecated subsets[].nodeSelector places it"
         );
     }
 }
@@ -590,4 +597,35 @@ fn what_render_writes_read_back_returns() {
         assert_eq!(read.revision.as_deref(), Some(REV));
         assert_eq!(read.patch, Some(patch_text(subset(&ud, "a").patch.as_ref())));
     }
+}
+
+#[test]
+fn several_deprecated_node_selector_terms_pair_with_every_pod_term() {
+    let pod_terms = json!({ "nodeSelectorTerms": [
+        { "matchExpressions": [{ "key": "disk", "operator": "In", "values": ["ssd"] }] },
+        { "matchExpressions": [{ "key": "disk", "operator": "In", "values": ["nvme"] }] }] });
+    let mut pod = pod_template();
+    pod["spec"]["affinity"] =
+        json!({ "nodeAffinity": { "requiredDuringSchedulingIgnoredDuringExecution": pod_terms } });
+    let mut template = template(ChildKind::CloneSet, json!({}));
+    template["cloneSetTemplate"]["spec"]["template"] = pod;
+    let zone = |z: &str| json!({ "key": "zone", "operator": "In", "values": [z] });
+    let ud = ud(
+        template,
+        json!([{ "name": "a", "nodeSelector": { "nodeSelectorTerms": [
+            { "matchExpressions": [zone("x")] }, { "matchExpressions": [zone("y")] }] } }]),
+    );
+    let out = render_new(&ud, "a", 1, 0);
+    let terms = &out["spec"]["template"]["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+        ["nodeSelectorTerms"];
+    let disk = |d: &str| json!({ "key": "disk", "operator": "In", "values": [d] });
+    assert_eq!(
+        terms,
+        &json!([
+            { "matchExpressions": [disk("ssd"), zone("x")] },
+            { "matchExpressions": [disk("ssd"), zone("y")] },
+            { "matchExpressions": [disk("nvme"), zone("x")] },
+            { "matchExpressions": [disk("nvme"), zone("y")] },
+        ])
+    );
 }

@@ -30,6 +30,7 @@ use super::{deleting, target};
 use crate::api::cloneset::CloneSet;
 use crate::api::statefulset::v1beta1::StatefulSet as AdvancedStatefulSet;
 use crate::api::workloadspread::{TargetReference, WorkloadSpread, WorkloadSpreadStatus};
+use crate::runtime::context::pods_controlled_by;
 use crate::runtime::controller::{Context, Serve};
 use crate::runtime::decoded::Decoded;
 use crate::runtime::driver::Planned;
@@ -41,17 +42,6 @@ struct Found {
     object: Value,
     latest_version: Result<String, String>,
     pods: Vec<Arc<Pod>>,
-}
-
-/// The pods whose controller has `uid`.
-fn pods_of(ctx: &Context, uid: &str) -> Vec<Arc<Pod>> {
-    ctx.watches
-        .pod_owners
-        .owned(uid)
-        .into_iter()
-        .filter_map(|(ns, name)| ctx.watches.pods.get(&ObjectRef::new(&name).within(&ns)))
-        .filter(|p| target::controller(p.owner_references()).is_some_and(|o| o.uid == uid))
-        .collect()
 }
 
 /// The cached object of kind `C` named `name` in `namespace`.
@@ -95,7 +85,7 @@ fn deployment(ctx: &Context, namespace: &str, name: &str) -> Option<Found> {
         latest_version: latest,
         pods: replicasets
             .iter()
-            .flat_map(|rs| pods_of(ctx, &rs.uid().unwrap_or_default()))
+            .flat_map(|rs| pods_controlled_by(ctx, &rs.uid().unwrap_or_default()))
             .collect(),
     })
 }
@@ -138,7 +128,7 @@ fn found<C: Resource + serde::Serialize>(
     Found {
         object: serde_json::to_value(object).unwrap_or_default(),
         latest_version: latest(object),
-        pods: pods_of(ctx, object.meta().uid.as_deref().unwrap_or_default()),
+        pods: pods_controlled_by(ctx, object.meta().uid.as_deref().unwrap_or_default()),
     }
 }
 

@@ -17,6 +17,7 @@ use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
 
 use crate::api::common::Condition;
+use crate::workloads::common::availability::unschedulable_for;
 
 pub const CONDITION: &str = "Schedulable";
 /// How long a subset stays unschedulable before it is tried again.
@@ -53,34 +54,6 @@ fn kept(previous: Option<&Condition>, status: &str, reason: &str, now: Timestamp
             .and_then(|p| p.message.clone()),
         observed_generation: None,
     }
-}
-
-/// How long until `pod` has been unschedulable for `critical` (Some(0): it has), or None
-/// when it is not waiting on the scheduler.
-fn unschedulable_for(pod: &Pod, critical: Duration, now: Timestamp) -> Option<Duration> {
-    let status = pod.status.as_ref()?;
-    let bound = pod
-        .spec
-        .as_ref()
-        .and_then(|s| s.node_name.as_deref())
-        .is_some_and(|n| !n.is_empty());
-    if pod.metadata.deletion_timestamp.is_some() || status.phase.as_deref() != Some("Pending") || bound {
-        return None;
-    }
-    let waiting = status.conditions.iter().flatten().any(|c| {
-        c.type_ == "PodScheduled" && c.status == "False" && c.reason.as_deref() == Some("Unschedulable")
-    });
-    if !waiting {
-        return None;
-    }
-    let created = pod.metadata.creation_timestamp.as_ref()?.0;
-    let due = created.checked_add(critical).ok()?;
-    let left = due.duration_since(now);
-    Some(if left.is_positive() {
-        left.unsigned_abs()
-    } else {
-        Duration::ZERO
-    })
 }
 
 /// The condition of a subset other than the last one, holding `pods`.

@@ -1,0 +1,413 @@
+//! One UnitedDeployment round (reference §3.3), pure: from the UnitedDeployment, its
+//! revisions and the subset workloads it controls (with their pods) to the child writes
+//! and the status.
+//!
+//! ```text
+//! refused? ─> InvalidSpec, nothing else
+//! children: the template's kind, one per topology subset (extras, unlabelled: left or deleted)
+//! adaptive bookkeeping (which subsets can take pods) ─> allocation ── error ─> event, stop
+//! partitions (capped at the allocation) ─> create missing / update changed / delete gone
+//! status (§3.9)
+//! ```
+//!
+//! Invariants:
+//! - A subset workload is written only when its UnitedDeployment revision label, replicas,
+//!   partition or subset patch differ from what this round wants; the write is the merge
+//!   patch from the workload's labels, annotations, owner references and spec to the
+//!   rendered ones, so a round that changes nothing writes nothing.
+//! - Children of another kind (the template kind switched) go only once the new kind's
+//!   workload of their subset has all its replicas ready (or has none to run): a switch
+//!   surges instead of dropping pods. Children of subsets no longer in the topology, and
+//!   all but the oldest of several for one subset, go at once. A child without the
+//!   subset-name label is left alone.
+//! - An allocation error leaves everything as it is (a warning event, status untouched).
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::jiff::Timestamp;
+use kube::core::{ApiResource, DynamicObject};
+use serde_json::{Value, json};
+
+use super::adaptive::{self, Scheduling};
+use super::allocate::{SubsetNow, allocate};
+use super::render::{ChildKind, SubsetRead, patch_text, read_back, render, template_kind};
+use super::status::{self, Counted};
+use crate::api::uniteddeployment::{Subset, UnitedDeployment, UnitedDeploymentStatus};
+use crate::runtime::actions::{Action, ChildAction, Problem};
+use crate::runtime::driver::Planned;
+use crate::workloads::common::availability::is_ready;
+
+/// A workload the UnitedDeployment controls, with its pods.
+#[derive(Debug, Clone)]
+pub struct Child<'a> {
+    pub kind: ChildKind,
+    /// The workload as JSON (metadata, spec, status).
+    pub object: Value,
+    pub pods: Vec<&'a Pod>,
+}
+
+impl Child<'_> {
+    fn meta(&self, field: &str) -> Option<&str> {
+        self.object["metadata"][field].as_str()
+    }
+
+    fn deleting(&self) -> bool {
+        !self.object["metadata"]["deletionTimestamp"].is_null()
+    }
+
+    fn delete(&self) -> Action {
+        Action::Child(ChildAction::Delete {
+            resource: resource(self.kind),
+            namespace: self.meta("namespace").unwrap_or_default().into(),
+            name: self.meta("name").unwrap_or_default().into(),
+            uid: self.meta("uid").unwrap_or_default().into(),
+        })
+    }
+
+    /// Every replica it wants is ready (or it wants none).
+    fn settled(&self) -> bool {
+        let wanted = self.object["spec"]["replicas"].as_i64().unwrap_or(1);
+        let ready = self.object["status"]["readyReplicas"].as_i64().unwrap_or(0);
+        let updated = self.object["status"]["updatedReplicas"]
+            .as_i64()
+            .unwrap_or(wanted);
+        let seen = self.object["status"]["observedGeneration"].as_i64().unwrap_or(0);
+        let generation = self.object["metadata"]["generation"].as_i64().unwrap_or(0);
+        wanted == 0 || (seen >= generation && ready >= wanted && updated >= wanted)
+    }
+}
+
+/// What one round plans from.
+pub struct Snapshot<'a> {
+    pub ud: &'a UnitedDeployment,
+    pub update_revision: &'a str,
+    pub current_revision: &'a str,
+    pub collision_count: i32,
+    /// Every workload of the four kinds it controls.
+    pub children: Vec<Child<'a>>,
+    pub now: Timestamp,
+}
+
+/// The API resource of a subset workload kind.
+pub fn resource(kind: ChildKind) -> ApiResource {
+    let (group, version) = kind
+        .api_version()
+        .rsplit_once('/')
+        .unwrap_or(("", kind.api_version()));
+    ApiResource {
+        group: group.into(),
+        version: version.into(),
+        api_version: kind.api_version().into(),
+        kind: kind.kind().into(),
+        plural: kind.plural().into(),
+    }
+}
+
+fn subsets(ud: &UnitedDeployment) -> &[Subset] {
+    ud.spec
+        .topology
+        .as_ref()
+        .and_then(|t| t.subsets.as_deref())
+        .unwrap_or_default()
+}
+
+/// The template kind's workload of each subset, the children to delete, and the children
+/// of other kinds that wait for their subset's new workload.
+struct Sorted<'s, 'a> {
+    current: BTreeMap<String, &'s Child<'a>>,
+    doomed: Vec<&'s Child<'a>>,
+    replaced: Vec<(String, &'s Child<'a>)>,
+}
+
+fn sort<'s, 'a>(kind: ChildKind, topology: &BTreeSet<&str>, children: &'s [Child<'a>]) -> Sorted<'s, 'a> {
+    let mut sorted = Sorted {
+        current: BTreeMap::new(),
+        doomed: Vec::new(),
+        replaced: Vec::new(),
+    };
+    let mut live: Vec<&Child> = children.iter().filter(|c| !c.deleting()).collect();
+    // Oldest first, so the one kept for a subset is the oldest.
+    live.sort_by_key(|c| {
+        (
+            c.meta("creationTimestamp").unwrap_or_default().to_owned(),
+            c.meta("name").unwrap_or_default().to_owned(),
+        )
+    });
+    for child in live {
+        let Some(read) = read_back(child.kind, &child.object, &child.pods) else {
+            continue;
+        };
+        if !topology.contains(read.subset.as_str()) {
+            sorted.doomed.push(child);
+        } else if child.kind != kind {
+            sorted.replaced.push((read.subset, child));
+        } else {
+            match sorted.current.entry(read.subset) {
+                std::collections::btree_map::Entry::Occupied(_) => sorted.doomed.push(child),
+                std::collections::btree_map::Entry::Vacant(slot) => {
+                    slot.insert(child);
+                }
+            }
+        }
+    }
+    sorted
+}
+
+/// The previous `Schedulable` condition of subset `name`.
+fn previous_condition<'u>(ud: &'u UnitedDeployment, name: &str) -> Option<&'u crate::api::common::Condition> {
+    ud.status
+        .as_ref()?
+        .subset_statuses
+        .as_ref()?
+        .iter()
+        .find(|s| s.name.as_deref() == Some(name))?
+        .conditions
+        .as_ref()?
+        .iter()
+        .find(|c| c.type_ == adaptive::CONDITION)
+}
+
+/// Plans one round (see the module documentation).
+pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
+    let ud = snapshot.ud;
+    let value = serde_json::to_value(ud).unwrap_or_default();
+    if let Some(message) = super::validation::refusal(&value, None) {
+        return Planned {
+            refused: Some(message),
+            ..Planned::default()
+        };
+    }
+    let Some(kind) = template_kind(ud) else {
+        return Planned {
+            refused: Some("spec.template: exactly one workload template must be set".into()),
+            ..Planned::default()
+        };
+    };
+    let topology: BTreeSet<&str> = subsets(ud).iter().map(|s| s.name.as_str()).collect();
+    let sorted = sort(kind, &topology, &snapshot.children);
+    let reads: BTreeMap<&str, SubsetRead> = sorted
+        .current
+        .iter()
+        .filter_map(|(name, c)| Some((name.as_str(), read_back(kind, &c.object, &c.pods)?)))
+        .collect();
+
+    let mut scheduling: BTreeMap<&str, Scheduling> = BTreeMap::new();
+    let mut now_list = Vec::new();
+    for subset in subsets(ud) {
+        let name = subset.name.as_str();
+        let read = reads.get(name);
+        let pods = sorted
+            .current
+            .get(name)
+            .map(|c| c.pods.clone())
+            .unwrap_or_default();
+        let (replicas, ready) = read.map_or((0, 0), |r| (r.replicas, r.ready_replicas));
+        let schedule = match read {
+            Some(_) => adaptive::existing(
+                ud,
+                previous_condition(ud, name),
+                replicas,
+                ready,
+                &pods,
+                snapshot.now,
+            ),
+            None => adaptive::existing(ud, None, 0, 0, &[], snapshot.now),
+        };
+        now_list.push(SubsetNow {
+            name: name.into(),
+            replicas: read.map(|r| r.replicas),
+            ready: read.map(|r| r.ready_replicas),
+            schedulable: schedule.schedulable,
+            ..SubsetNow::default()
+        });
+        scheduling.insert(name, schedule);
+    }
+    let allocation = match allocate(ud, &now_list) {
+        Ok(allocation) => allocation,
+        Err(message) => {
+            return Planned {
+                problems: vec![Problem {
+                    reason: "FailedAllocate",
+                    message,
+                }],
+                ..Planned::default()
+            };
+        }
+    };
+    let partitions = partitions(ud, &allocation);
+
+    let mut actions = Vec::new();
+    let mut problems = Vec::new();
+    let mut provisioned = false;
+    let mut updated = false;
+    let patch_of = |subset: &Subset| patch_text(subset.patch.as_ref());
+    for subset in subsets(ud) {
+        let name = subset.name.as_str();
+        let (replicas, partition) = (allocation[name], partitions[name]);
+        match (sorted.current.get(name), reads.get(name)) {
+            (Some(child), Some(read)) => {
+                let stale = read.revision.as_deref() != Some(snapshot.update_revision)
+                    || read.replicas != replicas
+                    || read.partition != partition
+                    || read.patch.as_deref().unwrap_or_default() != patch_of(subset);
+                if !stale {
+                    continue;
+                }
+                match render(
+                    ud,
+                    subset,
+                    snapshot.update_revision,
+                    replicas,
+                    partition,
+                    Some(&child.object),
+                ) {
+                    Ok(rendered) => {
+                        let patch = child_patch(&child.object, &rendered);
+                        if patch.as_object().is_some_and(|m| !m.is_empty()) {
+                            updated = true;
+                            actions.push(Action::Child(ChildAction::Patch {
+                                resource: resource(kind),
+                                namespace: child.meta("namespace").unwrap_or_default().into(),
+                                name: child.meta("name").unwrap_or_default().into(),
+                                patch,
+                            }));
+                        }
+                    }
+                    Err(message) => problems.push(Problem {
+                        reason: "FailedUpdateSubset",
+                        message,
+                    }),
+                }
+            }
+            _ => match render(ud, subset, snapshot.update_revision, replicas, partition, None)
+                .and_then(|v| serde_json::from_value::<DynamicObject>(v).map_err(|e| e.to_string()))
+            {
+                Ok(object) => {
+                    provisioned = true;
+                    actions.push(Action::Child(ChildAction::Create {
+                        resource: resource(kind),
+                        object: Box::new(object),
+                    }));
+                }
+                Err(message) => problems.push(Problem {
+                    reason: "FailedCreateSubset",
+                    message,
+                }),
+            },
+        }
+    }
+    for child in &sorted.doomed {
+        provisioned = true;
+        actions.push(child.delete());
+    }
+    for (subset, child) in &sorted.replaced {
+        let ready = sorted.current.get(subset.as_str()).is_some_and(|c| c.settled())
+            && allocation.contains_key(subset.as_str());
+        if ready {
+            provisioned = true;
+            actions.push(child.delete());
+        }
+    }
+
+    let mut requeue: Option<Duration> = scheduling.values().filter_map(|s| s.recheck).min();
+    if let Some((critical, _)) = adaptive::timings(ud) {
+        // A new or grown subset: see whether its pods found room.
+        let grew = subsets(ud).iter().any(|s| {
+            reads
+                .get(s.name.as_str())
+                .is_none_or(|r| r.replicas < allocation[s.name.as_str()])
+        });
+        if grew {
+            requeue = Some(requeue.map_or(critical, |r| r.min(critical)));
+        }
+    }
+    let counted = count(&sorted, snapshot.update_revision);
+    let status = status::status(&status::Input {
+        ud,
+        update_revision: snapshot.update_revision,
+        current_revision: snapshot.current_revision,
+        collision_count: snapshot.collision_count,
+        allocation: &allocation,
+        partitions: &partitions,
+        reads: &reads,
+        scheduling: &scheduling,
+        counted,
+        provisioned,
+        updated,
+        now: snapshot.now,
+    });
+    Planned {
+        actions,
+        problems,
+        status,
+        requeue_after: requeue,
+        ..Planned::default()
+    }
+}
+
+/// Per subset: `manualUpdate.partitions[name]` or 0, capped at its allocation.
+fn partitions(ud: &UnitedDeployment, allocation: &BTreeMap<String, i32>) -> BTreeMap<String, i32> {
+    let wanted = ud
+        .spec
+        .update_strategy
+        .as_ref()
+        .and_then(|s| s.manual_update.as_ref())
+        .and_then(|m| m.partitions.as_ref());
+    allocation
+        .iter()
+        .map(|(name, replicas)| {
+            let partition = wanted.and_then(|p| p.get(name)).copied().unwrap_or(0);
+            (name.clone(), partition.clamp(0, *replicas))
+        })
+        .collect()
+}
+
+/// The pods of the current subset workloads, counted for the status.
+fn count(sorted: &Sorted, update_revision: &str) -> Counted {
+    let mut counted = Counted::default();
+    for child in sorted.current.values() {
+        counted.replicas += child.object["status"]["replicas"].as_i64().unwrap_or(0) as i32;
+        counted.ready += child.object["status"]["readyReplicas"].as_i64().unwrap_or(0) as i32;
+        for pod in child
+            .pods
+            .iter()
+            .filter(|p| crate::workloads::common::availability::is_active(p))
+        {
+            let label = pod
+                .metadata
+                .labels
+                .as_ref()
+                .and_then(|l| l.get(super::render::REVISION_LABEL));
+            if label.map(String::as_str) == Some(update_revision) {
+                counted.updated += 1;
+                counted.updated_ready += i32::from(is_ready(pod));
+            }
+        }
+    }
+    counted
+}
+
+/// The merge patch from `existing` to `rendered` over what rendering decides: labels,
+/// annotations, owner references and the spec.
+fn child_patch(existing: &Value, rendered: &Value) -> Value {
+    let part = |object: &Value| {
+        json!({
+            "metadata": {
+                "labels": object["metadata"]["labels"],
+                "annotations": object["metadata"]["annotations"],
+                "ownerReferences": object["metadata"]["ownerReferences"],
+            },
+            "spec": object["spec"],
+        })
+    };
+    let mut patch = crate::runtime::merge_patch::diff(&part(existing), &part(rendered));
+    if let Some(map) = patch.as_object_mut() {
+        map.retain(|_, v| v.as_object().is_none_or(|o| !o.is_empty()));
+    }
+    patch
+}
+
+#[cfg(test)]
+#[path = "plan_tests.rs"]
+mod tests;

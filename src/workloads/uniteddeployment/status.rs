@@ -1,0 +1,177 @@
+//! A UnitedDeployment's status (reference §3.9), pure: the sums over its subset workloads,
+//! the revisions, the per-subset entries and the conditions.
+//!
+//! Invariants:
+//! - `replicas` and `readyReplicas` sum the subset workloads' own status; `updatedReplicas`
+//!   counts their active pods labelled with the update revision, `updatedReadyReplicas`
+//!   those also ready.
+//! - `currentRevision` moves to the update revision once `updatedReadyReplicas` reaches
+//!   `replicas`; both API versions' names of the update revision are written.
+//! - Every topology subset has one `subsetStatuses` entry (its allocation, ready pods,
+//!   partition and, under the Adaptive strategy, its `Schedulable` condition).
+//! - A condition's transition time changes only when its status does; `SubsetProvisioned`
+//!   and `SubsetUpdated` are set True by a round that created, deleted or updated a subset
+//!   workload and otherwise kept.
+//! - None is returned when nothing differs from the stored status (no write).
+use std::collections::BTreeMap;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use k8s_openapi::jiff::Timestamp;
+use kube::core::Selector;
+
+use super::adaptive::Scheduling;
+use super::render::SubsetRead;
+use crate::api::common::Condition;
+use crate::api::uniteddeployment::{
+    UnitedDeployment, UnitedDeploymentStatus, UnitedDeploymentSubsetStatus, UpdateStatus,
+};
+
+pub const UPDATED: &str = "UnitedDeploymentUpdated";
+pub const PROVISIONED: &str = "SubsetProvisioned";
+pub const SUBSET_UPDATED: &str = "SubsetUpdated";
+
+/// The pods of the subset workloads, counted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counted {
+    pub replicas: i32,
+    pub ready: i32,
+    pub updated: i32,
+    pub updated_ready: i32,
+}
+
+/// What the status is computed from.
+pub struct Input<'a> {
+    pub ud: &'a UnitedDeployment,
+    pub update_revision: &'a str,
+    pub current_revision: &'a str,
+    pub collision_count: i32,
+    pub allocation: &'a BTreeMap<String, i32>,
+    pub partitions: &'a BTreeMap<String, i32>,
+    pub reads: &'a BTreeMap<&'a str, SubsetRead>,
+    pub scheduling: &'a BTreeMap<&'a str, Scheduling>,
+    pub counted: Counted,
+    /// This round creates or deletes a subset workload.
+    pub provisioned: bool,
+    /// This round updates a subset workload.
+    pub updated: bool,
+    pub now: Timestamp,
+}
+
+fn second(now: Timestamp) -> Time {
+    Time(Timestamp::from_second(now.as_second()).unwrap_or(now))
+}
+
+/// `wanted` (type, status, reason, message), keeping the stored condition's transition
+/// time while its status stays.
+pub fn set_condition(conditions: &mut Vec<Condition>, wanted: Condition, now: Timestamp) {
+    let previous = conditions.iter().position(|c| c.type_ == wanted.type_);
+    let transition = previous
+        .map(|i| &conditions[i])
+        .filter(|c| c.status == wanted.status)
+        .and_then(|c| c.last_transition_time.clone())
+        .unwrap_or_else(|| second(now));
+    let condition = Condition {
+        last_transition_time: Some(transition),
+        ..wanted
+    };
+    match previous {
+        Some(i) => conditions[i] = condition,
+        None => conditions.push(condition),
+    }
+}
+
+/// A condition without its time (set by [`set_condition`]).
+pub fn condition(type_: &str, status: &str, reason: &str, message: &str) -> Condition {
+    Condition {
+        type_: type_.into(),
+        status: status.into(),
+        last_transition_time: None,
+        reason: (!reason.is_empty()).then(|| reason.into()),
+        message: (!message.is_empty()).then(|| message.into()),
+        observed_generation: None,
+    }
+}
+
+/// The status this round computes, when it differs from the stored one.
+pub fn status(input: &Input) -> Option<UnitedDeploymentStatus> {
+    let ud = input.ud;
+    let stored = ud.status.clone().unwrap_or_default();
+    let counted = input.counted;
+    let update = input.update_revision.to_owned();
+    let current = if input.current_revision != update && counted.updated_ready >= counted.replicas {
+        update.clone()
+    } else {
+        input.current_revision.to_owned()
+    };
+    let mut conditions = stored.conditions.clone().unwrap_or_default();
+    let updated = if current == update {
+        condition(
+            UPDATED,
+            "True",
+            "UnitedDeploymentRevisionUpdated",
+            &format!("updated to revision {update}"),
+        )
+    } else {
+        condition(
+            UPDATED,
+            "False",
+            "UnitedDeploymentRevisionUpdating",
+            &format!("updating to revision {update}"),
+        )
+    };
+    let flipped = conditions
+        .iter()
+        .find(|c| c.type_ == UPDATED)
+        .is_none_or(|c| c.status != updated.status);
+    if flipped {
+        set_condition(&mut conditions, updated, input.now);
+    }
+    if input.provisioned {
+        set_condition(&mut conditions, condition(PROVISIONED, "True", "", ""), input.now);
+    }
+    if input.updated {
+        set_condition(
+            &mut conditions,
+            condition(SUBSET_UPDATED, "True", "", ""),
+            input.now,
+        );
+    }
+    let subset_statuses = input
+        .allocation
+        .iter()
+        .map(|(name, replicas)| UnitedDeploymentSubsetStatus {
+            name: Some(name.clone()),
+            replicas: Some(*replicas),
+            ready_replicas: Some(input.reads.get(name.as_str()).map_or(0, |r| r.ready_replicas)),
+            partition: Some(input.partitions.get(name).copied().unwrap_or(0)),
+            reserved_pods: None,
+            conditions: input
+                .scheduling
+                .get(name.as_str())
+                .and_then(|s| s.condition.clone())
+                .map(|c| vec![c]),
+        })
+        .collect();
+    let proposed = UnitedDeploymentStatus {
+        observed_generation: ud.metadata.generation,
+        replicas: counted.replicas,
+        ready_replicas: Some(counted.ready),
+        updated_replicas: counted.updated,
+        updated_ready_replicas: Some(counted.updated_ready),
+        reserved_pods: stored.reserved_pods,
+        collision_count: Some(input.collision_count),
+        current_revision: current,
+        subset_replicas: Some(input.allocation.clone()),
+        subset_statuses: Some(subset_statuses),
+        conditions: Some(conditions),
+        update_status: Some(UpdateStatus {
+            updated_revision: Some(update.clone()),
+            current_partitions: Some(input.partitions.clone()),
+        }),
+        updated_revision: Some(update),
+        label_selector: Selector::try_from(ud.spec.selector.clone())
+            .ok()
+            .map(|s| s.to_string()),
+    };
+    (ud.status.as_ref() != Some(&proposed)).then_some(proposed)
+}

@@ -1,0 +1,609 @@
+//! UnitedDeployment end to end (reference §3): `kubectl kruise run -n NS` drives a
+//! UnitedDeployment whose subsets each select a zone of simulated nodes; the subset
+//! workloads are our CloneSet and Advanced StatefulSet (driven by the same run) or the
+//! built-in StatefulSet and Deployment (driven by the plane's controller manager).
+mod support;
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures::StreamExt;
+use k8s_openapi::api::core::v1::{Node, Pod};
+use kube::ResourceExt;
+use kube::api::{Api, DynamicObject, ListParams, Patch, PatchParams, PostParams};
+use kube::runtime::{WatchStreamExt, watcher};
+use serde_json::{Value, json};
+use support::controller::RunningController;
+use support::nodes::TestNodes;
+use support::{TestNamespace, kruise_api, wait_for};
+
+const LONG: Duration = Duration::from_secs(120);
+const ZONE: &str = "topology.kubernetes.io/zone";
+const SUBSET: &str = "apps.kruise.io/subset-name";
+
+/// Three nodes, one per zone (`<ns>-a`, `-b`, `-c`).
+async fn zoned_nodes(ns: &TestNamespace) -> TestNodes {
+    let nodes = TestNodes::create(ns, 3).await;
+    for (i, zone) in ["a", "b", "c"].iter().enumerate() {
+        nodes
+            .patch(
+                i,
+                json!({ "metadata": { "labels": { ZONE: format!("{}-{zone}", ns.name) } } }),
+            )
+            .await;
+    }
+    nodes
+}
+
+/// Subset `zone-<zone>`: its zone's nodes, whose taint it tolerates; `extra` merged in.
+fn subset(ns: &TestNamespace, zone: &str, extra: Value) -> Value {
+    support::merged(
+        json!({ "name": format!("zone-{zone}"),
+            "nodeSelectorTerm": { "matchExpressions": [{ "key": ZONE, "operator": "In",
+                "values": [format!("{}-{zone}", ns.name)] }] },
+            "tolerations": [support::nodes::toleration()] }),
+        extra,
+    )
+}
+
+fn pod_template(app: &str, image: &str) -> Value {
+    json!({ "metadata": { "labels": { "app": app } },
+        "spec": { "containers": [{ "name": "app", "image": image }] } })
+}
+
+/// The `spec.template` of `kind` (cloneSetTemplate, advancedStatefulSetTemplate,
+/// statefulSetTemplate, deploymentTemplate) running `image`.
+fn template(kind: &str, app: &str, image: &str) -> Value {
+    let mut spec =
+        json!({ "selector": { "matchLabels": { "app": app } }, "template": pod_template(app, image) });
+    match kind {
+        "cloneSetTemplate" => spec["updateStrategy"] = json!({ "type": "InPlaceIfPossible" }),
+        "advancedStatefulSetTemplate" => {
+            spec["podManagementPolicy"] = json!("Parallel");
+            spec["updateStrategy"] = json!({ "type": "RollingUpdate",
+                "rollingUpdate": { "podUpdatePolicy": "InPlaceIfPossible", "maxUnavailable": 1 } });
+            spec["template"]["spec"]["readinessGates"] = json!([{ "conditionType": "InPlaceUpdateReady" }]);
+        }
+        "statefulSetTemplate" => spec["podManagementPolicy"] = json!("Parallel"),
+        _ => {}
+    }
+    json!({ (kind): { "metadata": { "labels": { "app": app } }, "spec": spec } })
+}
+
+/// A UnitedDeployment `app` of `replicas` over `subsets`.
+fn united(app: &str, replicas: i64, template: Value, subsets: Value, extra: Value) -> DynamicObject {
+    support::object(support::merged(
+        json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "UnitedDeployment",
+            "metadata": { "name": app },
+            "spec": { "replicas": replicas, "selector": { "matchLabels": { "app": app } },
+                "template": template, "topology": { "subsets": subsets } } }),
+        extra,
+    ))
+}
+
+async fn started(prefix: &str) -> (TestNamespace, TestNodes, RunningController, Api<DynamicObject>) {
+    let ns = TestNamespace::create(prefix).await;
+    let nodes = zoned_nodes(&ns).await;
+    let controller = RunningController::start(&ns);
+    let uds = kruise_api(&ns, "UnitedDeployment", "v1alpha1");
+    (ns, nodes, controller, uds)
+}
+
+async fn patch(api: &Api<DynamicObject>, name: &str, patch: Value) {
+    api.patch(name, &PatchParams::default(), &Patch::Merge(patch))
+        .await
+        .unwrap_or_else(|e| panic!("patch {name}: {e}"));
+}
+
+fn active(pod: &Pod) -> bool {
+    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
+    pod.metadata.deletion_timestamp.is_none() && !matches!(phase, Some("Succeeded" | "Failed"))
+}
+
+fn ready(pod: &Pod) -> bool {
+    pod.status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
+}
+
+/// What one pod shows: subset, zone of its node, image, uid, ready.
+#[derive(Debug, Clone, PartialEq)]
+struct Seen {
+    subset: String,
+    zone: String,
+    image: String,
+    uid: String,
+    ready: bool,
+}
+
+/// The active pods of `app` by name, with the zone of their node (the suffix after the
+/// namespace, or `?`).
+async fn pods(ns: &TestNamespace, app: &str) -> BTreeMap<String, Seen> {
+    let nodes: Api<Node> = Api::all(ns.client.clone());
+    let mut seen = BTreeMap::new();
+    let list = ns
+        .api::<Pod>()
+        .list(&ListParams::default().labels(&format!("app={app}")))
+        .await
+        .expect("pods");
+    for pod in list.items.into_iter().filter(active) {
+        let node = pod.spec.as_ref().and_then(|s| s.node_name.clone());
+        let zone = match node {
+            Some(n) => nodes
+                .get(&n)
+                .await
+                .ok()
+                .and_then(|n| n.labels().get(ZONE).cloned())
+                .and_then(|z| z.rsplit('-').next().map(str::to_string))
+                .unwrap_or("?".into()),
+            None => "unscheduled".into(),
+        };
+        let image = pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.containers.first())
+            .and_then(|c| c.image.clone())
+            .unwrap_or_default();
+        seen.insert(
+            pod.name_any(),
+            Seen {
+                subset: pod.labels().get(SUBSET).cloned().unwrap_or_default(),
+                zone,
+                image,
+                uid: pod.uid().unwrap_or_default(),
+                ready: ready(&pod),
+            },
+        );
+    }
+    seen
+}
+
+/// Waits until `app` runs exactly `want` ready pods per (subset, zone, image).
+async fn wait_pods(
+    ns: &TestNamespace,
+    app: &str,
+    want: &[(&str, &str, &str, usize)],
+) -> BTreeMap<String, Seen> {
+    let want: BTreeMap<(String, String, String), usize> = want
+        .iter()
+        .map(|(s, z, i, n)| ((s.to_string(), z.to_string(), i.to_string()), *n))
+        .collect();
+    wait_for(&format!("{app} pods {want:?}"), LONG, || async {
+        let seen = pods(ns, app).await;
+        let mut have: BTreeMap<(String, String, String), usize> = BTreeMap::new();
+        for pod in seen.values() {
+            *have
+                .entry((pod.subset.clone(), pod.zone.clone(), pod.image.clone()))
+                .or_default() += 1;
+        }
+        if have == want && seen.values().all(|p| p.ready) {
+            Ok(seen)
+        } else {
+            Err(format!(
+                "{have:?} (all ready: {})",
+                seen.values().all(|p| p.ready)
+            ))
+        }
+    })
+    .await
+}
+
+/// The subset workloads of kind `resource` (`clonesets`, ...) as (subset, replicas, partition).
+async fn children(
+    ns: &TestNamespace,
+    kind: &str,
+    version: &str,
+    app: &str,
+) -> BTreeMap<String, (i64, Value)> {
+    let api = if version == "v1" {
+        support::dynamic_api(ns, "apps/v1", kind, &format!("{}s", kind.to_lowercase()))
+    } else {
+        kruise_api(ns, kind, version)
+    };
+    api.list(&ListParams::default().labels(&format!("app={app}")))
+        .await
+        .expect("children")
+        .items
+        .into_iter()
+        .filter(|o| o.metadata.deletion_timestamp.is_none())
+        .map(|o| {
+            let subset = o.labels().get(SUBSET).cloned().unwrap_or_default();
+            let replicas = o.data["spec"]["replicas"].as_i64().unwrap_or(-1);
+            (subset, (replicas, o.data["spec"]["updateStrategy"].clone()))
+        })
+        .collect()
+}
+
+fn ud_status(ud: &DynamicObject) -> &Value {
+    &ud.data["status"]
+}
+
+#[tokio::test]
+async fn the_handbook_sample_runs_one_statefulset_per_subset_each_in_its_zone() {
+    let (ns, nodes, controller, uds) = started("ud-sample").await;
+    // The handbook places subsets by the label `node` (these nodes are this test's alone).
+    for (i, zone) in ["zone-a", "zone-b", "zone-c"].iter().enumerate() {
+        nodes
+            .patch(i, json!({ "metadata": { "labels": { "node": zone } } }))
+            .await;
+    }
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/uniteddeployment-sample.yaml",
+        support::REPO
+    ))
+    .expect("fixture");
+    let mut sample: Value = serde_saphyr::from_str(&text).expect("yaml");
+    // As it is, but tolerating the test nodes' taint (which keeps other tests' pods away).
+    for subset in sample["spec"]["topology"]["subsets"]
+        .as_array_mut()
+        .expect("subsets")
+    {
+        subset["tolerations"] = json!([support::nodes::toleration()]);
+    }
+    let sample: DynamicObject = support::object(sample);
+    uds.create(&PostParams::default(), &sample).await.expect("create");
+
+    // Node i carries `node: zone-<x>` and this test's zone `<x>`: every pod is in its zone.
+    wait_pods(
+        &ns,
+        "sample",
+        &[
+            ("subset-a", "a", "nginx:alpine", 1),
+            ("subset-b", "b", "nginx:alpine", 3),
+            ("subset-c", "c", "nginx:alpine", 2),
+        ],
+    )
+    .await;
+    let sets = children(&ns, "StatefulSet", "v1", "sample").await;
+    let replicas: BTreeMap<&str, i64> = sets.iter().map(|(k, (r, _))| (k.as_str(), *r)).collect();
+    assert_eq!(
+        replicas,
+        BTreeMap::from([("subset-a", 1), ("subset-b", 3), ("subset-c", 2)])
+    );
+    wait_for("the status", LONG, || async {
+        let ud = uds.get("sample").await.map_err(|e| e.to_string())?;
+        let status = ud_status(&ud);
+        let ok = status["readyReplicas"] == 6
+            && status["updatedReplicas"] == 6
+            && status["subsetReplicas"] == json!({ "subset-a": 1, "subset-b": 3, "subset-c": 2 });
+        if ok { Ok(()) } else { Err(status.to_string()) }
+    })
+    .await;
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(3).await;
+}
+
+/// Partitions per subset hold exactly that many pods on the old image while the rest
+/// update in place (same uid); removing them releases the rest.
+async fn partitions_roll_out_in_place(prefix: &str, kind: &str, child: &str, version: &str) {
+    let (ns, nodes, controller, uds) = started(prefix).await;
+    let app = "part";
+    let subsets = json!([
+        subset(&ns, "a", json!({})),
+        subset(&ns, "b", json!({})),
+        subset(&ns, "c", json!({}))
+    ]);
+    uds.create(
+        &PostParams::default(),
+        &united(app, 6, template(kind, app, "nginx:1"), subsets, json!({})),
+    )
+    .await
+    .expect("create");
+    let before = wait_pods(
+        &ns,
+        app,
+        &[
+            ("zone-a", "a", "nginx:1", 2),
+            ("zone-b", "b", "nginx:1", 2),
+            ("zone-c", "c", "nginx:1", 2),
+        ],
+    )
+    .await;
+    let mut changed = template(kind, app, "nginx:2");
+    changed = json!({ "spec": { "template": changed,
+        "updateStrategy": { "manualUpdate": { "partitions": { "zone-a": 2, "zone-b": 1 } } } } });
+    patch(&uds, app, changed).await;
+    let during = wait_pods(
+        &ns,
+        app,
+        &[
+            ("zone-a", "a", "nginx:1", 2),
+            ("zone-b", "b", "nginx:1", 1),
+            ("zone-b", "b", "nginx:2", 1),
+            ("zone-c", "c", "nginx:2", 2),
+        ],
+    )
+    .await;
+    assert_eq!(
+        during.values().map(|p| &p.uid).collect::<Vec<_>>(),
+        before.values().map(|p| &p.uid).collect::<Vec<_>>(),
+        "updated in place"
+    );
+    let partitions: BTreeMap<String, Value> = children(&ns, child, version, app)
+        .await
+        .into_iter()
+        .map(|(k, (_, strategy))| (k, strategy))
+        .collect();
+    assert_eq!(partitions.len(), 3, "{partitions:?}");
+    // Released: every pod updates, still in place.
+    patch(
+        &uds,
+        app,
+        json!({ "spec": { "updateStrategy": { "manualUpdate": { "partitions": null } } } }),
+    )
+    .await;
+    let after = wait_pods(
+        &ns,
+        app,
+        &[
+            ("zone-a", "a", "nginx:2", 2),
+            ("zone-b", "b", "nginx:2", 2),
+            ("zone-c", "c", "nginx:2", 2),
+        ],
+    )
+    .await;
+    assert_eq!(
+        after.values().map(|p| &p.uid).collect::<Vec<_>>(),
+        before.values().map(|p| &p.uid).collect::<Vec<_>>(),
+        "updated in place"
+    );
+    wait_for("the current revision to move", LONG, || async {
+        let ud = uds.get(app).await.map_err(|e| e.to_string())?;
+        let status = ud_status(&ud);
+        let ok =
+            status["currentRevision"] == status["updatedRevision"] && status["updatedReadyReplicas"] == 6;
+        if ok { Ok(()) } else { Err(status.to_string()) }
+    })
+    .await;
+    // Settled: no more writes to the subset workloads or the status.
+    let plural = format!("{}s", child.to_lowercase());
+    let writes = || {
+        (
+            controller.writes_to(&plural),
+            controller.writes_to("uniteddeployments/status"),
+        )
+    };
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let settled = writes();
+    assert!(settled.0 > 0.0 && settled.1 > 0.0, "counted writes: {settled:?}");
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    assert_eq!(writes(), settled, "writes after settling");
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(3).await;
+}
+
+#[tokio::test]
+async fn cloneset_subsets_hold_their_partitions_and_update_in_place() {
+    partitions_roll_out_in_place("ud-cs", "cloneSetTemplate", "CloneSet", "v1alpha1").await;
+}
+
+#[tokio::test]
+async fn advanced_statefulset_subsets_hold_their_partitions_and_update_in_place() {
+    partitions_roll_out_in_place("ud-asts", "advancedStatefulSetTemplate", "StatefulSet", "v1beta1").await;
+}
+
+/// The fewest ready pods of `app` seen since the watch started.
+struct ReadyFloor {
+    floor: Arc<Mutex<Option<usize>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl ReadyFloor {
+    fn start(ns: &TestNamespace, app: &str) -> Self {
+        let api: Api<Pod> = ns.api();
+        let config = watcher::Config::default().labels(&format!("app={app}"));
+        let floor = Arc::new(Mutex::new(None));
+        let shared = floor.clone();
+        let task = tokio::spawn(async move {
+            let mut ready_pods: BTreeMap<String, bool> = BTreeMap::new();
+            let mut listed = false;
+            let mut stream = std::pin::pin!(watcher(api, config).default_backoff());
+            while let Some(event) = stream.next().await {
+                match event {
+                    Ok(watcher::Event::Apply(pod) | watcher::Event::InitApply(pod)) => {
+                        ready_pods.insert(pod.name_any(), active(&pod) && ready(&pod));
+                    }
+                    Ok(watcher::Event::Delete(pod)) => {
+                        ready_pods.remove(&pod.name_any());
+                    }
+                    Ok(watcher::Event::Init) => {
+                        ready_pods.clear();
+                        listed = false;
+                    }
+                    Ok(watcher::Event::InitDone) => listed = true,
+                    _ => continue,
+                }
+                // Counted once the first list is whole (or again after a re-list).
+                if !listed {
+                    continue;
+                }
+                let count = ready_pods.values().filter(|r| **r).count();
+                let mut floor = shared.lock().expect("floor");
+                *floor = Some(floor.map_or(count, |f: usize| f.min(count)));
+            }
+        });
+        ReadyFloor { floor, task }
+    }
+
+    fn floor(&self) -> Option<usize> {
+        *self.floor.lock().expect("floor")
+    }
+}
+
+impl Drop for ReadyFloor {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+#[tokio::test]
+async fn switching_the_template_kind_replaces_the_children_without_dropping_ready_pods() {
+    let (ns, nodes, controller, uds) = started("ud-switch").await;
+    let app = "switch";
+    let subsets = json!([subset(&ns, "a", json!({})), subset(&ns, "b", json!({}))]);
+    uds.create(
+        &PostParams::default(),
+        &united(
+            app,
+            4,
+            template("cloneSetTemplate", app, "nginx:1"),
+            subsets,
+            json!({}),
+        ),
+    )
+    .await
+    .expect("create");
+    wait_pods(
+        &ns,
+        app,
+        &[("zone-a", "a", "nginx:1", 2), ("zone-b", "b", "nginx:1", 2)],
+    )
+    .await;
+    let floor = ReadyFloor::start(&ns, app);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    patch(
+        &uds,
+        app,
+        json!({ "spec": { "template": { "cloneSetTemplate": null,
+            "deploymentTemplate": template("deploymentTemplate", app, "nginx:1")["deploymentTemplate"] } } }),
+    )
+    .await;
+    wait_for("the CloneSets gone and two Deployments", LONG, || async {
+        let clones = children(&ns, "CloneSet", "v1alpha1", app).await;
+        let deployments = children(&ns, "Deployment", "v1", app).await;
+        if clones.is_empty() && deployments.len() == 2 {
+            Ok(())
+        } else {
+            Err(format!("clonesets {clones:?}, deployments {deployments:?}"))
+        }
+    })
+    .await;
+    wait_pods(
+        &ns,
+        app,
+        &[("zone-a", "a", "nginx:1", 2), ("zone-b", "b", "nginx:1", 2)],
+    )
+    .await;
+    assert_eq!(
+        floor.floor(),
+        Some(4),
+        "ready pods never dropped below the replica count"
+    );
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(3).await;
+}
+
+#[tokio::test]
+async fn elastic_subsets_fill_in_order_and_scaling_moves_replicas_as_the_bounds_say() {
+    let (ns, nodes, controller, uds) = started("ud-elastic").await;
+    let app = "elastic";
+    let subsets = json!([
+        subset(&ns, "a", json!({ "minReplicas": 1, "maxReplicas": 2 })),
+        subset(&ns, "b", json!({ "minReplicas": 1, "maxReplicas": 2 })),
+        subset(&ns, "c", json!({ "minReplicas": 1 })),
+    ]);
+    uds.create(
+        &PostParams::default(),
+        &united(
+            app,
+            4,
+            template("cloneSetTemplate", app, "nginx:1"),
+            subsets,
+            json!({}),
+        ),
+    )
+    .await
+    .expect("create");
+    // Mins first (1, 1, 1), then up to the max in topology order: a gets the fourth.
+    wait_pods(
+        &ns,
+        app,
+        &[
+            ("zone-a", "a", "nginx:1", 2),
+            ("zone-b", "b", "nginx:1", 1),
+            ("zone-c", "c", "nginx:1", 1),
+        ],
+    )
+    .await;
+    patch(&uds, app, json!({ "spec": { "replicas": 8 } })).await;
+    wait_pods(
+        &ns,
+        app,
+        &[
+            ("zone-a", "a", "nginx:1", 2),
+            ("zone-b", "b", "nginx:1", 2),
+            ("zone-c", "c", "nginx:1", 4),
+        ],
+    )
+    .await;
+    // Down to 2: the mins, in topology order (c gets none).
+    patch(&uds, app, json!({ "spec": { "replicas": 2 } })).await;
+    wait_pods(
+        &ns,
+        app,
+        &[("zone-a", "a", "nginx:1", 1), ("zone-b", "b", "nginx:1", 1)],
+    )
+    .await;
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(3).await;
+}
+
+#[tokio::test]
+async fn the_webhook_refuses_a_repeated_subset_naming_the_field_and_defaults_the_rest() {
+    let (ns, nodes, controller, uds) = started("ud-hook").await;
+    let api: Api<k8s_openapi::api::admissionregistration::v1::ValidatingWebhookConfiguration> =
+        Api::all(ns.client.clone());
+    let name = format!("kubectl-kruise.{}", ns.name);
+    wait_for("the validating webhook", LONG, || async {
+        api.get(&name).await.map(|_| ()).map_err(|e| e.to_string())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let app = "hook";
+    let twice = json!([subset(&ns, "a", json!({})), subset(&ns, "a", json!({}))]);
+    let refused = uds
+        .create(
+            &PostParams::default(),
+            &united(
+                app,
+                2,
+                template("cloneSetTemplate", app, "nginx:1"),
+                twice,
+                json!({}),
+            ),
+        )
+        .await
+        .expect_err("two subsets named zone-a");
+    let message = refused.to_string();
+    assert!(message.contains("spec.topology.subsets[1].name"), "{message}");
+
+    let subsets = json!([subset(&ns, "a", json!({})), subset(&ns, "b", json!({}))]);
+    let created = uds
+        .create(
+            &PostParams::default(),
+            &united(
+                app,
+                2,
+                template("cloneSetTemplate", app, "nginx:1"),
+                subsets,
+                json!({}),
+            ),
+        )
+        .await
+        .expect("create");
+    assert_eq!(created.data["spec"]["revisionHistoryLimit"], 10, "defaulted");
+    assert_eq!(
+        created.data["spec"]["updateStrategy"]["type"], "Manual",
+        "defaulted"
+    );
+    wait_pods(
+        &ns,
+        app,
+        &[("zone-a", "a", "nginx:1", 1), ("zone-b", "b", "nginx:1", 1)],
+    )
+    .await;
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(3).await;
+}
