@@ -607,3 +607,38 @@ async fn the_webhook_refuses_a_repeated_subset_naming_the_field_and_defaults_the
     assert_eq!(controller.stop(), 0);
     nodes.remove_all(3).await;
 }
+
+#[tokio::test]
+async fn adaptive_scheduling_moves_replicas_away_from_a_subset_whose_pods_cannot_be_placed() {
+    let (ns, nodes, controller, uds) = started("ud-adaptive").await;
+    let app = "adaptive";
+    // Subset zone-x selects a zone no node has: its pods stay Pending, Unschedulable.
+    let nowhere = json!({ "name": "zone-x", "nodeSelectorTerm": { "matchExpressions": [{
+        "key": ZONE, "operator": "In", "values": [format!("{}-x", ns.name)] }] },
+        "tolerations": [support::nodes::toleration()] });
+    let subsets = json!([nowhere, subset(&ns, "b", json!({}))]);
+    let mut ud = united(app, 3, template("cloneSetTemplate", app, "nginx:1"), subsets, json!({}));
+    ud.data["spec"]["topology"]["scheduleStrategy"] = json!({ "type": "Adaptive",
+        "adaptive": { "rescheduleCriticalSeconds": 2, "unschedulableDuration": 300 } });
+    uds.create(&PostParams::default(), &ud).await.expect("create");
+    wait_pods(&ns, app, &[("zone-b", "b", "nginx:1", 3)]).await;
+    wait_for("zone-x marked unschedulable", LONG, || async {
+        let ud = uds.get(app).await.map_err(|e| e.to_string())?;
+        let status = ud_status(&ud);
+        let subset = status["subsetStatuses"]
+            .as_array()
+            .and_then(|s| s.iter().find(|s| s["name"] == "zone-x"))
+            .cloned()
+            .unwrap_or_default();
+        let condition = &subset["conditions"][0];
+        let ok = condition["type"] == "Schedulable"
+            && condition["status"] == "False"
+            && condition["reason"] == "reschedule"
+            && subset["replicas"] == 0
+            && status["subsetReplicas"]["zone-b"] == 3;
+        if ok { Ok(()) } else { Err(status.to_string()) }
+    })
+    .await;
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(3).await;
+}
