@@ -327,13 +327,20 @@ async fn partitions_roll_out_in_place(prefix: &str, kind: &str, child: &str, ver
         .map(|(k, (_, strategy))| (k, strategy))
         .collect();
     assert_eq!(partitions.len(), 3, "{partitions:?}");
-    // Released: every pod updates, still in place.
-    patch(
-        &uds,
-        app,
-        json!({ "spec": { "updateStrategy": { "manualUpdate": { "partitions": null } } } }),
-    )
-    .await;
+    // `rollout status` judges every subset: done, with 3 pods held.
+    let (code, out, err) =
+        support::kruise_in(&ns, &["rollout", "status", "ud/part", "--timeout", "60s"]).await;
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("successfully rolled out (6/6 ready, partitions hold 3)"),
+        "{out}"
+    );
+    assert!(out.contains("zone-a 2/2 (partition 2)"), "{out}");
+    // Released subset by subset with the CLI: every pod updates, still in place.
+    for subset in ["zone-a=0", "zone-b=0"] {
+        let (code, out, err) = support::kruise_in(&ns, &["set", "partition", "ud/part", subset]).await;
+        assert_eq!(code, 0, "{out}{err}");
+    }
     let after = wait_pods(
         &ns,
         app,
@@ -370,6 +377,16 @@ async fn partitions_roll_out_in_place(prefix: &str, kind: &str, child: &str, ver
     assert!(settled.0 > 0.0 && settled.1 > 0.0, "counted writes: {settled:?}");
     tokio::time::sleep(Duration::from_secs(4)).await;
     assert_eq!(writes(), settled, "writes after settling");
+    let (code, tree, err) = support::kruise_in(&ns, &["get", "ud/part", "--tree"]).await;
+    assert_eq!(code, 0, "{err}");
+    for zone in ["a", "b", "c"] {
+        let line = format!("subset zone-{zone}  {child} part-zone-{zone}-");
+        assert!(tree.contains(&line), "{line} in\n{tree}");
+    }
+    assert!(
+        tree.contains("2/2 ready") && !tree.contains("old revision"),
+        "{tree}"
+    );
     assert_eq!(controller.stop(), 0);
     nodes.remove_all(3).await;
 }
@@ -538,8 +555,9 @@ async fn elastic_subsets_fill_in_order_and_scaling_moves_replicas_as_the_bounds_
         ],
     )
     .await;
-    // Down to 2: the mins, in topology order (c gets none).
-    patch(&uds, app, json!({ "spec": { "replicas": 2 } })).await;
+    // Down to 2 with `kubectl kruise scale`: the mins, in topology order (c gets none).
+    let (code, out, err) = support::kruise_in(&ns, &["scale", "ud/elastic", "--replicas", "2"]).await;
+    assert_eq!(code, 0, "{out}{err}");
     wait_pods(
         &ns,
         app,
@@ -617,7 +635,13 @@ async fn adaptive_scheduling_moves_replicas_away_from_a_subset_whose_pods_cannot
         "key": ZONE, "operator": "In", "values": [format!("{}-x", ns.name)] }] },
         "tolerations": [support::nodes::toleration()] });
     let subsets = json!([nowhere, subset(&ns, "b", json!({}))]);
-    let mut ud = united(app, 3, template("cloneSetTemplate", app, "nginx:1"), subsets, json!({}));
+    let mut ud = united(
+        app,
+        3,
+        template("cloneSetTemplate", app, "nginx:1"),
+        subsets,
+        json!({}),
+    );
     ud.data["spec"]["topology"]["scheduleStrategy"] = json!({ "type": "Adaptive",
         "adaptive": { "rescheduleCriticalSeconds": 2, "unschedulableDuration": 300 } });
     uds.create(&PostParams::default(), &ud).await.expect("create");

@@ -259,9 +259,22 @@ fn kinds_for(verb: &str) -> &'static [&'static str] {
             "acj",
             "sidecarset",
             "ws",
+            "ud",
         ],
-        "status" => &["clone", "asts", "ads", "deploy", "sts", "ds", "bcj", "sidecarset"],
-        "image" | "partition" => &["clone", "asts", "ads", "deploy", "sts", "ds", "sidecarset"],
+        "status" => &[
+            "clone",
+            "asts",
+            "ads",
+            "deploy",
+            "sts",
+            "ds",
+            "bcj",
+            "sidecarset",
+            "ud",
+        ],
+        "image" => &["clone", "asts", "ads", "deploy", "sts", "ds", "sidecarset"],
+        "partition" => &["clone", "asts", "ads", "deploy", "sts", "ds", "sidecarset", "ud"],
+        "scale" => &["clone", "asts", "ads", "deploy", "sts", "ds", "ud"],
         _ => WORKLOADS,
     }
 }
@@ -306,6 +319,10 @@ mod tests {
     fn get_alone_offers_and_lists_workloadspreads() {
         assert!(kinds_for("get").contains(&"ws"));
         assert!(!kinds_for("pause").contains(&"ws"));
+        for verb in ["get", "status", "partition", "scale"] {
+            assert!(kinds_for(verb).contains(&"ud"), "{verb}");
+        }
+        assert!(!kinds_for("image").contains(&"ud"));
         assert_eq!(qualified("ws"), "workloadspreads.apps.kruise.io");
         assert_eq!(qualified("clone"), "clonesets.apps.kruise.io");
         let (resource, cluster_scoped) = listed_type("get", "ws").expect("get lists ws");

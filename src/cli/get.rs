@@ -256,6 +256,10 @@ async fn tree(args: &GetArgs, connection: &ConnectionArgs) -> anyhow::Result<Str
     }
     let target = tree_target(&args.words)?;
     let (client, namespace) = target::connect(connection).await?;
+    if target.kind == Kind::UnitedDeployment {
+        return super::uniteddeployment_tree::load_and_render(&client, &namespace, &target.name, glyphs)
+            .await;
+    }
     if target.kind == Kind::SidecarSet {
         return super::sidecarset_tree::load_and_render(&client, &target.name, glyphs).await;
     }

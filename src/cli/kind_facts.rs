@@ -53,6 +53,16 @@ impl Kind {
                 updated_ready: optional("updatedReadyPods"),
                 updated_available: optional("updatedReadyPods"),
             },
+            // Its subsets' sums; it counts no availability of its own.
+            Kind::UnitedDeployment => StatusNumbers {
+                replicas: spec["replicas"].as_i64().unwrap_or(1),
+                current: count(&status["replicas"]),
+                updated: count(&status["updatedReplicas"]),
+                ready: count(&status["readyReplicas"]),
+                available: count(&status["readyReplicas"]),
+                updated_ready: optional("updatedReadyReplicas"),
+                updated_available: optional("updatedReadyReplicas"),
+            },
             _ => StatusNumbers {
                 replicas: spec["replicas"].as_i64().unwrap_or(1),
                 current: count(&status["replicas"]),
@@ -116,6 +126,13 @@ impl Kind {
                 let partition = crate::workloads::sidecarset::plan_update::partition(&strategy, replicas);
                 (replicas - partition).max(updated)
             }
+            // The partitions its controller applied, one per subset.
+            Kind::UnitedDeployment => {
+                let held: i64 = status["updateStatus"]["currentPartitions"]
+                    .as_object()
+                    .map_or(0, |p| p.values().map(count).sum());
+                (replicas - held.clamp(0, replicas)).max(updated)
+            }
             _ => replicas,
         }
     }
@@ -154,6 +171,7 @@ impl Kind {
             Kind::BroadcastJob => crate::admission::review::validate_object("BroadcastJob", &spec),
             Kind::AdvancedCronJob => crate::admission::review::validate_object("AdvancedCronJob", &spec),
             Kind::SidecarSet => crate::admission::review::validate_object("SidecarSet", &spec),
+            Kind::UnitedDeployment => crate::admission::review::validate_object("UnitedDeployment", &spec),
         }
     }
 }

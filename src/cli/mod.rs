@@ -15,6 +15,7 @@ pub mod install;
 pub mod job_tree;
 pub mod kind_facts;
 pub mod partition;
+pub mod partition_united;
 pub mod pod_groups;
 pub mod rollout;
 pub mod run;
@@ -29,6 +30,7 @@ pub mod target;
 mod testenv;
 pub mod tree;
 pub mod undo;
+pub mod uniteddeployment_tree;
 pub mod workloadspread_tree;
 
 use std::process::ExitCode;

@@ -25,14 +25,15 @@ use crate::workloads::cloneset::status::is_at_revision;
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, statefulset (sts; a number only), sidecarset (of the
-pods it injected). Deployments have no partition. For a CloneSet the pods that update next
-are listed, in update order.
+pods it injected), ud (per subset: SUBSET=N). Deployments have no partition. For a CloneSet
+the pods that update next are listed, in update order.
 
 Examples:
   kubectl kruise set partition cloneset/web 3
   kubectl kruise set partition cloneset/web 40% --yes
   kubectl kruise set partition sts/db 1 --dry-run=client
-  kubectl kruise set partition sidecarset/log-agent 50%";
+  kubectl kruise set partition sidecarset/log-agent 50%
+  kubectl kruise set partition ud/web zone-a=2";
 
 #[derive(Debug, Args)]
 pub struct PartitionArgs {
@@ -40,8 +41,9 @@ pub struct PartitionArgs {
     #[arg(value_name = "TYPE/NAME")]
     pub target: String,
     /// Pods to keep at the old revision: a number or a percentage (`40%`; an Advanced
-    /// StatefulSet's is sent as the number of pods it resolves to)
-    #[arg(value_name = "N|P%")]
+    /// StatefulSet's is sent as the number of pods it resolves to); for a UnitedDeployment
+    /// `SUBSET=N`
+    #[arg(value_name = "N|P%|SUBSET=N")]
     pub partition: String,
     /// Skip the confirmation
     #[arg(short = 'y', long)]
@@ -102,6 +104,9 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
     let [t] = targets.as_slice() else {
         return Err(UsageError("set partition takes one workload (see --help)".into()).into());
     };
+    if t.kind == Kind::UnitedDeployment {
+        return super::partition_united::run(&args, t, connection).await;
+    }
     if t.kind.partition_path(&Value::Null).is_none() {
         return Err(UsageError(format!(
             "{}/{} has no partition; pause it instead (kubectl kruise rollout pause)",

@@ -4,8 +4,12 @@
 //!
 //! Invariant: every pod line carries an icon and a word, so the tree reads without colour;
 //! trailing spaces are trimmed.
+use k8s_openapi::api::core::v1::Pod;
+use kube::ResourceExt;
+
 use super::glyphs::Glyphs;
 use super::tree::Branches;
+use crate::workloads::sidecarset::pod_facts::running_ready;
 
 /// One pod line: icon, name, word, detail.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +33,49 @@ pub fn plural(n: usize) -> String {
         "1 pod".into()
     } else {
         format!("{n} pods")
+    }
+}
+
+/// The icon and word of a pod: ready, its phase, or Terminating.
+fn state(pod: &Pod, glyphs: Glyphs) -> (&'static str, String) {
+    if pod.metadata.deletion_timestamp.is_some() {
+        return (glyphs.progress, "Terminating".into());
+    }
+    if running_ready(pod) {
+        return (glyphs.done, "ready".into());
+    }
+    match phase(pod).as_str() {
+        "Failed" => (glyphs.failed, "Failed".into()),
+        "Succeeded" => (glyphs.idle, "Succeeded".into()),
+        "Unknown" => (glyphs.unknown, "Unknown".into()),
+        "Running" => (glyphs.progress, "not ready".into()),
+        other => (glyphs.progress, other.into()),
+    }
+}
+
+/// `status.phase`, `Pending` when the pod has no status yet.
+pub fn phase(pod: &Pod) -> String {
+    pod.status
+        .as_ref()
+        .and_then(|s| s.phase.clone())
+        .unwrap_or_else(|| "Pending".into())
+}
+
+pub fn node_of(pod: &Pod) -> String {
+    pod.spec
+        .as_ref()
+        .and_then(|s| s.node_name.clone())
+        .unwrap_or_default()
+}
+
+/// A pod's line: its state, name and node.
+pub fn pod_line(pod: &Pod, glyphs: Glyphs) -> PodLine {
+    let (icon, word) = state(pod, glyphs);
+    PodLine {
+        icon,
+        name: pod.name_any(),
+        word,
+        detail: node_of(pod),
     }
 }
 

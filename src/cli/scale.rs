@@ -91,7 +91,13 @@ impl From<ScaledownArgs> for ScaleArgs {
 
 pub async fn run(args: ScaleArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let targets = target::parse(&args.target)?;
-    target::templates_only(&targets, "scale")?;
+    // A UnitedDeployment scales too: its controller splits the replicas between subsets.
+    let others: Vec<target::Target> = targets
+        .iter()
+        .filter(|t| t.kind != Kind::UnitedDeployment)
+        .cloned()
+        .collect();
+    target::templates_only(&others, "scale")?;
     let [t] = targets.as_slice() else {
         return Err(UsageError("scale takes one workload (see --help)".into()).into());
     };

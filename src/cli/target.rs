@@ -34,6 +34,9 @@ pub enum Kind {
     /// Cluster-scoped sidecars of other workloads' pods: `rollout status|pause|resume`,
     /// `set image`, `set partition`, `get --tree`.
     SidecarSet,
+    /// One workload per subset: `rollout status` (every subset), `set partition SUBSET=N`,
+    /// `scale`, `get --tree`.
+    UnitedDeployment,
 }
 
 /// Whether a CloneSet (as JSON) spells its update strategy the `v1beta1` way: a
@@ -44,7 +47,7 @@ pub fn cloneset_nested(object: &Value) -> bool {
 }
 
 impl Kind {
-    const ALL: [Kind; 9] = [
+    const ALL: [Kind; 10] = [
         Kind::CloneSet,
         Kind::AdvancedStatefulSet,
         Kind::AdvancedDaemonSet,
@@ -54,6 +57,7 @@ impl Kind {
         Kind::BroadcastJob,
         Kind::AdvancedCronJob,
         Kind::SidecarSet,
+        Kind::UnitedDeployment,
     ];
 
     /// Cluster-scoped (a SidecarSet): `-n` does not apply to the object itself.
@@ -62,9 +66,10 @@ impl Kind {
     }
 
     /// Has a pod template whose revisions roll out (restart, history, undo, scale, step):
-    /// not the job kinds, not a SidecarSet (its containers go into other workloads' pods).
+    /// not the job kinds, not a SidecarSet (its containers go into other workloads' pods),
+    /// not a UnitedDeployment (its subset workloads roll out; it only scales).
     pub fn rolls_out_a_template(self) -> bool {
-        !self.is_job() && self != Kind::SidecarSet
+        !self.is_job() && !matches!(self, Kind::SidecarSet | Kind::UnitedDeployment)
     }
 
     /// Where `object`'s container lists (`containers`, `initContainers`) live.
@@ -92,7 +97,11 @@ impl Kind {
             Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet | Kind::StatefulSet => {
                 Some(&["spec", "updateStrategy", "rollingUpdate", "partition"])
             }
-            Kind::Deployment | Kind::DaemonSet | Kind::BroadcastJob | Kind::AdvancedCronJob => None,
+            Kind::Deployment
+            | Kind::DaemonSet
+            | Kind::BroadcastJob
+            | Kind::AdvancedCronJob
+            | Kind::UnitedDeployment => None,
         }
     }
 
@@ -112,7 +121,7 @@ impl Kind {
                 Some(&["spec", "updateStrategy", "rollingUpdate", "paused"])
             }
             Kind::Deployment | Kind::BroadcastJob | Kind::AdvancedCronJob => Some(&["spec", "paused"]),
-            Kind::StatefulSet | Kind::DaemonSet => None,
+            Kind::StatefulSet | Kind::DaemonSet | Kind::UnitedDeployment => None,
         }
     }
 
@@ -166,6 +175,13 @@ impl Kind {
                 "advancedcronjobs.apps.kruise.io",
                 "advancedcronjob.apps.kruise.io",
             ],
+            Kind::UnitedDeployment => &[
+                "ud",
+                "uniteddeployment",
+                "uniteddeployments",
+                "uniteddeployments.apps.kruise.io",
+                "uniteddeployment.apps.kruise.io",
+            ],
             // No short name upstream.
             Kind::SidecarSet => &[
                 "sidecarset",
@@ -200,6 +216,12 @@ impl Kind {
                 "advancedcronjobs",
             ),
             Kind::SidecarSet => ("apps.kruise.io", "v1alpha1", "SidecarSet", "sidecarsets"),
+            Kind::UnitedDeployment => (
+                "apps.kruise.io",
+                "v1alpha1",
+                "UnitedDeployment",
+                "uniteddeployments",
+            ),
         };
         ApiResource {
             group: group.into(),
@@ -405,6 +427,10 @@ pub fn templates_only(targets: &[Target], verb: &str) -> Result<(), UsageError> 
     no_jobs(targets, verb)?;
     match targets.iter().find(|t| !t.kind.rolls_out_a_template()) {
         None => Ok(()),
+        Some(t) if t.kind == Kind::UnitedDeployment => Err(UsageError(format!(
+            "{verb} works on workloads with a pod template of their own; {} rolls out through its subset workloads (it has rollout status, set partition SUBSET=N, scale and get --tree)",
+            t.id()
+        ))),
         Some(t) => Err(UsageError(format!(
             "{verb} works on workloads with a pod template; {} injects containers into other workloads' pods (it has rollout status|pause|resume, set image, set partition and get --tree)",
             t.id()

@@ -39,11 +39,10 @@ use kube::{Client, ResourceExt};
 use serde_json::Value;
 
 use super::glyphs::Glyphs;
-use super::pod_groups::{Group, PodLine, draw, plural};
+use super::pod_groups::{Group, PodLine, draw, node_of, phase, plural, pod_line};
 use crate::api::workloadspread::{
     TargetReference, WorkloadSpread, WorkloadSpreadSubset, WorkloadSpreadSubsetStatus,
 };
-use crate::workloads::sidecarset::pod_facts::running_ready;
 use crate::workloads::workloadspread::deleting::matched;
 use crate::workloads::workloadspread::place::capacity;
 use crate::workloads::workloadspread::schedulable::CONDITION as SCHEDULABLE;
@@ -95,48 +94,6 @@ pub fn target_pods(target: &TargetReference, pods: Vec<Pod>, replicasets: &[Repl
     pods.into_iter()
         .filter(|p| controlled_by_target(p, target, replicasets))
         .collect()
-}
-
-/// The icon and word of a pod placed in a subset.
-fn placed_state(pod: &Pod, glyphs: Glyphs) -> (&'static str, String) {
-    if pod.metadata.deletion_timestamp.is_some() {
-        return (glyphs.progress, "Terminating".into());
-    }
-    if running_ready(pod) {
-        return (glyphs.done, "ready".into());
-    }
-    match phase(pod).as_str() {
-        "Failed" => (glyphs.failed, "Failed".into()),
-        "Succeeded" => (glyphs.idle, "Succeeded".into()),
-        "Unknown" => (glyphs.unknown, "Unknown".into()),
-        "Running" => (glyphs.progress, "not ready".into()),
-        other => (glyphs.progress, other.into()),
-    }
-}
-
-/// `status.phase`, `Pending` when the pod has no status yet.
-fn phase(pod: &Pod) -> String {
-    pod.status
-        .as_ref()
-        .and_then(|s| s.phase.clone())
-        .unwrap_or_else(|| "Pending".into())
-}
-
-fn node_of(pod: &Pod) -> String {
-    pod.spec
-        .as_ref()
-        .and_then(|s| s.node_name.clone())
-        .unwrap_or_default()
-}
-
-fn placed_line(pod: &Pod, glyphs: Glyphs) -> PodLine {
-    let (icon, word) = placed_state(pod, glyphs);
-    PodLine {
-        icon,
-        name: pod.name_any(),
-        word,
-        detail: node_of(pod),
-    }
 }
 
 fn unplaced_line(pod: &Pod, glyphs: Glyphs) -> PodLine {
@@ -238,7 +195,7 @@ pub fn groups(ws: &WorkloadSpread, total: Option<i64>, pods: &[Pod], glyphs: Gly
             .filter(|(ws_name, _)| *ws_name == name)
             .and_then(|(_, subset)| subsets.iter().position(|s| s.name == subset));
         match subset {
-            Some(i) => placed[i].push(placed_line(pod, glyphs)),
+            Some(i) => placed[i].push(pod_line(pod, glyphs)),
             None => unplaced.push(unplaced_line(pod, glyphs)),
         }
     }

@@ -144,6 +144,7 @@ pub fn kind_word(kind: Kind) -> &'static str {
         Kind::BroadcastJob => "bcj",
         Kind::AdvancedCronJob => "acj",
         Kind::SidecarSet => "sidecarset",
+        Kind::UnitedDeployment => "ud",
     }
 }
 

@@ -15,6 +15,7 @@ mod by_object;
 mod job;
 pub mod render;
 mod sidecarset;
+mod uniteddeployment;
 mod watch;
 
 pub use job::judge as job_judge;
@@ -31,7 +32,8 @@ use assess::{Phase, Report};
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, deployment (deploy); bcj (a BroadcastJob: waits until it
 completes or fails, one line per change); sidecarset (its in-place sidecar upgrade, from its
-status counters, one line per change). Waits until the rollout completes (generation
+status counters, one line per change); ud (a UnitedDeployment: every subset, from its status,
+one line per change). Waits until the rollout completes (generation
 observed, updated = expected after the partition, updated pods ready and available, no pod
 mid in-place update) and prints `successfully rolled out`. On a terminal it draws a live
 view: an overall bar and one line per pod (old revision, updating in place, recreating,

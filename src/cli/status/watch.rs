@@ -106,6 +106,7 @@ pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Resul
                 | Kind::Deployment
                 | Kind::BroadcastJob
                 | Kind::SidecarSet
+                | Kind::UnitedDeployment
         )
     }) {
         let hint = if t.kind == Kind::AdvancedCronJob {
@@ -114,7 +115,7 @@ pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Resul
             ""
         };
         return Err(UsageError(format!(
-            "rollout status supports cloneset, asts, ads, deployment, bcj and sidecarset, not {}{hint}",
+            "rollout status supports cloneset, asts, ads, deployment, bcj, sidecarset and ud, not {}{hint}",
             t.kind.qualified()
         ))
         .into());
@@ -122,6 +123,7 @@ pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Resul
     let by_object = |kind| match kind {
         Kind::BroadcastJob => Some(&super::job::BROADCAST_JOB),
         Kind::SidecarSet => Some(&super::sidecarset::SIDECARSET),
+        Kind::UnitedDeployment => Some(&super::uniteddeployment::UNITED_DEPLOYMENT),
         _ => None,
     };
     if let Some(judged) = targets.first().and_then(|t| by_object(t.kind)) {
