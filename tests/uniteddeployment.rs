@@ -666,3 +666,67 @@ async fn adaptive_scheduling_moves_replicas_away_from_a_subset_whose_pods_cannot
     assert_eq!(controller.stop(), 0);
     nodes.remove_all(3).await;
 }
+
+#[tokio::test]
+async fn reservation_keeps_stuck_pods_runs_substitutes_and_scales_them_away_once_the_pool_recovers() {
+    let (ns, nodes, controller, uds) = started("ud-reserve").await;
+    let app = "reserve";
+    let zone_x = format!("{}-x", ns.name);
+    let nowhere = json!({ "name": "zone-x", "nodeSelectorTerm": { "matchExpressions": [{
+        "key": ZONE, "operator": "In", "values": [zone_x] }] },
+        "tolerations": [support::nodes::toleration()] });
+    let subsets = json!([nowhere, subset(&ns, "b", json!({}))]);
+    let mut ud = united(
+        app,
+        2,
+        template("cloneSetTemplate", app, "nginx:1"),
+        subsets,
+        json!({}),
+    );
+    ud.data["spec"]["topology"]["scheduleStrategy"] = json!({ "type": "Adaptive",
+        "adaptive": { "rescheduleCriticalSeconds": 2, "unschedulableDuration": 3,
+            "reserveUnschedulablePods": true } });
+    uds.create(&PostParams::default(), &ud).await.expect("create");
+    // zone-x's two pods cannot run: reserved, and two substitutes run in zone-b.
+    wait_for("two reserved pods and two substitutes", LONG, || async {
+        let ud = uds.get(app).await.map_err(|e| e.to_string())?;
+        let status = ud_status(&ud);
+        let seen = pods(&ns, app).await;
+        let running_b = seen.values().filter(|p| p.subset == "zone-b" && p.ready).count();
+        let ok = status["reservedPods"] == 2 && status["subsetReplicas"]["zone-b"] == 2 && running_b == 2;
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("{status} ({running_b} ready in zone-b)"))
+        }
+    })
+    .await;
+    let reserved = ns
+        .api::<Pod>()
+        .list(&ListParams::default().labels(&format!(
+            "app={app},apps.kruise.io/united-deployment-reserved-pod=true"
+        )))
+        .await
+        .expect("pods");
+    assert_eq!(
+        reserved.items.len(),
+        2,
+        "the zone-x pods carry the reserved label"
+    );
+    // The pool recovers: a node in zone x. The reserved pods run, are released after
+    // unschedulableDuration, and the substitutes go.
+    nodes.add(3).await;
+    nodes
+        .patch(3, json!({ "metadata": { "labels": { ZONE: zone_x } } }))
+        .await;
+    wait_pods(&ns, app, &[("zone-x", "x", "nginx:1", 2)]).await;
+    wait_for("no reserved pod left", LONG, || async {
+        let ud = uds.get(app).await.map_err(|e| e.to_string())?;
+        let status = ud_status(&ud);
+        let ok = status["reservedPods"] == 0 && status["replicas"] == 2;
+        if ok { Ok(()) } else { Err(status.to_string()) }
+    })
+    .await;
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(4).await;
+}

@@ -136,6 +136,9 @@ pub enum Why {
     /// A WorkloadSpread's annotations on a pod of another workload: the subset it adopted
     /// the pod into, the pod's deletion cost. No event (a scale can rewrite every cost).
     Spread,
+    /// A UnitedDeployment's reserved-pod label on a pod of its subset workload (reservation
+    /// mode). No event, as upstream.
+    Reserve,
 }
 
 impl Why {

@@ -12,8 +12,8 @@
 //! Invariants: without the Adaptive strategy every subset is schedulable and its
 //! condition is left as it is; a condition's transition time is kept while its status
 //! stays; an unschedulable subset always names when it is looked at again.
-//! Reservation mode (`reserveUnschedulablePods`) is handled as the default mode here: its
-//! reserved-pod labels and substitutes are not built.
+//! The reservation mode (`reserveUnschedulablePods`, [`reserving`]) has its own rules in
+//! [`super::reserve`].
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::Pod;
@@ -58,6 +58,17 @@ pub fn timings(ud: &UnitedDeployment) -> Option<(Duration, Duration)> {
             DEFAULT_UNSCHEDULABLE_SECONDS,
         ),
     ))
+}
+
+/// Whether `ud` runs the reservation mode (Adaptive with `reserveUnschedulablePods`).
+pub fn reserving(ud: &UnitedDeployment) -> bool {
+    let adaptive = ud
+        .spec
+        .topology
+        .as_ref()
+        .and_then(|t| t.schedule_strategy.as_ref())
+        .and_then(|s| s.adaptive.as_ref());
+    timings(ud).is_some() && adaptive.and_then(|a| a.reserve_unschedulable_pods) == Some(true)
 }
 
 fn condition(

@@ -21,6 +21,12 @@
 //!   all but the oldest of several for one subset, go at once. A child without the
 //!   subset-name label is left alone.
 //! - An allocation error leaves everything as it is (a warning event, status untouched).
+//! - A native StatefulSet subset updated with `RollingUpdate` loses, in the same round, its
+//!   pods at or past the partition that are at an older revision and not ready (its rolling
+//!   update would wait on them for ever).
+//! - Reservation mode ([`reserve`]): the reserved-pod labels are written first; an
+//!   unschedulable subset's workload gets maxUnavailable `replicas - ready + update-timeout
+//!   pods`, which also makes it stale.
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
@@ -32,9 +38,10 @@ use serde_json::{Value, json};
 use super::adaptive::{self, Scheduling};
 use super::allocate::{SubsetNow, allocate};
 use super::render::{ChildKind, SubsetRead, patch_text, read_back, render, template_kind};
+use super::reserve::{self, Reservation};
 use super::status::{self, Counted};
 use crate::api::uniteddeployment::{Subset, UnitedDeployment, UnitedDeploymentStatus};
-use crate::runtime::actions::{Action, ChildAction, Problem};
+use crate::runtime::actions::{Action, ChildAction, Problem, Why};
 use crate::runtime::driver::Planned;
 use crate::workloads::common::availability::is_ready;
 
@@ -192,7 +199,21 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
         .filter_map(|(name, c)| Some((name.as_str(), read_back(kind, &c.object, &c.pods)?)))
         .collect();
 
+    let reserving = adaptive::reserving(ud);
+    let (critical, hold) = adaptive::timings(ud).unwrap_or_default();
+    let rules = reserve::Rules {
+        update_revision: snapshot.update_revision,
+        updated: ud
+            .status
+            .as_ref()
+            .and_then(|s| s.conditions.as_ref())
+            .and_then(|c| c.iter().find(|c| c.type_ == status::UPDATED)),
+        critical,
+        hold,
+        now: snapshot.now,
+    };
     let mut scheduling: BTreeMap<&str, Scheduling> = BTreeMap::new();
+    let mut reservations: BTreeMap<&str, Reservation> = BTreeMap::new();
     let mut now_list = Vec::new();
     for subset in subsets(ud) {
         let name = subset.name.as_str();
@@ -203,24 +224,31 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
             .map(|c| c.pods.clone())
             .unwrap_or_default();
         let (replicas, ready) = read.map_or((0, 0), |r| (r.replicas, r.ready_replicas));
-        let schedule = match read {
-            Some(_) => adaptive::existing(
-                ud,
-                previous_condition(ud, name),
-                replicas,
-                ready,
-                &pods,
-                snapshot.now,
-            ),
-            None => adaptive::existing(ud, None, 0, 0, &[], snapshot.now),
-        };
-        now_list.push(SubsetNow {
+        let previous = previous_condition(ud, name);
+        let mut entry = SubsetNow {
             name: name.into(),
             replicas: read.map(|r| r.replicas),
             ready: read.map(|r| r.ready_replicas),
-            schedulable: schedule.schedulable,
             ..SubsetNow::default()
-        });
+        };
+        let schedule = match (read, reserving) {
+            (Some(_), true) => {
+                let reservation = reserve::subset(previous, &pods, &rules);
+                entry.marked_unschedulable = reservation.marked;
+                entry.reserved = reservation.reserved;
+                let schedule = Scheduling {
+                    schedulable: reservation.schedulable,
+                    condition: None,
+                    recheck: reservation.recheck,
+                };
+                reservations.insert(name, reservation);
+                schedule
+            }
+            (Some(_), false) => adaptive::existing(ud, previous, replicas, ready, &pods, snapshot.now),
+            (None, _) => adaptive::existing(ud, None, 0, 0, &[], snapshot.now),
+        };
+        entry.schedulable = schedule.schedulable;
+        now_list.push(entry);
         scheduling.insert(name, schedule);
     }
     let allocation = match allocate(ud, &now_list) {
@@ -236,8 +264,26 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
         }
     };
     let partitions = partitions(ud, &allocation);
+    for (name, reservation) in reservations.iter_mut() {
+        let current = reads.get(name).map_or(0, |r| r.replicas);
+        reserve::after_allocation(reservation, current, allocation[*name]);
+        if let Some(schedule) = scheduling.get_mut(name) {
+            schedule.condition = reservation
+                .condition
+                .clone()
+                .map(|c| status::kept_time(previous_condition(ud, name), c, snapshot.now));
+        }
+    }
 
-    let mut actions = Vec::new();
+    let mut actions: Vec<Action> = reservations
+        .values()
+        .flat_map(|r| &r.labels)
+        .map(|(pod, reserved)| Action::PatchPod {
+            name: pod.clone(),
+            patch: json!({ "metadata": { "labels": { (reserve::RESERVED_LABEL): reserved.to_string() } } }),
+            why: Why::Reserve,
+        })
+        .collect();
     let mut problems = Vec::new();
     let mut provisioned = false;
     let mut updated = false;
@@ -247,7 +293,13 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
         let (replicas, partition) = (allocation[name], partitions[name]);
         match (sorted.current.get(name), reads.get(name)) {
             (Some(child), Some(read)) => {
-                let stale = read.revision.as_deref() != Some(snapshot.update_revision)
+                // Reservation mode: an unschedulable subset may lose what is not ready.
+                let unavailable = reservations
+                    .get(name)
+                    .filter(|r| !r.schedulable)
+                    .map(|r| reserve::max_unavailable(read.replicas, read.ready_replicas, r.update_timeout));
+                let stale = unavailable.is_some_and(|m| max_unavailable_of(kind, &child.object) != Some(m))
+                    || read.revision.as_deref() != Some(snapshot.update_revision)
                     || read.replicas != replicas
                     || read.partition != partition
                     || read.patch.as_deref().unwrap_or_default() != patch_of(subset);
@@ -262,7 +314,10 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
                     partition,
                     Some(&child.object),
                 ) {
-                    Ok(rendered) => {
+                    Ok(mut rendered) => {
+                        if let Some(max) = unavailable {
+                            set_max_unavailable(kind, &mut rendered, max);
+                        }
                         let patch = child_patch(&child.object, &rendered);
                         if patch.as_object().is_some_and(|m| !m.is_empty()) {
                             updated = true;
@@ -272,6 +327,15 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
                                 name: child.meta("name").unwrap_or_default().into(),
                                 patch,
                             }));
+                            if kind == ChildKind::StatefulSet
+                                && rendered["spec"]["updateStrategy"]["type"] == "RollingUpdate"
+                            {
+                                actions.extend(stuck_stateful_pods(
+                                    child,
+                                    snapshot.update_revision,
+                                    partition,
+                                ));
+                            }
                         }
                     }
                     Err(message) => problems.push(Problem {
@@ -323,6 +387,7 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
         }
     }
     let counted = count(&sorted, snapshot.update_revision);
+    let reserved: BTreeMap<&str, i32> = reservations.iter().map(|(k, r)| (*k, r.reserved)).collect();
     let status = status::status(&status::Input {
         ud,
         update_revision: snapshot.update_revision,
@@ -332,6 +397,7 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
         partitions: &partitions,
         reads: &reads,
         scheduling: &scheduling,
+        reserved: reserving.then_some(&reserved),
         counted,
         provisioned,
         updated,
@@ -344,6 +410,35 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
         requeue_after: requeue,
         ..Planned::default()
     }
+}
+
+/// The pods of a native StatefulSet subset that its rolling update would wait on for ever
+/// (reference §3.6): at or past the partition, at an older UnitedDeployment revision, and
+/// not ready. Deleted with the update, so the StatefulSet recreates them at the new one.
+fn stuck_stateful_pods(child: &Child, update_revision: &str, partition: i32) -> Vec<Action> {
+    child
+        .pods
+        .iter()
+        .filter(|pod| pod.metadata.deletion_timestamp.is_none())
+        .filter(|pod| {
+            let name = pod.metadata.name.as_deref().unwrap_or_default();
+            let ordinal = name.rsplit_once('-').and_then(|(_, n)| n.parse::<i32>().ok());
+            let revision = pod
+                .metadata
+                .labels
+                .as_ref()
+                .and_then(|l| l.get(super::render::REVISION_LABEL));
+            ordinal.is_some_and(|o| o >= partition)
+                && revision.map(String::as_str) != Some(update_revision)
+                && !is_ready(pod)
+        })
+        .map(|pod| Action::DeletePod {
+            name: pod.metadata.name.clone().unwrap_or_default(),
+            uid: pod.metadata.uid.clone().unwrap_or_default(),
+            claims: Vec::new(),
+            why: None,
+        })
+        .collect()
 }
 
 /// Per subset: `manualUpdate.partitions[name]` or 0, capped at its allocation.
@@ -386,6 +481,50 @@ fn count(sorted: &Sorted, update_revision: &str) -> Counted {
         }
     }
     counted
+}
+
+/// Where a subset workload of `kind` (as JSON) keeps its maxUnavailable (reservation mode:
+/// CloneSet and Deployment templates only).
+fn max_unavailable_path(kind: ChildKind, object: &Value) -> Option<&'static str> {
+    match kind {
+        ChildKind::CloneSet
+            if crate::api::cloneset::strategy_is_nested(&object["spec"]["updateStrategy"]) =>
+        {
+            Some("/spec/updateStrategy/rollingUpdate/maxUnavailable")
+        }
+        ChildKind::CloneSet => Some("/spec/updateStrategy/maxUnavailable"),
+        ChildKind::Deployment if object["spec"]["strategy"]["type"] != "Recreate" => {
+            Some("/spec/strategy/rollingUpdate/maxUnavailable")
+        }
+        _ => None,
+    }
+}
+
+fn max_unavailable_of(kind: ChildKind, object: &Value) -> Option<i32> {
+    let value = object.pointer(max_unavailable_path(kind, object)?)?;
+    value.as_i64().and_then(|n| i32::try_from(n).ok())
+}
+
+fn set_max_unavailable(kind: ChildKind, object: &mut Value, max: i32) {
+    if let Some(path) = max_unavailable_path(kind, object) {
+        let keys: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        set_at(object, &keys, json!(max));
+    }
+}
+
+/// Sets `new` at `keys` under `value`, making objects on the way.
+fn set_at(value: &mut Value, keys: &[&str], new: Value) {
+    match keys.split_first() {
+        None => *value = new,
+        Some((key, rest)) => {
+            if !value.is_object() {
+                *value = json!({});
+            }
+            if let Some(map) = value.as_object_mut() {
+                set_at(map.entry(key.to_string()).or_insert(Value::Null), rest, new);
+            }
+        }
+    }
 }
 
 /// The merge patch from `existing` to `rendered` over what rendering decides: labels,

@@ -3,7 +3,9 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::api::uniteddeployment::SUBSET_NAME_LABEL;
+use crate::runtime::actions::Why;
 use crate::workloads::uniteddeployment::render::REVISION_LABEL;
+use crate::workloads::uniteddeployment::reserve;
 
 const REV: &str = "web-rev2";
 const NOW: i64 = 1_800_000_000;
@@ -312,4 +314,126 @@ fn the_status_counts_pods_at_the_update_revision_and_moves_the_current_revision(
         .find(|c| c.type_ == status::UPDATED)
         .expect("UnitedDeploymentUpdated");
     assert_eq!(updated.status, "False");
+}
+
+fn stuck_pod(name: &str, age: i64) -> Pod {
+    serde_json::from_value(json!({ "metadata": { "name": name,
+            "labels": { REVISION_LABEL: REV, (reserve::RESERVED_LABEL): "false" },
+            "creationTimestamp": Timestamp::from_second(NOW - age).expect("a time").to_string() },
+        "status": { "phase": "Pending", "conditions": [{ "type": "PodScheduled", "status": "False",
+            "reason": "Unschedulable" }] } }))
+    .expect("a pod")
+}
+
+#[test]
+fn reservation_keeps_a_stuck_pod_and_places_a_substitute_in_the_next_subset() {
+    let set = ud(
+        2,
+        json!([{ "name": "a" }, { "name": "b" }]),
+        json!({ "topology": { "subsets": [{ "name": "a" }, { "name": "b" }],
+            "scheduleStrategy": { "type": "Adaptive", "adaptive": {
+                "rescheduleCriticalSeconds": 30, "reserveUnschedulablePods": true } } } }),
+    );
+    let mut a = stored(&set, "a", REV, 2, 0);
+    a["status"]["readyReplicas"] = json!(1);
+    let pods = [pod(REV, true), stuck_pod("stuck", 60)];
+    let children = vec![Child {
+        kind: ChildKind::CloneSet,
+        object: a,
+        pods: vec![&pods[0], &pods[1]],
+    }];
+    let planned = plan(&snapshot(&set, children));
+    // The labels first: the stuck pod reserved, the running one labelled not reserved.
+    let labels: Vec<(String, Value)> = planned.actions[..2]
+        .iter()
+        .map(|a| match a {
+            Action::PatchPod { name, patch, why } => {
+                assert_eq!(*why, Why::Reserve);
+                (
+                    name.clone(),
+                    patch["metadata"]["labels"][reserve::RESERVED_LABEL].clone(),
+                )
+            }
+            other => panic!("a label patch, not {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            ("p".to_string(), json!("false")),
+            ("stuck".to_string(), json!("true"))
+        ]
+    );
+    // a keeps its 2 (one reserved), b gets the substitute; a may lose its pod not ready.
+    let Action::Child(ChildAction::Patch { patch, .. }) = &planned.actions[2] else {
+        panic!("a's workload: {:?}", planned.actions)
+    };
+    assert_eq!(
+        patch,
+        &json!({ "spec": { "updateStrategy": { "maxUnavailable": 1 } } })
+    );
+    assert_eq!(created_replicas(&planned), [("b".into(), 1)]);
+    let status = planned.status.expect("a status");
+    assert_eq!((status.replicas, status.reserved_pods), (1, Some(1)));
+    assert!(
+        status
+            .label_selector
+            .as_deref()
+            .is_some_and(|s| s.ends_with(reserve::SELECTOR_SUFFIX)),
+        "{:?}",
+        status.label_selector
+    );
+    let a = &status.subset_statuses.expect("subsets")[0];
+    assert_eq!(a.reserved_pods, Some(1));
+    let schedulable = &a.conditions.as_ref().expect("conditions")[0];
+    assert_eq!(
+        (schedulable.status.as_str(), schedulable.message.as_deref()),
+        ("False", Some("reserved pods found"))
+    );
+}
+
+fn named_pod(name: &str, revision: &str, ready: bool) -> Pod {
+    let mut pod = pod(revision, ready);
+    pod.metadata.name = Some(name.into());
+    pod.metadata.uid = Some(format!("uid-{name}"));
+    pod
+}
+
+#[test]
+fn a_statefulset_update_deletes_its_old_pods_past_the_partition_that_are_not_ready() {
+    let mut set = ud(
+        3,
+        json!([{ "name": "a" }]),
+        json!({ "updateStrategy": { "manualUpdate": { "partitions": { "a": 1 } } } }),
+    );
+    set.spec.template = serde_json::from_value(template("statefulSetTemplate", "nginx:2")).ok();
+    let pods = [
+        named_pod("web-a-x-0", "web-rev1", false),
+        named_pod("web-a-x-1", "web-rev1", false),
+        named_pod("web-a-x-2", "web-rev1", true),
+        named_pod("web-a-x-3", REV, false),
+    ];
+    let children = vec![Child {
+        kind: ChildKind::StatefulSet,
+        object: stored(&set, "a", "web-rev1", 3, 1),
+        pods: pods.iter().collect(),
+    }];
+    let planned = plan(&snapshot(&set, children));
+    assert_eq!(
+        writes_and_deletes(&planned),
+        ["patch web-a-x", "delete pod web-a-x-1"],
+        "below the partition, ready or already new: kept"
+    );
+}
+
+fn writes_and_deletes(planned: &Planned<UnitedDeploymentStatus>) -> Vec<String> {
+    planned
+        .actions
+        .iter()
+        .map(|a| match a {
+            Action::Child(ChildAction::Patch { name, .. }) => format!("patch {name}"),
+            Action::DeletePod { name, .. } => format!("delete pod {name}"),
+            other => format!("{other:?}"),
+        })
+        .collect()
 }

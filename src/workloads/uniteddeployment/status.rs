@@ -12,6 +12,8 @@
 //! - A condition's transition time changes only when its status does; `SubsetProvisioned`
 //!   and `SubsetUpdated` are set True by a round that created, deleted or updated a subset
 //!   workload and otherwise kept.
+//! - Reservation mode: `replicas` leaves the reserved pods out, `reservedPods` counts them
+//!   (in total and per subset), and `labelSelector` selects only unreserved pods.
 //! - None is returned when nothing differs from the stored status (no write).
 use std::collections::BTreeMap;
 
@@ -21,6 +23,7 @@ use kube::core::Selector;
 
 use super::adaptive::Scheduling;
 use super::render::SubsetRead;
+use super::reserve::SELECTOR_SUFFIX;
 use crate::api::common::Condition;
 use crate::api::uniteddeployment::{
     UnitedDeployment, UnitedDeploymentStatus, UnitedDeploymentSubsetStatus, UpdateStatus,
@@ -49,6 +52,8 @@ pub struct Input<'a> {
     pub partitions: &'a BTreeMap<String, i32>,
     pub reads: &'a BTreeMap<&'a str, SubsetRead>,
     pub scheduling: &'a BTreeMap<&'a str, Scheduling>,
+    /// Reservation mode: the reserved pods per subset (None: not in reservation mode).
+    pub reserved: Option<&'a BTreeMap<&'a str, i32>>,
     pub counted: Counted,
     /// This round creates or deletes a subset workload.
     pub provisioned: bool,
@@ -61,19 +66,23 @@ fn second(now: Timestamp) -> Time {
     Time(Timestamp::from_second(now.as_second()).unwrap_or(now))
 }
 
-/// `wanted` (type, status, reason, message), keeping the stored condition's transition
-/// time while its status stays.
-pub fn set_condition(conditions: &mut Vec<Condition>, wanted: Condition, now: Timestamp) {
-    let previous = conditions.iter().position(|c| c.type_ == wanted.type_);
+/// `wanted` with `previous`'s transition time while the status stays, else `now`.
+pub fn kept_time(previous: Option<&Condition>, wanted: Condition, now: Timestamp) -> Condition {
     let transition = previous
-        .map(|i| &conditions[i])
         .filter(|c| c.status == wanted.status)
         .and_then(|c| c.last_transition_time.clone())
         .unwrap_or_else(|| second(now));
-    let condition = Condition {
+    Condition {
         last_transition_time: Some(transition),
         ..wanted
-    };
+    }
+}
+
+/// `wanted` (type, status, reason, message) in `conditions`, keeping the stored
+/// condition's transition time while its status stays.
+pub fn set_condition(conditions: &mut Vec<Condition>, wanted: Condition, now: Timestamp) {
+    let previous = conditions.iter().position(|c| c.type_ == wanted.type_);
+    let condition = kept_time(previous.map(|i| &conditions[i]), wanted, now);
     match previous {
         Some(i) => conditions[i] = condition,
         None => conditions.push(condition),
@@ -144,7 +153,7 @@ pub fn status(input: &Input) -> Option<UnitedDeploymentStatus> {
             replicas: Some(*replicas),
             ready_replicas: Some(input.reads.get(name.as_str()).map_or(0, |r| r.ready_replicas)),
             partition: Some(input.partitions.get(name).copied().unwrap_or(0)),
-            reserved_pods: None,
+            reserved_pods: input.reserved.map(|r| r.get(name.as_str()).copied().unwrap_or(0)),
             conditions: input
                 .scheduling
                 .get(name.as_str())
@@ -152,13 +161,15 @@ pub fn status(input: &Input) -> Option<UnitedDeploymentStatus> {
                 .map(|c| vec![c]),
         })
         .collect();
+    let reserved: Option<i32> = input.reserved.map(|r| r.values().sum());
+    let suffix = if reserved.is_some() { SELECTOR_SUFFIX } else { "" };
     let proposed = UnitedDeploymentStatus {
         observed_generation: ud.metadata.generation,
-        replicas: counted.replicas,
+        replicas: counted.replicas - reserved.unwrap_or(0),
         ready_replicas: Some(counted.ready),
         updated_replicas: counted.updated,
         updated_ready_replicas: Some(counted.updated_ready),
-        reserved_pods: stored.reserved_pods,
+        reserved_pods: reserved,
         collision_count: Some(input.collision_count),
         current_revision: current,
         subset_replicas: Some(input.allocation.clone()),
@@ -171,7 +182,7 @@ pub fn status(input: &Input) -> Option<UnitedDeploymentStatus> {
         updated_revision: Some(update),
         label_selector: Selector::try_from(ud.spec.selector.clone())
             .ok()
-            .map(|s| s.to_string()),
+            .map(|s| format!("{s}{suffix}")),
     };
     (ud.status.as_ref() != Some(&proposed)).then_some(proposed)
 }
