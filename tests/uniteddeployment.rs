@@ -730,3 +730,73 @@ async fn reservation_keeps_stuck_pods_runs_substitutes_and_scales_them_away_once
     assert_eq!(controller.stop(), 0);
     nodes.remove_all(4).await;
 }
+
+#[tokio::test]
+async fn a_stored_spec_the_rules_refuse_gets_invalid_spec_and_no_workload_until_fixed() {
+    let ns = TestNamespace::create("ud-refused").await;
+    let nodes = zoned_nodes(&ns).await;
+    // As with run down: no webhook refuses it at admission, the controller does.
+    let controller = RunningController::start_with(&ns, &["--webhooks=false"]);
+    let uds = kruise_api(&ns, "UnitedDeployment", "v1alpha1");
+    let app = "refused";
+    let subsets = json!([
+        subset(&ns, "a", json!({ "replicas": 3 })),
+        subset(&ns, "b", json!({}))
+    ]);
+    uds.create(
+        &PostParams::default(),
+        &united(
+            app,
+            2,
+            template("cloneSetTemplate", app, "nginx:1"),
+            subsets,
+            json!({}),
+        ),
+    )
+    .await
+    .expect("the API server stores it");
+    let message = wait_for("the InvalidSpec condition", LONG, || async {
+        let ud = uds.get(app).await.map_err(|e| e.to_string())?;
+        let conditions = ud_status(&ud)["conditions"].clone();
+        conditions
+            .as_array()
+            .and_then(|all| all.iter().find(|c| c["type"] == "InvalidSpec").cloned())
+            .and_then(|c| c["message"].as_str().map(str::to_string))
+            .ok_or_else(|| format!("conditions {conditions}"))
+    })
+    .await;
+    assert!(message.contains("spec.topology.subsets"), "{message}");
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert!(
+        children(&ns, "CloneSet", "v1alpha1", app).await.is_empty(),
+        "no subset workload for a refused spec"
+    );
+    patch(
+        &uds,
+        app,
+        json!({ "spec": { "topology": { "subsets": [
+            subset(&ns, "a", json!({ "replicas": 1 })), subset(&ns, "b", json!({}))] } } }),
+    )
+    .await;
+    wait_pods(
+        &ns,
+        app,
+        &[("zone-a", "a", "nginx:1", 1), ("zone-b", "b", "nginx:1", 1)],
+    )
+    .await;
+    wait_for("the InvalidSpec condition gone", LONG, || async {
+        let ud = uds.get(app).await.map_err(|e| e.to_string())?;
+        let conditions = ud_status(&ud)["conditions"].clone();
+        let invalid = conditions
+            .as_array()
+            .is_some_and(|all| all.iter().any(|c| c["type"] == "InvalidSpec"));
+        if invalid {
+            Err(conditions.to_string())
+        } else {
+            Ok(())
+        }
+    })
+    .await;
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(3).await;
+}

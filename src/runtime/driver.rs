@@ -23,7 +23,9 @@
 //! Invariants: nothing is planned while an expectation of the object is unmet, nor from a
 //! cached copy older than our own last status write (phases and schedules live there); nothing
 //! is written for an object being deleted; the status is written only when the plan says it
-//! changed or this round's write failed; a problem is announced once while it lasts.
+//! changed, this round's write failed, or an `InvalidSpec` condition of an earlier refusal
+//! is still stored (a spec that plans again is not refused: the condition goes, for every
+//! kind); a problem is announced once while it lasts.
 use std::collections::BTreeSet;
 use std::future::Future;
 use std::sync::Arc;
@@ -252,14 +254,20 @@ where
         Some(error) => object.with_failure(planned.status.clone(), error),
         None => planned.status.clone(),
     };
-    if let Some(status) = &status {
+    let stored = serde_json::to_value(object)
+        .ok()
+        .and_then(|mut v| v.get_mut("status").map(Value::take))
+        .unwrap_or(Value::Null);
+    // A spec planned again is no longer refused: an `InvalidSpec` condition of an earlier
+    // round goes, whether or not the plan changed anything else.
+    let full = match &status {
+        Some(status) => Some(serde_json::to_value(status).unwrap_or_default()),
+        None => has_invalid_spec(&stored).then(|| stored.clone()),
+    }
+    .map(without_invalid_spec);
+    if let Some(full) = full {
         // Only what changed, and a null for what the new status leaves out (an emptied
         // list would otherwise stay: a merge patch keeps what it does not mention).
-        let stored = serde_json::to_value(object)
-            .ok()
-            .and_then(|mut v| v.get_mut("status").map(Value::take))
-            .unwrap_or(Value::Null);
-        let full = serde_json::to_value(status).unwrap_or_default();
         let mut value = crate::runtime::merge_patch::diff(&stored, &full);
         if full.get("conditions").is_none()
             && let Some(map) = value.as_object_mut()
@@ -281,6 +289,27 @@ where
     }
     K::Revisions::truncate(ctx, object, &history, &planned.pod_revisions).await?;
     requeue(outcome, planned.requeue_after)
+}
+
+fn has_invalid_spec(status: &Value) -> bool {
+    status["conditions"].as_array().is_some_and(|all| {
+        all.iter()
+            .any(|c| c["type"] == crate::runtime::decoded::INVALID_SPEC)
+    })
+}
+
+/// `status` without an `InvalidSpec` condition (no `conditions` at all when it was the
+/// only one).
+fn without_invalid_spec(mut status: Value) -> Value {
+    if let Some(map) = status.as_object_mut()
+        && let Some(Value::Array(all)) = map.get_mut("conditions")
+    {
+        all.retain(|c| c["type"] != crate::runtime::decoded::INVALID_SPEC);
+        if all.is_empty() {
+            map.remove("conditions");
+        }
+    }
+    status
 }
 
 /// Writes the `InvalidSpec` condition of a refused spec into the stored status, only when
@@ -395,4 +424,28 @@ where
 {
     crate::runtime::controller::serve::<K, _, _, _>(K::CONTROLLER, resource, serve, triggers, reconcile::<K>)
         .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_stale_refusal_is_found_and_dropped_with_the_other_conditions_kept() {
+        let refused = json!({ "type": "InvalidSpec", "status": "True", "reason": "Refused" });
+        let other = json!({ "type": "Ready", "status": "True" });
+        let status = json!({ "replicas": 2, "conditions": [refused, other] });
+        assert!(has_invalid_spec(&status));
+        let cleaned = without_invalid_spec(status);
+        assert_eq!(cleaned, json!({ "replicas": 2, "conditions": [other] }));
+        assert!(!has_invalid_spec(&cleaned));
+        let alone = json!({ "replicas": 2, "conditions": [refused] });
+        assert_eq!(without_invalid_spec(alone), json!({ "replicas": 2 }));
+        assert_eq!(
+            without_invalid_spec(json!({ "replicas": 1 })),
+            json!({ "replicas": 1 })
+        );
+    }
 }
