@@ -216,6 +216,11 @@ async fn children(
         .collect()
 }
 
+/// The pods' uids, in name order.
+fn uids(seen: &BTreeMap<String, Seen>) -> Vec<&str> {
+    seen.values().map(|p| p.uid.as_str()).collect()
+}
+
 fn ud_status(ud: &DynamicObject) -> &Value {
     &ud.data["status"]
 }
@@ -316,11 +321,7 @@ async fn partitions_roll_out_in_place(prefix: &str, kind: &str, child: &str, ver
         ],
     )
     .await;
-    assert_eq!(
-        during.values().map(|p| &p.uid).collect::<Vec<_>>(),
-        before.values().map(|p| &p.uid).collect::<Vec<_>>(),
-        "updated in place"
-    );
+    assert_eq!(uids(&during), uids(&before), "updated in place");
     let partitions: BTreeMap<String, Value> = children(&ns, child, version, app)
         .await
         .into_iter()
@@ -351,11 +352,7 @@ async fn partitions_roll_out_in_place(prefix: &str, kind: &str, child: &str, ver
         ],
     )
     .await;
-    assert_eq!(
-        after.values().map(|p| &p.uid).collect::<Vec<_>>(),
-        before.values().map(|p| &p.uid).collect::<Vec<_>>(),
-        "updated in place"
-    );
+    assert_eq!(uids(&after), uids(&before), "updated in place");
     wait_for("the current revision to move", LONG, || async {
         let ud = uds.get(app).await.map_err(|e| e.to_string())?;
         let status = ud_status(&ud);

@@ -105,7 +105,12 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
         return Err(UsageError("set partition takes one workload (see --help)".into()).into());
     };
     if t.kind == Kind::UnitedDeployment {
-        return super::partition_united::run(&args, t, connection).await;
+        let united = super::partition_united::Partition {
+            text: &args.partition,
+            dry_run: args.dry_run,
+            output: args.output,
+        };
+        return super::partition_united::run(united, t, connection).await;
     }
     if t.kind.partition_path(&Value::Null).is_none() {
         return Err(UsageError(format!(
@@ -178,16 +183,7 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
 
     let path = t.kind.partition_path(&raw).unwrap_or_default();
     let patch = target::nested(path, json!(value));
-    if args.dry_run == DryRun::Client {
-        println!("{}", serde_json::to_string(&patch)?);
-        eprintln!("{id} partitioned (dry run: nothing sent)");
-        return Ok(());
-    }
-    let params = args.dry_run.patch_params();
-    let updated = target::patch_unchanged_spec(&api, &t.name, &params, &object, &patch, &id).await?;
-    let suffix = if params.dry_run { " (server dry run)" } else { "" };
-    target::print(&updated, &id, &format!("partitioned{suffix}"), args.output)?;
-    Ok(())
+    target::send_spec_patch(&api, t, &object, &patch, args.dry_run, args.output, "partitioned").await
 }
 
 /// The CloneSet's pods that start updating with `partition`, in the controller's order:

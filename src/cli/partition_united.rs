@@ -11,8 +11,7 @@ use serde_json::{Value, json};
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
-use super::install::DryRun;
-use super::partition::PartitionArgs;
+use super::install::{DryRun, Output};
 use super::target::{self, Target};
 
 /// `SUBSET=N`, checked.
@@ -44,8 +43,16 @@ fn subsets(ud: &Value) -> Vec<String> {
         .collect()
 }
 
-pub async fn run(args: &PartitionArgs, t: &Target, connection: &ConnectionArgs) -> anyhow::Result<()> {
-    let (subset, partition) = parse(&args.partition)?;
+/// What `set partition` was given.
+pub struct Partition<'a> {
+    /// `SUBSET=N`.
+    pub text: &'a str,
+    pub dry_run: DryRun,
+    pub output: Option<Output>,
+}
+
+pub async fn run(args: Partition<'_>, t: &Target, connection: &ConnectionArgs) -> anyhow::Result<()> {
+    let (subset, partition) = parse(args.text)?;
     let (client, namespace) = target::connect(connection).await?;
     let api: Api<DynamicObject> = t.api(&client, &namespace);
     let id = t.id();
@@ -63,16 +70,7 @@ pub async fn run(args: &PartitionArgs, t: &Target, connection: &ConnectionArgs) 
     let of = replicas.map_or(String::new(), |r| format!(" of its {r} replicas"));
     eprintln!("{id}: subset {subset} partition {partition}{of}");
     let patch = json!({ "spec": { "updateStrategy": { "manualUpdate": { "partitions": { (subset): partition } } } } });
-    if args.dry_run == DryRun::Client {
-        println!("{}", serde_json::to_string(&patch)?);
-        eprintln!("{id} partitioned (dry run: nothing sent)");
-        return Ok(());
-    }
-    let params = args.dry_run.patch_params();
-    let updated = target::patch_unchanged_spec(&api, &t.name, &params, &object, &patch, &id).await?;
-    let suffix = if params.dry_run { " (server dry run)" } else { "" };
-    target::print(&updated, &id, &format!("partitioned{suffix}"), args.output)?;
-    Ok(())
+    target::send_spec_patch(&api, t, &object, &patch, args.dry_run, args.output, "partitioned").await
 }
 
 #[cfg(test)]

@@ -173,16 +173,8 @@ pub async fn run(args: ScaleArgs, connection: &ConnectionArgs) -> anyhow::Result
             confirm("Delete these pods?", args.yes)?;
         }
     }
-    if args.dry_run == DryRun::Client {
-        println!("{}", serde_json::to_string(&patch)?);
-        eprintln!("{id} scaled (dry run: nothing sent)");
-        return Ok(());
-    }
-    let params = args.dry_run.patch_params();
-    let updated = target::patch_unchanged_spec(&api, &t.name, &params, &object, &patch, &id)
+    target::send_spec_patch(&api, t, &object, &patch, args.dry_run, args.output, "scaled")
         .await
         .with_context(|| format!("scaling {id}"))?;
-    let suffix = if params.dry_run { " (server dry run)" } else { "" };
-    target::print(&updated, &id, &format!("scaled{suffix}"), args.output)?;
     Ok(())
 }

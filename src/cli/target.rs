@@ -327,6 +327,29 @@ pub fn guarded_by_generation(
     Ok(serde_json::from_value(Value::Array(ops))?)
 }
 
+/// Sends the guarded spec `patch` of `t` (`object` as read; see [`patch_unchanged_spec`]),
+/// or prints it with `--dry-run=client`, then says `<id> <verb>` (`partitioned`, `scaled`).
+pub async fn send_spec_patch(
+    api: &kube::Api<kube::api::DynamicObject>,
+    t: &Target,
+    object: &kube::api::DynamicObject,
+    patch: &Value,
+    dry_run: super::install::DryRun,
+    output: Option<super::install::Output>,
+    verb: &str,
+) -> anyhow::Result<()> {
+    let id = t.id();
+    if dry_run == super::install::DryRun::Client {
+        println!("{}", serde_json::to_string(patch)?);
+        eprintln!("{id} {verb} (dry run: nothing sent)");
+        return Ok(());
+    }
+    let params = dry_run.patch_params();
+    let updated = patch_unchanged_spec(api, &t.name, &params, object, patch, &id).await?;
+    let suffix = if params.dry_run { " (server dry run)" } else { "" };
+    print(&updated, &id, &format!("{verb}{suffix}"), output)
+}
+
 /// Prints the outcome of a write: `<id> <verb>`, or the object with `-o`.
 pub fn print(
     object: &kube::api::DynamicObject,

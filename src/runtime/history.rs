@@ -138,7 +138,8 @@ fn template_of(data: &Value) -> Option<PodTemplateSpec> {
     serde_json::from_value(template).ok()
 }
 
-fn known(revision: &ControllerRevision) -> KnownRevision {
+/// What the revision planner needs of a stored ControllerRevision.
+pub fn known(revision: &ControllerRevision) -> KnownRevision {
     KnownRevision {
         name: revision.name_any(),
         revision: revision.revision.unwrap_or(0),

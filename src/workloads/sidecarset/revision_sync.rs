@@ -19,7 +19,7 @@ use serde_json::json;
 use super::revisions;
 use crate::api::sidecarset::{CUSTOM_VERSION_LABEL, SidecarSet};
 use crate::runtime::context::{Context, Error, FIELD_MANAGER, owned_by};
-use crate::runtime::history::History;
+use crate::runtime::history::{History, known};
 use crate::runtime::revision::{KnownRevision, RevisionStep};
 
 const KIND: &str = "SidecarSet";
@@ -39,20 +39,7 @@ fn owned(ctx: &Context, set: &SidecarSet) -> Vec<(KnownRevision, Option<String>)
     owned_by(&ctx.watches.revisions, &ctx.watches.revision_owners, set, KIND)
         .iter()
         .filter(|r| r.namespace().as_deref() == Some(ctx.system_namespace.as_str()))
-        .map(|r| {
-            let known = KnownRevision {
-                name: r.name_any(),
-                revision: r.revision.unwrap_or(0),
-                created: r
-                    .metadata
-                    .creation_timestamp
-                    .as_ref()
-                    .map(|t| t.0.to_string())
-                    .unwrap_or_default(),
-                data: r.data.0.clone(),
-            };
-            (known, r.labels().get(CUSTOM_VERSION_LABEL).cloned())
-        })
+        .map(|r| (known(r), r.labels().get(CUSTOM_VERSION_LABEL).cloned()))
         .collect()
 }
 

@@ -379,7 +379,7 @@ fn reservation_keeps_a_stuck_pod_and_places_a_substitute_in_the_next_subset() {
         status
             .label_selector
             .as_deref()
-            .is_some_and(|s| s.ends_with(reserve::SELECTOR_SUFFIX)),
+            .is_some_and(|s| s.ends_with(status::SELECTOR_SUFFIX)),
         "{:?}",
         status.label_selector
     );

@@ -34,8 +34,6 @@ use crate::workloads::common::availability::{is_ready, ready_since, unschedulabl
 
 /// The pod label of the reservation mode.
 pub const RESERVED_LABEL: &str = "apps.kruise.io/united-deployment-reserved-pod";
-/// The status `labelSelector` suffix in reservation mode (reserved pods are not counted).
-pub const SELECTOR_SUFFIX: &str = ",apps.kruise.io/united-deployment-reserved-pod=false";
 
 /// One subset's reservation this round.
 #[derive(Debug, Clone, PartialEq, Default)]

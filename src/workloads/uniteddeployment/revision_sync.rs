@@ -17,7 +17,7 @@ use serde_json::json;
 use super::revisions;
 use crate::api::uniteddeployment::UnitedDeployment;
 use crate::runtime::context::{Context, Error, FIELD_MANAGER, owned_by};
-use crate::runtime::history::History;
+use crate::runtime::history::{History, known};
 use crate::runtime::revision::{KnownRevision, RevisionStep, short_hash};
 
 const KIND: &str = "UnitedDeployment";
@@ -36,17 +36,7 @@ fn params() -> PatchParams {
 fn owned(ctx: &Context, ud: &UnitedDeployment) -> Vec<KnownRevision> {
     owned_by(&ctx.watches.revisions, &ctx.watches.revision_owners, ud, KIND)
         .iter()
-        .map(|r| KnownRevision {
-            name: r.name_any(),
-            revision: r.revision.unwrap_or(0),
-            created: r
-                .metadata
-                .creation_timestamp
-                .as_ref()
-                .map(|t| t.0.to_string())
-                .unwrap_or_default(),
-            data: r.data.0.clone(),
-        })
+        .map(|r| known(r))
         .collect()
 }
 

@@ -23,7 +23,6 @@ use kube::core::Selector;
 
 use super::adaptive::Scheduling;
 use super::render::SubsetRead;
-use super::reserve::SELECTOR_SUFFIX;
 use crate::api::common::Condition;
 use crate::api::uniteddeployment::{
     UnitedDeployment, UnitedDeploymentStatus, UnitedDeploymentSubsetStatus, UpdateStatus,
@@ -32,6 +31,9 @@ use crate::api::uniteddeployment::{
 pub const UPDATED: &str = "UnitedDeploymentUpdated";
 pub const PROVISIONED: &str = "SubsetProvisioned";
 pub const SUBSET_UPDATED: &str = "SubsetUpdated";
+/// The `labelSelector` suffix in reservation mode: the scale subresource counts only the
+/// pods that are not reserved (`super::reserve::RESERVED_LABEL`).
+pub const SELECTOR_SUFFIX: &str = ",apps.kruise.io/united-deployment-reserved-pod=false";
 
 /// The pods of the subset workloads, counted.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
