@@ -90,6 +90,19 @@ async fn started(prefix: &str) -> (TestNamespace, TestNodes, RunningController, 
     (ns, nodes, controller, uds)
 }
 
+/// Creates the UnitedDeployment `app` of `replicas` over `subsets` with a CloneSet template
+/// running `nginx:1`.
+async fn create(uds: &Api<DynamicObject>, app: &str, replicas: i64, subsets: Value) {
+    let ud = united(
+        app,
+        replicas,
+        template("cloneSetTemplate", app, "nginx:1"),
+        subsets,
+        json!({}),
+    );
+    uds.create(&PostParams::default(), &ud).await.expect("create");
+}
+
 async fn patch(api: &Api<DynamicObject>, name: &str, patch: Value) {
     api.patch(name, &PatchParams::default(), &Patch::Merge(patch))
         .await
@@ -457,18 +470,7 @@ async fn switching_the_template_kind_replaces_the_children_without_dropping_read
     let (ns, nodes, controller, uds) = started("ud-switch").await;
     let app = "switch";
     let subsets = json!([subset(&ns, "a", json!({})), subset(&ns, "b", json!({}))]);
-    uds.create(
-        &PostParams::default(),
-        &united(
-            app,
-            4,
-            template("cloneSetTemplate", app, "nginx:1"),
-            subsets,
-            json!({}),
-        ),
-    )
-    .await
-    .expect("create");
+    create(&uds, app, 4, subsets).await;
     wait_pods(
         &ns,
         app,
@@ -518,18 +520,7 @@ async fn elastic_subsets_fill_in_order_and_scaling_moves_replicas_as_the_bounds_
         subset(&ns, "b", json!({ "minReplicas": 1, "maxReplicas": 2 })),
         subset(&ns, "c", json!({ "minReplicas": 1 })),
     ]);
-    uds.create(
-        &PostParams::default(),
-        &united(
-            app,
-            4,
-            template("cloneSetTemplate", app, "nginx:1"),
-            subsets,
-            json!({}),
-        ),
-    )
-    .await
-    .expect("create");
+    create(&uds, app, 4, subsets).await;
     // Mins first (1, 1, 1), then up to the max in topology order: a gets the fourth.
     wait_pods(
         &ns,
@@ -628,9 +619,7 @@ async fn adaptive_scheduling_moves_replicas_away_from_a_subset_whose_pods_cannot
     let (ns, nodes, controller, uds) = started("ud-adaptive").await;
     let app = "adaptive";
     // Subset zone-x selects a zone no node has: its pods stay Pending, Unschedulable.
-    let nowhere = json!({ "name": "zone-x", "nodeSelectorTerm": { "matchExpressions": [{
-        "key": ZONE, "operator": "In", "values": [format!("{}-x", ns.name)] }] },
-        "tolerations": [support::nodes::toleration()] });
+    let nowhere = subset(&ns, "x", json!({}));
     let subsets = json!([nowhere, subset(&ns, "b", json!({}))]);
     let mut ud = united(
         app,
@@ -669,9 +658,7 @@ async fn reservation_keeps_stuck_pods_runs_substitutes_and_scales_them_away_once
     let (ns, nodes, controller, uds) = started("ud-reserve").await;
     let app = "reserve";
     let zone_x = format!("{}-x", ns.name);
-    let nowhere = json!({ "name": "zone-x", "nodeSelectorTerm": { "matchExpressions": [{
-        "key": ZONE, "operator": "In", "values": [zone_x] }] },
-        "tolerations": [support::nodes::toleration()] });
+    let nowhere = subset(&ns, "x", json!({}));
     let subsets = json!([nowhere, subset(&ns, "b", json!({}))]);
     let mut ud = united(
         app,
