@@ -33,6 +33,15 @@ impl Kind {
     pub fn numbers(self, object: &Value) -> StatusNumbers {
         let (spec, status) = (&object["spec"], &object["status"]);
         let optional = |field: &str| status[field].as_i64();
+        let replica_counts = || StatusNumbers {
+            replicas: spec["replicas"].as_i64().unwrap_or(1),
+            current: count(&status["replicas"]),
+            updated: count(&status["updatedReplicas"]),
+            ready: count(&status["readyReplicas"]),
+            available: count(&status["availableReplicas"]),
+            updated_ready: optional("updatedReadyReplicas"),
+            updated_available: optional("updatedAvailableReplicas"),
+        };
         match self {
             Kind::DaemonSet | Kind::AdvancedDaemonSet => StatusNumbers {
                 replicas: count(&status["desiredNumberScheduled"]),
@@ -53,25 +62,13 @@ impl Kind {
                 updated_ready: optional("updatedReadyPods"),
                 updated_available: optional("updatedReadyPods"),
             },
-            // Its subsets' sums; it counts no availability of its own.
+            // Its subsets' sums; it counts no availability of its own: ready stands for it.
             Kind::UnitedDeployment => StatusNumbers {
-                replicas: spec["replicas"].as_i64().unwrap_or(1),
-                current: count(&status["replicas"]),
-                updated: count(&status["updatedReplicas"]),
-                ready: count(&status["readyReplicas"]),
                 available: count(&status["readyReplicas"]),
-                updated_ready: optional("updatedReadyReplicas"),
                 updated_available: optional("updatedReadyReplicas"),
+                ..replica_counts()
             },
-            _ => StatusNumbers {
-                replicas: spec["replicas"].as_i64().unwrap_or(1),
-                current: count(&status["replicas"]),
-                updated: count(&status["updatedReplicas"]),
-                ready: count(&status["readyReplicas"]),
-                available: count(&status["availableReplicas"]),
-                updated_ready: optional("updatedReadyReplicas"),
-                updated_available: optional("updatedAvailableReplicas"),
-            },
+            _ => replica_counts(),
         }
     }
 

@@ -15,9 +15,9 @@ use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
+use kube::Resource;
 use kube::core::ApiResource;
 use kube::runtime::reflector::{ObjectRef, Store};
-use kube::{Resource, ResourceExt};
 
 use crate::runtime::expectations::resource_version;
 use crate::runtime::owner_index::OwnerIndex;
@@ -47,16 +47,7 @@ pub struct ChildWatch<C: Resource<DynamicType = ()> + Clone + 'static> {
 impl<C: Resource<DynamicType = ()> + Clone + 'static> ChildWatch<C> {
     /// The cached children whose controller has `owner_uid` (owner index lookups).
     pub fn controlled_by(&self, owner_uid: &str) -> Vec<Arc<C>> {
-        self.owners
-            .owned(owner_uid)
-            .into_iter()
-            .filter_map(|(ns, name)| self.store.get(&ObjectRef::new(&name).within(&ns)))
-            .filter(|c| {
-                c.owner_references()
-                    .iter()
-                    .any(|o| o.controller == Some(true) && o.uid == owner_uid)
-            })
-            .collect()
+        self.owners.controlled(&self.store, owner_uid)
     }
 }
 

@@ -265,28 +265,15 @@ where
         return Vec::new();
     };
     index
-        .owned(&uid)
+        .controlled(store, &uid)
         .into_iter()
-        .filter_map(|(ns, name)| store.get(&ObjectRef::new(&name).within(&ns)))
         .filter(|o| controller_of(o.meta(), kind).is_some_and(|(_, u)| u == uid))
         .collect()
 }
 
 /// The cached pods whose controller has `uid` (looked up by owner uid, not scanned).
 pub fn pods_controlled_by(ctx: &Context, uid: &str) -> Vec<Arc<k8s_openapi::api::core::v1::Pod>> {
-    ctx.watches
-        .pod_owners
-        .owned(uid)
-        .into_iter()
-        .filter_map(|(ns, name)| ctx.watches.pods.get(&ObjectRef::new(&name).within(&ns)))
-        .filter(|p| {
-            p.metadata
-                .owner_references
-                .iter()
-                .flatten()
-                .any(|o| o.controller == Some(true) && o.uid == uid)
-        })
-        .collect()
+    ctx.watches.pod_owners.controlled(&ctx.watches.pods, uid)
 }
 
 /// The cached objects in `namespace` that have no controller owner (looked up in `index`,

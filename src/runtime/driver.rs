@@ -33,6 +33,7 @@ use std::time::Duration;
 
 use k8s_openapi::jiff::Timestamp;
 use kube::api::{Api, Patch, PatchParams};
+use kube::core::object::HasStatus;
 use kube::runtime::controller::Action as Requeue;
 use kube::{Resource, ResourceExt};
 use serde_json::Value;
@@ -190,9 +191,10 @@ impl<K: Sync> Revisions<K> for NoRevisions {
 }
 
 /// Reconciles one object of kind `K` (see the module documentation).
-pub async fn reconcile<K: Reconciled>(object: Arc<K>, ctx: Arc<Context>) -> Result<Requeue, Error>
+pub async fn reconcile<K: Reconciled + HasStatus>(object: Arc<K>, ctx: Arc<Context>) -> Result<Requeue, Error>
 where
     K::Scope: Scoped,
+    <K as HasStatus>::Status: serde::Serialize,
 {
     let (object, ctx) = (object.as_ref(), ctx.as_ref());
     let owner = key(object);
@@ -254,10 +256,7 @@ where
         Some(error) => object.with_failure(planned.status.clone(), error),
         None => planned.status.clone(),
     };
-    let stored = serde_json::to_value(object)
-        .ok()
-        .and_then(|mut v| v.get_mut("status").map(Value::take))
-        .unwrap_or(Value::Null);
+    let stored = stored_status(object);
     // A spec planned again is no longer refused: an `InvalidSpec` condition of an earlier
     // round goes, whether or not the plan changed anything else.
     let full = match &status {
@@ -291,6 +290,19 @@ where
     requeue(outcome, planned.requeue_after)
 }
 
+/// The object's stored status as JSON (null when it has none); only the status is
+/// serialized, not the whole object.
+fn stored_status<K>(object: &K) -> Value
+where
+    K: HasStatus,
+    K::Status: serde::Serialize,
+{
+    object
+        .status()
+        .and_then(|s| serde_json::to_value(s).ok())
+        .unwrap_or(Value::Null)
+}
+
 fn has_invalid_spec(status: &Value) -> bool {
     status["conditions"].as_array().is_some_and(|all| {
         all.iter()
@@ -314,15 +326,17 @@ fn without_invalid_spec(mut status: Value) -> Value {
 
 /// Writes the `InvalidSpec` condition of a refused spec into the stored status, only when
 /// it is not there yet (a refusal that lasts costs no writes).
-async fn write_refusal<K: Reconciled>(ctx: &Context, object: &K, message: &str) -> Result<(), Error>
+async fn write_refusal<K: Reconciled + HasStatus>(
+    ctx: &Context,
+    object: &K,
+    message: &str,
+) -> Result<(), Error>
 where
     K::Scope: Scoped,
+    <K as HasStatus>::Status: serde::Serialize,
 {
-    let stored = serde_json::to_value(object)
-        .ok()
-        .and_then(|mut v| v.get_mut("status").map(Value::take))
-        .filter(|s| !s.is_null());
-    let blank = serde_json::to_value(K::Status::default()).unwrap_or(Value::Null);
+    let stored = Some(stored_status(object)).filter(|s| !s.is_null());
+    let blank = serde_json::to_value(<K as Reconciled>::Status::default()).unwrap_or(Value::Null);
     let now = crate::runtime::inplace::step::rfc3339(Timestamp::now());
     let status = invalid_spec_status(stored.as_ref(), blank, REFUSED, message, &now);
     if stored.as_ref() == Some(&status) {
@@ -417,9 +431,9 @@ where
 /// names what wakes its objects besides their own changes, pods and claims.
 pub async fn run<K, F>(resource: &'static str, serve: Serve<F>, triggers: Triggers<K>)
 where
-    K: Reconciled + Interest + kube::core::object::HasStatus,
+    K: Reconciled + Interest + HasStatus,
     K::Scope: Scoped,
-    <K as kube::core::object::HasStatus>::Status: Default + serde::Serialize,
+    <K as HasStatus>::Status: Default + serde::Serialize,
     F: Future<Output = ()> + Send + Sync + 'static,
 {
     crate::runtime::controller::serve::<K, _, _, _>(K::CONTROLLER, resource, serve, triggers, reconcile::<K>)

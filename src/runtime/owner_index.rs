@@ -112,6 +112,29 @@ impl OwnerIndex {
             .unwrap_or_default()
     }
 
+    /// The cached objects of `store` whose controller (of any kind) has `uid`, as this
+    /// index and the store both say (an object whose owner changed since is left out).
+    pub fn controlled<K>(
+        &self,
+        store: &kube::runtime::reflector::Store<K>,
+        uid: &str,
+    ) -> Vec<std::sync::Arc<K>>
+    where
+        K: Resource<DynamicType = ()> + Clone,
+    {
+        self.owned(uid)
+            .into_iter()
+            .filter_map(|(ns, name)| store.get(&kube::runtime::reflector::ObjectRef::new(&name).within(&ns)))
+            .filter(|o| {
+                o.meta()
+                    .owner_references
+                    .iter()
+                    .flatten()
+                    .any(|r| r.controller == Some(true) && r.uid == uid)
+            })
+            .collect()
+    }
+
     /// The objects in `namespace` that have no controller owner.
     pub fn uncontrolled(&self, namespace: &str) -> Vec<Key> {
         let live = self.live.read().unwrap_or_else(|e| e.into_inner());

@@ -12,7 +12,6 @@ use super::progressing::{PROGRESSING, ProgressInput, progressing};
 use super::round::{Numbers, Plan, Snapshot};
 use super::status::{StatusInput, counters};
 use crate::api::cloneset::{CloneSetCondition, CloneSetStatus};
-use crate::runtime::decoded::{INVALID_SPEC, REFUSED, UNREADABLE};
 use crate::workloads::common::availability;
 
 pub const FAILED_UPDATE: &str = "FailedUpdate";
@@ -47,11 +46,8 @@ pub fn plan_status(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], 
     });
     conditions.retain(|c| c.type_ != PROGRESSING);
     conditions.extend(progress);
-    // A set the planner reads is readable: an `InvalidSpec` left from an unreadable spec goes.
-    // So is one whose spec the planner refused before.
-    conditions.retain(|c| {
-        !(c.type_ == INVALID_SPEC && matches!(c.reason.as_deref(), Some(UNREADABLE) | Some(REFUSED)))
-    });
+    // An `InvalidSpec` left from an unreadable or refused spec is dropped by the driver, for
+    // every kind.
     conditions.retain(|c| c.type_ != FAILED_SCALE);
     if let Some(after) = deadline {
         plan.wake(after);

@@ -17,9 +17,9 @@
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::Pod;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use k8s_openapi::jiff::Timestamp;
 
+use super::conditions::{condition, kept_time};
 use crate::api::common::Condition;
 use crate::api::uniteddeployment::{UnitedDeployment, UnitedDeploymentScheduleStrategyType};
 use crate::workloads::common::availability::unschedulable_for;
@@ -71,27 +71,6 @@ pub fn reserving(ud: &UnitedDeployment) -> bool {
     timings(ud).is_some() && adaptive.and_then(|a| a.reserve_unschedulable_pods) == Some(true)
 }
 
-fn condition(
-    previous: Option<&Condition>,
-    status: &str,
-    reason: &str,
-    message: &str,
-    now: Timestamp,
-) -> Condition {
-    let transition = previous
-        .filter(|p| p.status == status)
-        .and_then(|p| p.last_transition_time.clone())
-        .unwrap_or_else(|| Time(Timestamp::from_second(now.as_second()).unwrap_or(now)));
-    Condition {
-        type_: CONDITION.into(),
-        status: status.into(),
-        last_transition_time: Some(transition),
-        reason: Some(reason.into()),
-        message: Some(message.into()),
-        observed_generation: None,
-    }
-}
-
 /// The scheduling of an existing subset with `replicas` wanted and `ready` ready, holding
 /// `pods`, whose condition was `previous`.
 pub fn existing(
@@ -139,15 +118,23 @@ pub fn existing(
         let message = format!("{stuck} pod(s) unschedulable for {}s", critical.as_secs());
         return Scheduling {
             schedulable: false,
-            condition: Some(condition(previous, "False", "reschedule", &message, now)),
+            condition: Some(kept_time(
+                previous,
+                condition(CONDITION, "False", "reschedule", &message),
+                now,
+            )),
             recheck: Some(hold),
         };
     }
     let recovered = previous.is_some_and(|p| p.status == "False");
     let condition = match previous {
         Some(p) if !recovered => p.clone(),
-        _ if recovered => condition(previous, "True", "recover", "unschedulable time is up", now),
-        _ => condition(None, "True", "", "", now),
+        _ if recovered => kept_time(
+            previous,
+            condition(CONDITION, "True", "recover", "unschedulable time is up"),
+            now,
+        ),
+        _ => kept_time(None, condition(CONDITION, "True", "", ""), now),
     };
     Scheduling {
         schedulable: true,

@@ -131,7 +131,8 @@ impl crate::runtime::driver::Reconciled for UnitedDeployment {
         planned: Option<UnitedDeploymentStatus>,
         error: &Error,
     ) -> Option<UnitedDeploymentStatus> {
-        use super::status::{PROVISIONED, SUBSET_UPDATED, condition, set_condition};
+        use super::conditions::{condition, set_condition};
+        use super::status::{PROVISIONED, SUBSET_UPDATED};
         use crate::runtime::context::FailedWrite;
         let type_ = match error.failed_write() {
             Some(FailedWrite::Create | FailedWrite::Delete) => PROVISIONED,

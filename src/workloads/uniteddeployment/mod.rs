@@ -6,10 +6,12 @@
 //!   (the default mode, and the reservation mode with its substitutes);
 //! - [`render`]: a subset's workload rendered from the template, and read back;
 //! - [`revisions`] (pure) and [`revision_sync`] (writes): the UnitedDeployment's history;
-//! - [`plan`] and [`status`]: one round, pure; [`controller`]: the driver glue;
+//! - [`plan`], [`status`] and [`conditions`]: one round, pure; [`controller`]: the driver
+//!   glue;
 //! - [`validation`]: what upstream's webhook refuses and defaults.
 pub mod adaptive;
 pub mod allocate;
+pub mod conditions;
 pub mod controller;
 pub mod plan;
 pub mod render;

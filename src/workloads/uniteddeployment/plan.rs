@@ -200,57 +200,11 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
         .collect();
 
     let reserving = adaptive::reserving(ud);
-    let (critical, hold) = adaptive::timings(ud).unwrap_or_default();
-    let rules = reserve::Rules {
-        update_revision: snapshot.update_revision,
-        updated: ud
-            .status
-            .as_ref()
-            .and_then(|s| s.conditions.as_ref())
-            .and_then(|c| c.iter().find(|c| c.type_ == status::UPDATED)),
-        critical,
-        hold,
-        now: snapshot.now,
-    };
-    let mut scheduling: BTreeMap<&str, Scheduling> = BTreeMap::new();
-    let mut reservations: BTreeMap<&str, Reservation> = BTreeMap::new();
-    let mut now_list = Vec::new();
-    for subset in subsets(ud) {
-        let name = subset.name.as_str();
-        let read = reads.get(name);
-        let pods = sorted
-            .current
-            .get(name)
-            .map(|c| c.pods.clone())
-            .unwrap_or_default();
-        let (replicas, ready) = read.map_or((0, 0), |r| (r.replicas, r.ready_replicas));
-        let previous = previous_condition(ud, name);
-        let mut entry = SubsetNow {
-            name: name.into(),
-            replicas: read.map(|r| r.replicas),
-            ready: read.map(|r| r.ready_replicas),
-            ..SubsetNow::default()
-        };
-        let schedule = match (read, reserving) {
-            (Some(_), true) => {
-                let reservation = reserve::subset(previous, &pods, &rules);
-                entry.marked_unschedulable = reservation.marked;
-                entry.reserved = reservation.reserved;
-                let schedule = Scheduling {
-                    schedulable: reservation.schedulable,
-                    condition: None,
-                    recheck: reservation.recheck,
-                };
-                reservations.insert(name, reservation);
-                schedule
-            }
-            (Some(_), false) => adaptive::existing(ud, previous, replicas, ready, &pods, snapshot.now),
-            (None, _) => adaptive::existing(ud, None, 0, 0, &[], snapshot.now),
-        };
-        entry.schedulable = schedule.schedulable;
-        now_list.push(entry);
-        scheduling.insert(name, schedule);
-    }
+    let Scheduled {
+        mut scheduling,
+        mut reservations,
+        now: now_list,
+    } = schedule(snapshot, &sorted, &reads, reserving);
     let allocation = match allocate(ud, &now_list) {
         Ok(allocation) => allocation,
         Err(message) => {
@@ -271,7 +225,7 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
             schedule.condition = reservation
                 .condition
                 .clone()
-                .map(|c| status::kept_time(previous_condition(ud, name), c, snapshot.now));
+                .map(|c| super::conditions::kept_time(previous_condition(ud, name), c, snapshot.now));
         }
     }
 
@@ -287,56 +241,24 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
     let mut problems = Vec::new();
     let mut provisioned = false;
     let mut updated = false;
-    let patch_of = |subset: &Subset| patch_text(subset.patch.as_ref());
     for subset in subsets(ud) {
         let name = subset.name.as_str();
         let (replicas, partition) = (allocation[name], partitions[name]);
         match (sorted.current.get(name), reads.get(name)) {
             (Some(child), Some(read)) => {
-                // Reservation mode: an unschedulable subset may lose what is not ready.
-                let unavailable = reservations
-                    .get(name)
-                    .filter(|r| !r.schedulable)
-                    .map(|r| reserve::max_unavailable(read.replicas, read.ready_replicas, r.update_timeout));
-                let stale = unavailable.is_some_and(|m| max_unavailable_of(kind, &child.object) != Some(m))
-                    || read.revision.as_deref() != Some(snapshot.update_revision)
-                    || read.replicas != replicas
-                    || read.partition != partition
-                    || read.patch.as_deref().unwrap_or_default() != patch_of(subset);
-                if !stale {
-                    continue;
-                }
-                match render(
-                    ud,
-                    subset,
-                    snapshot.update_revision,
+                let wanted = Wanted {
+                    revision: snapshot.update_revision,
                     replicas,
                     partition,
-                    Some(&child.object),
-                ) {
-                    Ok(mut rendered) => {
-                        if let Some(max) = unavailable {
-                            set_max_unavailable(kind, &mut rendered, max);
-                        }
-                        let patch = child_patch(&child.object, &rendered);
-                        if patch.as_object().is_some_and(|m| !m.is_empty()) {
-                            updated = true;
-                            actions.push(Action::Child(ChildAction::Patch {
-                                resource: resource(kind),
-                                namespace: child.meta("namespace").unwrap_or_default().into(),
-                                name: child.meta("name").unwrap_or_default().into(),
-                                patch,
-                            }));
-                            if kind == ChildKind::StatefulSet
-                                && rendered["spec"]["updateStrategy"]["type"] == "RollingUpdate"
-                            {
-                                actions.extend(stuck_stateful_pods(
-                                    child,
-                                    snapshot.update_revision,
-                                    partition,
-                                ));
-                            }
-                        }
+                    // Reservation mode: an unschedulable subset may lose what is not ready.
+                    max_unavailable: reservations.get(name).filter(|r| !r.schedulable).map(|r| {
+                        reserve::max_unavailable(read.replicas, read.ready_replicas, r.update_timeout)
+                    }),
+                };
+                match subset_update(ud, kind, subset, child, read, &wanted) {
+                    Ok(writes) => {
+                        updated |= !writes.is_empty();
+                        actions.extend(writes);
                     }
                     Err(message) => problems.push(Problem {
                         reason: "FailedUpdateSubset",
@@ -366,9 +288,7 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
         actions.push(child.delete());
     }
     for (subset, child) in &sorted.replaced {
-        let ready = sorted.current.get(subset.as_str()).is_some_and(|c| c.settled())
-            && allocation.contains_key(subset.as_str());
-        if ready {
+        if sorted.current.get(subset.as_str()).is_some_and(|c| c.settled()) {
             provisioned = true;
             actions.push(child.delete());
         }
@@ -410,6 +330,136 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
         requeue_after: requeue,
         ..Planned::default()
     }
+}
+
+/// Which subsets can take pods this round, and what the allocator knows of each.
+struct Scheduled<'s> {
+    scheduling: BTreeMap<&'s str, Scheduling>,
+    /// Reservation mode only.
+    reservations: BTreeMap<&'s str, Reservation>,
+    now: Vec<SubsetNow>,
+}
+
+/// The adaptive bookkeeping of every topology subset (the default mode, or the
+/// reservation mode when `reserving`).
+fn schedule<'s>(
+    snapshot: &Snapshot<'s>,
+    sorted: &Sorted,
+    reads: &BTreeMap<&str, SubsetRead>,
+    reserving: bool,
+) -> Scheduled<'s> {
+    let ud = snapshot.ud;
+    let (critical, hold) = adaptive::timings(ud).unwrap_or_default();
+    let rules = reserve::Rules {
+        update_revision: snapshot.update_revision,
+        updated: ud
+            .status
+            .as_ref()
+            .and_then(|s| s.conditions.as_ref())
+            .and_then(|c| c.iter().find(|c| c.type_ == status::UPDATED)),
+        critical,
+        hold,
+        now: snapshot.now,
+    };
+    let mut out = Scheduled {
+        scheduling: BTreeMap::new(),
+        reservations: BTreeMap::new(),
+        now: Vec::new(),
+    };
+    for subset in subsets(ud) {
+        let name = subset.name.as_str();
+        let read = reads.get(name);
+        let pods = sorted
+            .current
+            .get(name)
+            .map(|c| c.pods.clone())
+            .unwrap_or_default();
+        let (replicas, ready) = read.map_or((0, 0), |r| (r.replicas, r.ready_replicas));
+        let previous = previous_condition(ud, name);
+        let mut entry = SubsetNow {
+            name: name.into(),
+            replicas: read.map(|r| r.replicas),
+            ready: read.map(|r| r.ready_replicas),
+            ..SubsetNow::default()
+        };
+        let schedule = match (read, reserving) {
+            (Some(_), true) => {
+                let reservation = reserve::subset(previous, &pods, &rules);
+                entry.marked_unschedulable = reservation.marked;
+                entry.reserved = reservation.reserved;
+                let schedule = Scheduling {
+                    schedulable: reservation.schedulable,
+                    condition: None,
+                    recheck: reservation.recheck,
+                };
+                out.reservations.insert(name, reservation);
+                schedule
+            }
+            (Some(_), false) => adaptive::existing(ud, previous, replicas, ready, &pods, snapshot.now),
+            (None, _) => adaptive::existing(ud, None, 0, 0, &[], snapshot.now),
+        };
+        entry.schedulable = schedule.schedulable;
+        out.now.push(entry);
+        out.scheduling.insert(name, schedule);
+    }
+    out
+}
+
+/// What a subset's workload should be this round.
+struct Wanted<'a> {
+    revision: &'a str,
+    replicas: i32,
+    partition: i32,
+    /// Reservation mode, an unschedulable subset: its maxUnavailable.
+    max_unavailable: Option<i32>,
+}
+
+/// The writes of an existing subset workload (none when it already is as wanted): the
+/// merge patch to the rendered workload, and for a native StatefulSet rolled with
+/// RollingUpdate its stuck pods. An error names the subset field that cannot be rendered.
+fn subset_update(
+    ud: &UnitedDeployment,
+    kind: ChildKind,
+    subset: &Subset,
+    child: &Child,
+    read: &SubsetRead,
+    wanted: &Wanted,
+) -> Result<Vec<Action>, String> {
+    let stale = wanted
+        .max_unavailable
+        .is_some_and(|m| max_unavailable_of(kind, &child.object) != Some(m))
+        || read.revision.as_deref() != Some(wanted.revision)
+        || read.replicas != wanted.replicas
+        || read.partition != wanted.partition
+        || read.patch.as_deref().unwrap_or_default() != patch_text(subset.patch.as_ref());
+    if !stale {
+        return Ok(Vec::new());
+    }
+    let mut rendered = render(
+        ud,
+        subset,
+        wanted.revision,
+        wanted.replicas,
+        wanted.partition,
+        Some(&child.object),
+    )?;
+    if let Some(max) = wanted.max_unavailable {
+        set_max_unavailable(kind, &mut rendered, max);
+    }
+    let patch = child_patch(&child.object, &rendered);
+    if patch.as_object().is_none_or(|m| m.is_empty()) {
+        return Ok(Vec::new());
+    }
+    let mut writes = vec![Action::Child(ChildAction::Patch {
+        resource: resource(kind),
+        namespace: child.meta("namespace").unwrap_or_default().into(),
+        name: child.meta("name").unwrap_or_default().into(),
+        patch,
+    })];
+    if kind == ChildKind::StatefulSet && rendered["spec"]["updateStrategy"]["type"] == "RollingUpdate" {
+        writes.extend(stuck_stateful_pods(child, wanted.revision, wanted.partition));
+    }
+    Ok(writes)
 }
 
 /// The pods of a native StatefulSet subset that its rolling update would wait on for ever

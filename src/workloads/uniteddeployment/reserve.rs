@@ -22,13 +22,13 @@
 //! scaled up"), so its new pods start reserved and the substitutes stay until they run.
 //!
 //! Invariants: every decision names when to look again; the condition keeps its transition
-//! time while its status stays (set by the caller through `status::set_condition`).
+//! time while its status stays (set by the caller through `conditions::kept_time`).
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::jiff::Timestamp;
 
-use super::status::condition;
+use super::conditions::condition;
 use crate::api::common::Condition;
 use crate::workloads::common::availability::{is_ready, ready_since, unschedulable_for};
 

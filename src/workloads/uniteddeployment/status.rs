@@ -17,13 +17,12 @@
 //! - None is returned when nothing differs from the stored status (no write).
 use std::collections::BTreeMap;
 
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use k8s_openapi::jiff::Timestamp;
 use kube::core::Selector;
 
 use super::adaptive::Scheduling;
+use super::conditions::{condition, set_condition};
 use super::render::SubsetRead;
-use crate::api::common::Condition;
 use crate::api::uniteddeployment::{
     UnitedDeployment, UnitedDeploymentStatus, UnitedDeploymentSubsetStatus, UpdateStatus,
 };
@@ -62,45 +61,6 @@ pub struct Input<'a> {
     /// This round updates a subset workload.
     pub updated: bool,
     pub now: Timestamp,
-}
-
-fn second(now: Timestamp) -> Time {
-    Time(Timestamp::from_second(now.as_second()).unwrap_or(now))
-}
-
-/// `wanted` with `previous`'s transition time while the status stays, else `now`.
-pub fn kept_time(previous: Option<&Condition>, wanted: Condition, now: Timestamp) -> Condition {
-    let transition = previous
-        .filter(|c| c.status == wanted.status)
-        .and_then(|c| c.last_transition_time.clone())
-        .unwrap_or_else(|| second(now));
-    Condition {
-        last_transition_time: Some(transition),
-        ..wanted
-    }
-}
-
-/// `wanted` (type, status, reason, message) in `conditions`, keeping the stored
-/// condition's transition time while its status stays.
-pub fn set_condition(conditions: &mut Vec<Condition>, wanted: Condition, now: Timestamp) {
-    let previous = conditions.iter().position(|c| c.type_ == wanted.type_);
-    let condition = kept_time(previous.map(|i| &conditions[i]), wanted, now);
-    match previous {
-        Some(i) => conditions[i] = condition,
-        None => conditions.push(condition),
-    }
-}
-
-/// A condition without its time (set by [`set_condition`]).
-pub fn condition(type_: &str, status: &str, reason: &str, message: &str) -> Condition {
-    Condition {
-        type_: type_.into(),
-        status: status.into(),
-        last_transition_time: None,
-        reason: (!reason.is_empty()).then(|| reason.into()),
-        message: (!message.is_empty()).then(|| message.into()),
-        observed_generation: None,
-    }
 }
 
 /// The status this round computes, when it differs from the stored one.
