@@ -693,6 +693,8 @@ async fn a_change_beyond_the_image_marks_the_pods_not_upgradable() {
     pods.create(&PostParams::default(), &bare_pod("web-0", "web"))
         .await
         .expect("pod");
+    // Every status the API server stores, seen by an independent watcher.
+    let statuses = StatusRecorder::start(&sets, &set_name);
     let mut changed = log_set(&ns).data["spec"]["containers"].clone();
     changed[0]["command"] = json!(["fluent-bit", "-c", "/conf/other.conf"]);
     patch_set(
@@ -726,8 +728,52 @@ async fn a_change_beyond_the_image_marks_the_pods_not_upgradable() {
     );
     let set = sets.get(&set_name).await.expect("set");
     assert_eq!(set.data["status"]["updatedPods"], 0, "{}", set.data["status"]);
+    // No status of the new generation ever counted the pod by the old hash.
+    let generation = set.metadata.generation.expect("generation");
+    let stale: Vec<Value> = statuses
+        .seen()
+        .into_iter()
+        .filter(|s| s["observedGeneration"] == json!(generation) && s["updatedPods"] != json!(0))
+        .collect();
+    assert!(stale.is_empty(), "statuses with the old counts: {stale:?}");
     assert_eq!(controller.stop(), 0);
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;
+}
+
+/// Records every status of one SidecarSet from a watch of its own.
+struct StatusRecorder {
+    seen: std::sync::Arc<std::sync::Mutex<Vec<Value>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl StatusRecorder {
+    fn start(sets: &Api<DynamicObject>, name: &str) -> Self {
+        use futures::StreamExt;
+        use kube::runtime::{WatchStreamExt, watcher};
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let shared = seen.clone();
+        let config = watcher::Config::default().fields(&format!("metadata.name={name}"));
+        let api = sets.clone();
+        let task = tokio::spawn(async move {
+            let mut stream = std::pin::pin!(watcher(api, config).default_backoff());
+            while let Some(event) = stream.next().await {
+                if let Ok(watcher::Event::Apply(set) | watcher::Event::InitApply(set)) = event {
+                    shared.lock().expect("statuses").push(set.data["status"].clone());
+                }
+            }
+        });
+        Self { seen, task }
+    }
+
+    fn seen(&self) -> Vec<Value> {
+        self.seen.lock().expect("statuses").clone()
+    }
+}
+
+impl Drop for StatusRecorder {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
 }
 
 /// A pinned revision (reference §1.7): with `injectionStrategy.revision.revisionName` new

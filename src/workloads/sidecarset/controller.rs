@@ -6,7 +6,8 @@
 //! `spec.namespace` or a `kubernetes.io/metadata.name` namespace selector): it sees no
 //! other namespace's pods, and two runs must not write one status from different views. A round whose hash
 //! annotations are stale (the containers just changed) upgrades nothing: the annotations
-//! are written first, and their event starts the next round.
+//! are written first, and their event starts the next round. Its status already counts
+//! against the new hashes, so `observedGeneration` never comes with the old counts.
 //!
 //! ```text
 //! SidecarSet event ─┐
@@ -59,13 +60,17 @@ impl crate::runtime::driver::Reconciled for SidecarSet {
             .collect();
         // The set as this round sees it: its latest revision just synced (what an upgrade
         // records on the pods it changes).
-        let mut set = self.clone();
+        let (mut set, spec_patch) = hash::with_fresh_annotations(self);
         let status = set.status.get_or_insert_default();
         status.latest_revision = Some(history.update.clone()).filter(|r| !r.is_empty());
         status.collision_count = Some(history.collision_count);
         let set = &set;
         let (matched, missing) = status::split(set, &selected);
-        let upgrade = plan_update::plan_update(set, &matched, now);
+        // Pods are upgraded to hashes the set already carries: the patch's event plans again.
+        let upgrade = match spec_patch {
+            None => plan_update::plan_update(set, &matched, now),
+            Some(_) => plan_update::Upgrade::default(),
+        };
         let pod_revisions = revisions::named_in_pods(set, &matched);
         let plan = status::plan(&status::Snapshot {
             set,
@@ -88,7 +93,7 @@ impl crate::runtime::driver::Reconciled for SidecarSet {
             problems,
             status: plan.status,
             // An upgrade's pod writes wake the set; the kubelet's restart too (pod events).
-            spec_patch: hash::annotations_patch(self),
+            spec_patch,
             pod_revisions,
             ..Default::default()
         }

@@ -102,6 +102,23 @@ pub fn annotations_patch(set: &SidecarSet) -> Option<Value> {
         HASH_ANNOTATION: with.clone(), HASH_WITHOUT_IMAGE_ANNOTATION: without, INPUT_ANNOTATION: with } } }))
 }
 
+/// The set as it stands once [`annotations_patch`] is written, and that patch: a round
+/// that plans on the stale annotations would report the new generation with the old
+/// hash's counts (`updatedPods` of the pods the change just outdated).
+pub fn with_fresh_annotations(set: &SidecarSet) -> (SidecarSet, Option<Value>) {
+    let patch = annotations_patch(set);
+    let mut fresh = set.clone();
+    if let Some(Value::Object(written)) = patch.as_ref().map(|p| &p["metadata"]["annotations"]) {
+        let annotations = fresh.metadata.annotations.get_or_insert_default();
+        for (key, value) in written {
+            if let Value::String(value) = value {
+                annotations.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    (fresh, patch)
+}
+
 #[cfg(test)]
 #[path = "hash_tests.rs"]
 mod tests;

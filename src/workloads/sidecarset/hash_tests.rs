@@ -157,3 +157,27 @@ fn pull_policies_are_kubernetes_defaults() {
         assert_eq!(pull_policy_of(&image), policy, "{image:?}");
     }
 }
+
+#[test]
+fn the_set_planned_carries_the_hashes_its_patch_writes() {
+    let old = set("fluentbit:1", json!({}));
+    let (first, patch) = with_fresh_annotations(&old);
+    assert!(patch.is_some());
+    let written = first.metadata.annotations.clone().expect("annotations");
+    let mut changed = set("fluentbit:2", serde_json::to_value(&written).expect("json"));
+    let (fresh, patch) = with_fresh_annotations(&changed);
+    assert!(patch.is_some(), "the image changed");
+    assert_eq!(
+        fresh
+            .metadata
+            .annotations
+            .as_ref()
+            .and_then(|a| a.get(HASH_ANNOTATION)),
+        Some(&hashes(&changed).0)
+    );
+    assert_ne!(fresh.metadata.annotations, written.clone().into());
+    changed.metadata.annotations = fresh.metadata.annotations.clone();
+    let (again, none) = with_fresh_annotations(&changed);
+    assert!(none.is_none());
+    assert_eq!(again.metadata.annotations, changed.metadata.annotations);
+}
