@@ -30,6 +30,31 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use crate::runtime::rbac::{KRUISE, Rule, rule};
+
+/// In the lease's namespace only: the Secret of the webhooks' CA and serving certificate.
+pub const CA_SECRET: Rule = rule("", &["secrets"], &["get", "create", "update"]);
+
+/// What the webhooks need, cluster-wide (their [`CA_SECRET`] is in the lease's namespace): the configurations the leader registers, the
+/// caches of pod injection and placement, and what a review reads or writes.
+pub const RULES: &[Rule] = &[
+    // Written by server-side apply: an apply that creates one is a create.
+    rule(
+        "admissionregistration.k8s.io",
+        &["mutatingwebhookconfigurations", "validatingwebhookconfigurations"],
+        &["create", "patch", "delete"],
+    ),
+    rule(KRUISE, &["sidecarsets"], &["list", "watch"]),
+    rule("", &["namespaces"], &["list", "watch"]),
+    rule(KRUISE, &["workloadspreads"], &["get", "list", "watch"]),
+    rule(KRUISE, &["workloadspreads/status"], &["patch"]),
+    // An eviction's pod; the owner chain and replica count of a WorkloadSpread's target.
+    rule("", &["pods"], &["get"]),
+    rule("apps", &["deployments", "replicasets", "statefulsets"], &["get"]),
+    rule("batch", &["jobs"], &["get"]),
+    rule(KRUISE, &["clonesets", "statefulsets"], &["get"]),
+];
+
 use kube::Client;
 use tokio::net::TcpListener;
 

@@ -38,8 +38,15 @@ async fn healthz() -> &'static str {
     "ok"
 }
 
-async fn readyz(axum::extract::State(s): axum::extract::State<Shared>) -> (StatusCode, &'static str) {
-    match s.health.not_ready() {
+/// `/readyz`, or `/readyz?exclude=leader` (as the API server's own `exclude` checks).
+async fn readyz(
+    axum::extract::State(s): axum::extract::State<Shared>,
+    axum::extract::RawQuery(query): axum::extract::RawQuery,
+) -> (StatusCode, &'static str) {
+    let exclude_leader = query
+        .as_deref()
+        .is_some_and(|q| q.split('&').any(|kv| kv == "exclude=leader"));
+    match s.health.not_ready(exclude_leader) {
         None => (StatusCode::OK, "ok"),
         Some(why) => (StatusCode::SERVICE_UNAVAILABLE, why),
     }

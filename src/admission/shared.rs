@@ -13,11 +13,19 @@ pub struct Health {
     pub synced: AtomicBool,
     /// This run may write (it leads, or leader election is off).
     pub leading: AtomicBool,
+    /// The webhooks' own caches have their first lists (or no webhooks are served): this
+    /// run answers admission requests, standby or not.
+    pub serving: AtomicBool,
 }
 
 impl Health {
-    /// Why the run is not ready, if it is not.
-    pub fn not_ready(&self) -> Option<&'static str> {
+    /// Why the run is not ready, if it is not. `exclude_leader` (`/readyz?exclude=leader`,
+    /// the in-cluster manager's readiness probe): ready once it serves the webhooks, so
+    /// that every replica, standby or not, is an endpoint of their Service.
+    pub fn not_ready(&self, exclude_leader: bool) -> Option<&'static str> {
+        if exclude_leader {
+            return (!self.serving.load(Ordering::Relaxed)).then_some("webhook caches not synced yet");
+        }
         if !self.synced.load(Ordering::Relaxed) {
             Some("caches not synced yet")
         } else if !self.leading.load(Ordering::Relaxed) {
@@ -50,4 +58,24 @@ pub struct PodInjection {
     pub namespaces: kube::runtime::reflector::Store<k8s_openapi::api::core::v1::Namespace>,
     /// The SidecarSets' ControllerRevisions (in the run's system namespace).
     pub revisions: kube::runtime::reflector::Store<k8s_openapi::api::apps::v1::ControllerRevision>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_standby_that_serves_the_webhooks_is_ready_when_the_leader_check_is_excluded() {
+        let health = Health::default();
+        assert!(health.not_ready(true).is_some());
+        health.serving.store(true, Ordering::Relaxed);
+        health.synced.store(true, Ordering::Relaxed);
+        assert_eq!(health.not_ready(true), None);
+        assert_eq!(
+            health.not_ready(false),
+            Some("standby: another run holds the lease")
+        );
+        health.leading.store(true, Ordering::Relaxed);
+        assert_eq!(health.not_ready(false), None);
+    }
 }

@@ -61,10 +61,14 @@ Leader election (on by default): the run holds the Lease --leader-elect-name in
 a standby and takes over once the first stops renewing (a graceful exit releases the lease
 at once). Losing the lease stops the run with exit 1.
 Ctrl-C or SIGTERM stops gracefully: in-flight writes finish, then exit 0.
-Webhooks (on by default): run serves HTTPS on --webhook-addr (/mutate writes CloneSet and
-Advanced StatefulSet defaults, /validate refuses a selector that misses its template, plus
-/metrics, /healthz, /readyz) under a CA kept in the Secret kubectl-kruise-webhook-certs of the
-lease namespace; the leader registers the webhook configurations `kubectl-kruise` (every one
+Credentials: the kubeconfig, else (in a pod) the pod's service account. Running as a service
+account (in a pod, or --as system:serviceaccount:NS:NAME), it says at start which of the
+permissions its controllers need it lacks; any request refused later (403) is said once.
+`kubectl kruise install --manager` runs it in the cluster under least-privilege RBAC.
+Webhooks (on by default): run serves HTTPS on --webhook-addr (/mutate writes defaults,
+/validate refuses what the controllers would refuse, plus /metrics, /healthz, /readyz;
+/readyz?exclude=leader is ready on a standby too) under a CA kept in the Secret
+kubectl-kruise-webhook-certs of the lease namespace; the leader registers the webhook configurations `kubectl-kruise` (every one
 fails open: a stopped run never blocks a request) and a graceful exit removes them. The API
 server must reach --webhook-host: the local control plane and an API server on this host do;
 for a remote cluster give --webhook-host, --webhook-service, or --webhooks=false (the
@@ -225,15 +229,23 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     // One identity per process: the lease holder's name and the User-Agent of every request.
     let identity = leader::identity();
     let (client, counters) = client::build(config, args.qps, args.burst, client::user_agent(&identity))?;
-    require_crds(&client, &controllers).await?;
-
-    let metrics = Arc::new(metrics::Metrics::new(counters));
-    let health = Arc::new(Health::default());
     let lease_namespace = args
         .leader_elect_namespace
         .clone()
         .or_else(|| namespace.clone())
         .unwrap_or_else(|| "default".into());
+    check_access(
+        &client,
+        &controllers,
+        &args,
+        namespace.as_deref(),
+        &lease_namespace,
+    )
+    .await;
+    require_crds(&client, &controllers).await?;
+
+    let metrics = Arc::new(metrics::Metrics::new(counters));
+    let health = Arc::new(Health::default());
     // Where cluster-scoped kinds keep namespaced children (SidecarSet revisions).
     let system_namespace = namespace.clone().unwrap_or_else(|| lease_namespace.clone());
     // The pod webhook's caches (SidecarSets, Namespaces, their revisions), watched for as
@@ -261,6 +273,21 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         tokio::spawn(drive_namespaces);
         tokio::spawn(drive_revisions);
         tokio::spawn(drive_spreads);
+        let serving = (
+            sidecarsets.clone(),
+            namespaces.clone(),
+            revisions.clone(),
+            workloadspreads.clone(),
+            health.clone(),
+        );
+        tokio::spawn(async move {
+            let (sets, namespaces, revisions, spreads, health) = serving;
+            let _ = sets.wait_until_ready().await;
+            let _ = namespaces.wait_until_ready().await;
+            let _ = revisions.wait_until_ready().await;
+            let _ = spreads.wait_until_ready().await;
+            health.serving.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
         PodInjection {
             client: client.clone(),
             spreads: crate::admission::spread::Spreads::new(workloadspreads),
@@ -269,6 +296,9 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
             revisions,
         }
     });
+    if !args.webhooks {
+        health.serving.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     let shared = Shared {
         metrics: metrics.clone(),
         health: health.clone(),
@@ -429,6 +459,47 @@ the same lease with --leader-elect-namespace so one waits for the other",
     }
     eprintln!("stopped; {} API writes in this run", metrics.api.writes());
     Ok(())
+}
+
+/// When the run is a service account: says which of the permissions its controllers,
+/// webhooks and lease need it lacks (it goes on; what needs them stalls and says so).
+async fn check_access(
+    client: &kube::Client,
+    controllers: &[&'static Described],
+    args: &RunArgs,
+    scope: Option<&str>,
+    lease_namespace: &str,
+) {
+    use crate::runtime::{access, rbac};
+    let Some(account) = access::service_account(client).await else {
+        return;
+    };
+    let mut cluster: Vec<&rbac::Rule> = rbac::SHARED
+        .iter()
+        .chain(controllers.iter().flat_map(|c| c.rules()))
+        .collect();
+    let mut local: Vec<&rbac::Rule> = Vec::new();
+    if args.webhooks {
+        cluster.extend(crate::admission::RULES);
+        local.push(&crate::admission::CA_SECRET);
+    }
+    if args.leader_elect {
+        local.push(&rbac::LEASE);
+    }
+    let mut wanted = access::needed(rbac::permissions(cluster), scope);
+    wanted.extend(access::needed(rbac::permissions(local), Some(lease_namespace)));
+    let total = wanted.len();
+    let lacking = access::lacking(client, wanted).await;
+    if lacking.is_empty() {
+        eprintln!("service account {account}: all {total} permissions this run needs are granted");
+    } else {
+        eprintln!(
+            "warning: service account {account} lacks {} of the {total} permissions this run needs \
+(the rules: kubectl kruise install --manager --dry-run=client -o yaml):\n  {}",
+            lacking.len(),
+            lacking.join("\n  ")
+        );
+    }
 }
 
 /// Starts the HTTPS server with its certificates and keeps them renewed (registration

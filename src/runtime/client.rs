@@ -9,10 +9,13 @@
 //!   still cost the API server a request.
 //! - A resource is named as in RBAC: `pods`, `pods/status`, `clonesets`; the verb as in
 //!   audit logs: `create`, `update`, `patch`, `delete`, `get`, `list`, `watch`.
+//! - A request the API server refuses (403) is said once per permission, on stderr, as
+//!   `forbidden: ... to VERB RESOURCE.GROUP in namespace NS`: a watch refused retries with
+//!   backoff forever, and without it a missing RBAC rule is a silent stall.
 //! - Every request carries the process's User-Agent (`kubectl-kruise/VERSION run (IDENTITY)`
 //!   for `run`, IDENTITY being the lease holder's), so the API server's audit log attributes
 //!   each write to one process even when several use the same credentials.
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
@@ -23,13 +26,32 @@ use http::header::{HeaderValue, USER_AGENT};
 use http::{Method, Request};
 use tower::{Layer, Service};
 
-/// Requests sent, by `(verb, resource)`.
+/// Requests sent, by `(verb, resource)`, and the permissions the API server refused.
 #[derive(Debug, Default)]
 pub struct ApiCounters {
     counts: Mutex<BTreeMap<(&'static str, String), u64>>,
+    denied: Mutex<BTreeSet<String>>,
 }
 
 impl ApiCounters {
+    /// Records a refused permission; true the first time it is refused.
+    fn deny(&self, permission: String) -> bool {
+        self.denied
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(permission)
+    }
+
+    /// The permissions refused so far (as [`denial`] names them).
+    pub fn denied(&self) -> Vec<String> {
+        self.denied
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .cloned()
+            .collect()
+    }
+
     fn record(&self, verb: &'static str, resource: String) {
         let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         *counts.entry((verb, resource)).or_default() += 1;
@@ -40,11 +62,12 @@ impl ApiCounters {
         self.counts.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// Writes (create, update, patch, delete) sent so far.
+    /// Writes (create, update, patch, delete) sent so far; reviews (a SelfSubjectAccessReview
+    /// at start) are POSTs that store nothing, and are not counted.
     pub fn writes(&self) -> u64 {
         self.snapshot()
             .iter()
-            .filter(|((verb, _), _)| is_write(verb))
+            .filter(|((verb, resource), _)| is_write(verb) && !resource.ends_with("reviews"))
             .map(|(_, n)| n)
             .sum()
     }
@@ -93,6 +116,54 @@ pub fn classify(method: &Method, path: &str, query: Option<&str>) -> (&'static s
         _ => "other",
     };
     (verb, resource)
+}
+
+/// The API group of a request path: "" for `/api/...`, else the segment after `/apis/`.
+pub fn api_group(path: &str) -> &str {
+    let mut segments = path.split('/').filter(|s| !s.is_empty());
+    match segments.next() {
+        Some("apis") => segments.next().unwrap_or_default(),
+        _ => "",
+    }
+}
+
+/// The namespace a request path is in, if it is in one (`/api/v1/namespaces/web` is the
+/// namespace object itself, in none).
+pub fn namespace_of(path: &str) -> Option<&str> {
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let rest = match segments.first() {
+        Some(&"api") => segments.get(2..)?,
+        Some(&"apis") => segments.get(3..)?,
+        _ => return None,
+    };
+    match rest {
+        ["namespaces", ns, _, ..] => Some(ns),
+        _ => None,
+    }
+}
+
+/// A refused permission as a user reads it: `list pods in namespace web`,
+/// `patch clonesets/status.apps.kruise.io in namespace web`, `list nodes cluster-wide`.
+pub fn denial(verb: &str, group: &str, resource: &str, namespace: Option<&str>) -> String {
+    let resource = match group {
+        "" => resource.to_string(),
+        group => format!("{resource}.{group}"),
+    };
+    match namespace {
+        Some(ns) => format!("{verb} {resource} in namespace {ns}"),
+        None => format!("{verb} {resource} cluster-wide"),
+    }
+}
+
+/// What a refused permission prints, once per permission.
+fn report_denial(permission: &str) {
+    tracing::debug!(permission, "forbidden");
+    // The refusal may be an admission rule's (setting blockOwnerDeletion needs `update` on
+    // the owner's finalizers): the permission missing is then another than the request's.
+    eprintln!(
+        "forbidden: the API server refused this run to {permission}: the identity it runs as lacks \
+         a permission it needs (RBAC). The rules it needs: kubectl kruise install --manager --dry-run=client -o yaml"
+    );
 }
 
 /// A token bucket: `burst` tokens, refilled at `qps` per second.
@@ -161,13 +232,16 @@ pub struct ApiService<S> {
     permitted: bool,
 }
 
-impl<S, B> Service<Request<B>> for ApiService<S>
+impl<S, B, R> Service<Request<B>> for ApiService<S>
 where
-    S: Service<Request<B>>,
+    S: Service<Request<B>, Response = http::Response<R>>,
+    S::Future: Send + 'static,
+    S::Error: 'static,
+    R: 'static,
 {
     type Response = S::Response;
     type Error = S::Error;
-    type Future = S::Future;
+    type Future = Pin<Box<dyn Future<Output = Result<S::Response, S::Error>> + Send>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         if !self.permitted {
@@ -191,13 +265,27 @@ where
     }
 
     fn call(&mut self, mut request: Request<B>) -> Self::Future {
-        let (verb, resource) = classify(request.method(), request.uri().path(), request.uri().query());
+        let path = request.uri().path();
+        let (verb, resource) = classify(request.method(), path, request.uri().query());
+        let permission = denial(verb, api_group(path), &resource, namespace_of(path));
         self.layer.counters.record(verb, resource);
         request
             .headers_mut()
             .insert(USER_AGENT, self.layer.user_agent.clone());
         self.permitted = false;
-        self.inner.call(request)
+        let counters = self.layer.counters.clone();
+        let response = self.inner.call(request);
+        Box::pin(async move {
+            let response = response.await;
+            // Said once per permission: a watch refused retries with backoff forever.
+            if let Ok(r) = &response
+                && r.status() == http::StatusCode::FORBIDDEN
+                && counters.deny(permission.clone())
+            {
+                report_denial(&permission);
+            }
+            response
+        })
     }
 }
 
@@ -294,6 +382,42 @@ mod tests {
                 "{method} {path}"
             );
         }
+    }
+
+    #[test]
+    fn a_refused_request_names_its_verb_resource_group_and_namespace() {
+        let named = |method: Method, path: &str, query: Option<&str>| {
+            let (verb, resource) = classify(&method, path, query);
+            denial(verb, api_group(path), &resource, namespace_of(path))
+        };
+        assert_eq!(
+            named(Method::GET, "/api/v1/pods", Some("watch=true")),
+            "watch pods cluster-wide"
+        );
+        assert_eq!(
+            named(
+                Method::PATCH,
+                "/apis/apps.kruise.io/v1alpha1/namespaces/web/clonesets/a/status",
+                None
+            ),
+            "patch clonesets/status.apps.kruise.io in namespace web"
+        );
+        assert_eq!(
+            named(Method::GET, "/api/v1/namespaces/web", None),
+            "get namespaces cluster-wide"
+        );
+        assert_eq!(
+            named(
+                Method::POST,
+                "/apis/events.k8s.io/v1/namespaces/default/events",
+                None
+            ),
+            "create events.events.k8s.io in namespace default"
+        );
+        let counters = ApiCounters::default();
+        assert!(counters.deny("list pods cluster-wide".into()));
+        assert!(!counters.deny("list pods cluster-wide".into()));
+        assert_eq!(counters.denied(), ["list pods cluster-wide"]);
     }
 
     #[test]

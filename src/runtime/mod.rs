@@ -5,6 +5,7 @@
 //! ([`client`]), leader election ([`leader`]), metrics ([`metrics`]), shared watches and stores ([`watches`]),
 //! expectations ([`expectations`]), events ([`events`]), the in-place update engine
 //! ([`inplace`]), lifecycle hooks ([`lifecycle`]) and revision history ([`revision`]).
+pub mod access;
 pub mod actions;
 pub mod backoff;
 pub mod children;
@@ -23,6 +24,7 @@ pub mod lifecycle;
 pub mod merge_patch;
 pub mod metrics;
 pub mod owner_index;
+pub mod rbac;
 pub mod revision;
 pub mod scope;
 pub mod strategic_merge;
