@@ -82,6 +82,8 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -
 json\t''
 name\t''"
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l timeout -d 'How long to wait for the CRDs to become Established' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l image -d 'The manager\'s image' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l replicas -d 'The manager\'s replicas (one leads, the others stand by and serve the webhooks)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l context -d 'The name of the kubeconfig context to use' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l cluster -d 'The name of the kubeconfig cluster to use' -r
@@ -99,6 +101,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l take-over -d 'Over an OpenKruise install: remove its fail-closed webhook configurations (only when kruise-manager is not running)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s y -l yes -d 'Do not ask for confirmation'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l manager -d 'Also run the controllers in the cluster: a Deployment of `kubectl-kruise run` under its own service account and least-privilege RBAC, in the -n namespace (default kruise-system)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s V -l version -d 'Print version'
@@ -119,6 +122,8 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall"
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l tls-server-name -d 'Server name to use for server certificate validation' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l manager -d 'Also remove the in-cluster manager (of the -n namespace, default kruise-system)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l keep-crds -d 'With --manager: remove only the manager, not the CRDs'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l force -d 'Delete the CRDs even though objects of them exist (they are deleted with them)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -s y -l yes -d 'Do not ask for confirmation'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand uninstall" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'

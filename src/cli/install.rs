@@ -1,4 +1,5 @@
-//! `kubectl kruise install | uninstall`: the `apps.kruise.io` CRDs.
+//! `kubectl kruise install | uninstall`: the `apps.kruise.io` CRDs, and with `--manager` the
+//! in-cluster manager ([`super::install_manager`]).
 //!
 //! Invariants: `install` is a server-side apply under field manager `kubectl-kruise`, so
 //! running it twice changes nothing; it returns only when every CRD is Established and
@@ -55,7 +56,9 @@ pub enum Output {
 #[command(
     after_help = "Examples:\n  kubectl kruise install\n  kubectl kruise install --only CloneSet,StatefulSet\n  \
 kubectl kruise install --dry-run=client -o yaml > kruise-crds.yaml\n  \
-kubectl kruise install --take-over   # over OpenKruise, once kruise-manager is stopped"
+kubectl kruise install --take-over   # over OpenKruise, once kruise-manager is stopped\n  \
+kubectl kruise install --manager   # and run the controllers in the cluster (namespace kruise-system)\n  \
+kubectl kruise install --manager --dry-run=client -o yaml > kruise.yaml   # for GitOps"
 )]
 pub struct InstallArgs {
     /// Install only these kinds (comma-separated, as OpenKruise names them)
@@ -77,14 +80,33 @@ pub struct InstallArgs {
     /// Do not ask for confirmation
     #[arg(short = 'y', long)]
     yes: bool,
+    /// Also run the controllers in the cluster: a Deployment of `kubectl-kruise run` under
+    /// its own service account and least-privilege RBAC, in the -n namespace (default
+    /// kruise-system)
+    #[arg(long)]
+    manager: bool,
+    /// The manager's image
+    #[arg(long, value_name = "IMAGE", default_value = super::manager::DEFAULT_IMAGE, requires = "manager")]
+    image: String,
+    /// The manager's replicas (one leads, the others stand by and serve the webhooks)
+    #[arg(long, value_name = "N", default_value_t = 2, requires = "manager",
+        value_parser = clap::value_parser!(i32).range(1..))]
+    replicas: i32,
 }
 
 #[derive(Debug, Args)]
 #[command(
     after_help = "Examples:\n  kubectl kruise uninstall\n  kubectl kruise uninstall --only BroadcastJob\n  \
-kubectl kruise uninstall --force --yes   # deletes every custom resource of these kinds too"
+kubectl kruise uninstall --force --yes   # deletes every custom resource of these kinds too\n  \
+kubectl kruise uninstall --manager --keep-crds   # stop the in-cluster controllers, keep everything else"
 )]
 pub struct UninstallArgs {
+    /// Also remove the in-cluster manager (of the -n namespace, default kruise-system)
+    #[arg(long)]
+    manager: bool,
+    /// With --manager: remove only the manager, not the CRDs
+    #[arg(long, requires = "manager")]
+    keep_crds: bool,
     /// Uninstall only these kinds (comma-separated)
     #[arg(long, value_delimiter = ',', value_name = "KINDS")]
     only: Vec<String>,
@@ -150,10 +172,55 @@ fn render(crds: &[CustomResourceDefinition], output: Output) -> anyhow::Result<S
     Ok(out)
 }
 
+/// The manager `install --manager` / `uninstall --manager` is about.
+fn manager_options(args: &InstallArgs, connection: &ConnectionArgs) -> super::manager::Options {
+    super::manager::Options {
+        namespace: manager_namespace(connection),
+        image: args.image.clone(),
+        replicas: args.replicas,
+    }
+}
+
+/// `-n`, else [`super::manager::DEFAULT_NAMESPACE`] (not the context's namespace: the
+/// manager has a home of its own).
+fn manager_namespace(connection: &ConnectionArgs) -> String {
+    connection
+        .namespace
+        .clone()
+        .unwrap_or_else(|| super::manager::DEFAULT_NAMESPACE.into())
+}
+
 pub async fn install(args: InstallArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let crds = selected(&args.only)?;
+    if args.manager && !args.only.is_empty() {
+        return Err(UsageError(
+            "--manager runs every controller: it needs every CRD (leave out --only)".into(),
+        )
+        .into());
+    }
     if args.dry_run == DryRun::Client {
-        print!("{}", render(&crds, args.output.unwrap_or(Output::Yaml))?);
+        let output = args.output.unwrap_or(Output::Yaml);
+        print!("{}", render(&crds, output)?);
+        if args.manager {
+            let opts = manager_options(&args, connection);
+            match output {
+                Output::Yaml => print!("{}", super::install_manager::render_yaml(&opts)?),
+                Output::Json => {
+                    for object in super::manager::objects(&opts) {
+                        println!("{}", serde_json::to_string_pretty(&object)?);
+                    }
+                }
+                Output::Name => {
+                    for object in super::manager::objects(&opts) {
+                        println!(
+                            "{}/{}",
+                            object["kind"].as_str().unwrap_or_default().to_lowercase(),
+                            object["metadata"]["name"].as_str().unwrap_or_default()
+                        );
+                    }
+                }
+            }
+        }
         return Ok(());
     }
     let client = connection.client().await?;
@@ -208,6 +275,10 @@ pub async fn install(args: InstallArgs, connection: &ConnectionArgs) -> anyhow::
     }
     if let Some(output) = args.output {
         print!("{}", render(&applied, output)?);
+    }
+    if args.manager {
+        let opts = manager_options(&args, connection);
+        super::install_manager::apply(&client, &opts, params.dry_run, args.output.is_some()).await?;
     }
     Ok(())
 }
@@ -315,6 +386,9 @@ fn describe_counts(counts: &[(String, BTreeMap<String, usize>)]) -> String {
 pub async fn uninstall(args: UninstallArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let wanted = selected(&args.only)?;
     let client = connection.client().await?;
+    if args.manager && args.keep_crds {
+        return super::install_manager::remove(&client, &manager_namespace(connection)).await;
+    }
     let api: Api<CustomResourceDefinition> = Api::all(client.clone());
     let mut installed = Vec::new();
     for crd in &wanted {
@@ -323,6 +397,9 @@ pub async fn uninstall(args: UninstallArgs, connection: &ConnectionArgs) -> anyh
         }
     }
     if installed.is_empty() {
+        if args.manager {
+            super::install_manager::remove(&client, &manager_namespace(connection)).await?;
+        }
         println!("no apps.kruise.io CRDs of these kinds are installed");
         return Ok(());
     }
@@ -333,13 +410,22 @@ pub async fn uninstall(args: UninstallArgs, connection: &ConnectionArgs) -> anyh
             anyhow::bail!(
                 "refusing to uninstall: custom resources still exist:\n{listing}\n\
                  Deleting a CRD deletes every object of it, and their pods are then deleted too.\n\
-                 hint: delete those objects first, or pass --force to delete them with the CRDs"
+                 hint: delete those objects first, or pass --force to delete them with the CRDs{}",
+                if args.manager {
+                    " (--manager --keep-crds removes only the manager)"
+                } else {
+                    ""
+                }
             );
         }
         confirm(
             &format!("This deletes these custom resources and their pods:\n{listing}\nContinue?"),
             args.yes,
         )?;
+    }
+    // Refused or confirmed above: only now does anything go.
+    if args.manager {
+        super::install_manager::remove(&client, &manager_namespace(connection)).await?;
     }
     for crd in &installed {
         match api.delete(&crd.name_any(), &DeleteParams::default()).await {
