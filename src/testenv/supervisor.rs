@@ -207,6 +207,10 @@ fn apiserver_args(pki: &pki::Pki, etcd_port: u16, port: u16) -> Vec<String> {
         "--service-cluster-ip-range=10.96.0.0/16".into(),
         "--endpoint-reconciler-type=none".into(),
         "--disable-admission-plugins=ServiceAccount,TaintNodesByCondition".into(),
+        // As hardened clusters (OpenShift) run it: a controller that makes an object block
+        // its owner's deletion needs `update` on the owner's `finalizers`, which the
+        // in-cluster manager's RBAC must therefore grant (tests/manager.rs shows it).
+        "--enable-admission-plugins=OwnerReferencesPermissionEnforcement".into(),
         "--allow-privileged=true".into(),
         "--max-requests-inflight=1000".into(),
         "--max-mutating-requests-inflight=500".into(),

@@ -17,6 +17,30 @@ use kube::runtime::{WatchStreamExt, watcher};
 
 use super::{CLI, TestNamespace};
 
+/// The suites whose runs are the in-cluster manager's service account (`run --as
+/// system:serviceaccount:...`), under the RBAC `install --manager` generates: they pass only
+/// if it grants all they need. The others run as the administrator.
+const AS_MANAGER: bool = matches!(
+    env!("CARGO_CRATE_NAME").as_bytes(),
+    b"cloneset" | b"statefulset" | b"rollout"
+);
+
+/// Where those suites install the manager's RBAC (and keep their leases and webhook CA).
+pub const MANAGER_NAMESPACE: &str = "kruise-tests-manager";
+
+/// The arguments that make a run the manager's service account, with a lease of its own
+/// in the manager's namespace (its Role grants leases there only).
+pub fn as_manager_args(ns: &str) -> Vec<String> {
+    vec![
+        "--as".into(),
+        format!("system:serviceaccount:{MANAGER_NAMESPACE}:kubectl-kruise"),
+        "--leader-elect-namespace".into(),
+        MANAGER_NAMESPACE.into(),
+        "--leader-elect-name".into(),
+        format!("kubectl-kruise-{ns}"),
+    ]
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -52,6 +76,14 @@ impl RunningController {
         // Idempotent; the CRDs may already be there from another test.
         let (code, _, err) = super::kruise(kubeconfig, &["install"]);
         assert_eq!(code, 0, "kubectl kruise install failed: {err}");
+        if AS_MANAGER {
+            // One replica: its pods only stand on simulated nodes (nothing runs in them).
+            let (code, _, err) = super::kruise(
+                kubeconfig,
+                &["install", "--manager", "--replicas", "1", "-n", MANAGER_NAMESPACE],
+            );
+            assert_eq!(code, 0, "kubectl kruise install --manager failed: {err}");
+        }
         let mut attempts = 0;
         loop {
             attempts += 1;
@@ -78,6 +110,11 @@ impl RunningController {
                 &format!("127.0.0.1:{metrics_port}"),
             ])
             .args(extra)
+            .args(if AS_MANAGER {
+                as_manager_args(&ns.name)
+            } else {
+                Vec::new()
+            })
             .arg("--kubeconfig")
             .arg(kubeconfig)
             .env("RUST_LOG", "kubectl_kruise=debug,warn")
