@@ -38,6 +38,25 @@ async fn one_run_writes_at_a_time_and_the_standby_takes_over_after_a_crash() {
         }
     })
     .await;
+    // Not ready as a leader, but it serves the webhooks: `/readyz?exclude=leader`, the
+    // in-cluster manager's readiness probe, makes every replica an endpoint of their Service.
+    let (status, body) = second.get("/readyz").expect("/readyz answers");
+    assert!(status.contains("503"), "{status} {body}");
+    wait_for(
+        "the standby ready for its webhooks",
+        Duration::from_secs(30),
+        || async {
+            let (status, body) = second
+                .get("/readyz?exclude=leader")
+                .ok_or_else(|| "no answer".to_string())?;
+            if status.contains("200") {
+                Ok(())
+            } else {
+                Err(format!("{status} {body}"))
+            }
+        },
+    )
+    .await;
 
     let set = cloneset("lead", 3, json!({ "type": "InPlaceIfPossible" }), json!({}));
     create(&ns, &set).await;

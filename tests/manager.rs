@@ -135,6 +135,21 @@ async fn the_manifests_pass_a_server_dry_run_and_the_pod_security_check() {
 #[tokio::test]
 async fn install_manager_is_idempotent_and_uninstall_removes_only_the_manager() {
     let ns = TestNamespace::create("mgr-install").await;
+    // A server dry run into a namespace that does not exist yet sends what it can.
+    let absent = format!("{}-absent", ns.name);
+    let (code, out, err) = kruise(
+        &ns.kubeconfig,
+        &["install", "--manager", "-n", &absent, "--dry-run=server"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!("namespace/{absent} created (server dry run)")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("deployment.apps/kubectl-kruise-manager not sent (server dry run: namespace {absent} does not exist yet)")),
+        "{out}"
+    );
     let install = ["install", "--manager", "-n", ns.name.as_str(), "--replicas", "2"];
     let (code, out, err) = kruise(&ns.kubeconfig, &install);
     assert_eq!(code, 0, "{err}");

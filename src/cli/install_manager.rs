@@ -60,8 +60,20 @@ pub async fn apply(
 ) -> anyhow::Result<()> {
     let mut params = PatchParams::apply(FIELD_MANAGER).force();
     params.dry_run = server_dry_run;
+    // A server dry run creates no namespace: what would go in a new one cannot be sent.
+    let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(client.clone());
+    let namespace_missing = server_dry_run && namespaces.get_opt(&opts.namespace).await?.is_none();
     for object in manager::objects(opts) {
         let (api, shown) = api_for(client, &object);
+        if namespace_missing && object["metadata"]["namespace"].is_string() {
+            if !quiet {
+                println!(
+                    "{shown} not sent (server dry run: namespace {} does not exist yet)",
+                    opts.namespace
+                );
+            }
+            continue;
+        }
         let name = name_of(&object).to_string();
         let before = api
             .get_opt(&name)
