@@ -518,6 +518,19 @@ async fn run_refuses_to_start_without_the_crds() {
         err.contains("clonesets.apps.kruise.io") && err.contains("kubectl kruise install"),
         "{err}"
     );
+    // A controller's own CRD is not enough: a WorkloadSpread follows CloneSets (whose watch
+    // would otherwise retry forever, and the controller stall without a word).
+    let (code, _, err) = support::kruise(&plane.kubeconfig, &["install", "--only", "WorkloadSpread"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = support::kruise(
+        &plane.kubeconfig,
+        &["run", "--controllers", "WorkloadSpread", "--webhooks=false"],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("CRD clonesets.apps.kruise.io (needed by WorkloadSpread) is not installed"),
+        "{err}"
+    );
 }
 
 #[tokio::test]

@@ -188,11 +188,36 @@ fn workers_for(args: &RunArgs, controller: &str) -> Result<u16, UsageError> {
     Ok(specific.unwrap_or(default))
 }
 
-/// Refuses when a CRD the controllers need is missing or not established.
-async fn require_crds(client: &kube::Client, controllers: &[&'static Described]) -> anyhow::Result<()> {
+/// Every CRD the run reads, with who needs it: each controller's own, the Kruise kinds its
+/// rules name (a WorkloadSpread follows CloneSets, a cron job creates BroadcastJobs), and
+/// the kinds the webhooks cache. A watch of a kind whose CRD is missing retries forever:
+/// without this check such a controller would stall with no word.
+fn needed_crds(controllers: &[&'static Described], webhooks: bool) -> Vec<(String, String)> {
+    use crate::runtime::rbac;
+    let mut needed: Vec<(String, String)> = Vec::new();
+    let mut add = |crd: String, who: &str| {
+        if !needed.iter().any(|(c, _)| *c == crd) {
+            needed.push((crd, who.to_string()));
+        }
+    };
+    for c in controllers {
+        add(c.crd.to_string(), c.name);
+        for crd in rbac::kruise_crds(c.rules()) {
+            add(crd, c.name);
+        }
+    }
+    if webhooks {
+        for crd in rbac::kruise_crds(crate::admission::RULES) {
+            add(crd, "the webhooks");
+        }
+    }
+    needed
+}
+
+/// Refuses when a CRD the run needs is missing or not established.
+async fn require_crds(client: &kube::Client, needed: &[(String, String)]) -> anyhow::Result<()> {
     let api: Api<CustomResourceDefinition> = Api::all(client.clone());
-    for controller in controllers {
-        let crd = controller.crd;
+    for (crd, who) in needed {
         let found = api
             .get_opt(crd)
             .await
@@ -204,7 +229,7 @@ async fn require_crds(client: &kube::Client, controllers: &[&'static Described])
             .is_some_and(|cs| cs.iter().any(|c| c.type_ == "Established" && c.status == "True"));
         if !established {
             anyhow::bail!(
-                "CRD {crd} is {} on this cluster; install the CRDs first: kubectl kruise install",
+                "CRD {crd} (needed by {who}) is {} on this cluster; install the CRDs first: kubectl kruise install",
                 if found.is_some() {
                     "not established yet"
                 } else {
@@ -242,7 +267,7 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         &lease_namespace,
     )
     .await;
-    require_crds(&client, &controllers).await?;
+    require_crds(&client, &needed_crds(&controllers, args.webhooks)).await?;
 
     let metrics = Arc::new(metrics::Metrics::new(counters));
     let health = Arc::new(Health::default());

@@ -23,7 +23,7 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
 
-use super::client::{ApiCounters, is_write};
+use super::client::ApiCounters;
 
 /// The content type of [`Metrics::render`].
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
@@ -63,11 +63,8 @@ impl Collector for ApiSeries {
             let labels = [("verb", *verb), ("resource", resource.as_str())];
             ConstCounter::new(*n).encode(requests.encode_family(&labels)?)?;
         }
-        let writes: u64 = counts
-            .iter()
-            .filter(|((v, _), _)| is_write(v))
-            .map(|(_, n)| n)
-            .sum();
+        // As `ApiCounters::writes`: reviews store nothing and are not writes.
+        let writes = self.0.writes();
         let total = encoder.encode_descriptor(
             "kruise_api_writes",
             "API writes sent (create, update, patch, delete).",

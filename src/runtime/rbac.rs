@@ -80,6 +80,22 @@ pub fn namespaced(group: &str, resource: &str) -> bool {
     !CLUSTER_SCOPED.contains(&(group, resource))
 }
 
+/// The CRDs of the Kruise kinds `rules` name (`clonesets.apps.kruise.io`; a subresource
+/// names its kind's), in the order first named.
+pub fn kruise_crds<'a>(rules: impl IntoIterator<Item = &'a Rule>) -> Vec<String> {
+    let mut crds: Vec<String> = Vec::new();
+    for rule in rules.into_iter().filter(|r| r.group == KRUISE) {
+        for resource in rule.resources {
+            let kind = resource.split('/').next().unwrap_or(resource);
+            let crd = format!("{kind}.{KRUISE}");
+            if !crds.contains(&crd) {
+                crds.push(crd);
+            }
+        }
+    }
+    crds
+}
+
 /// One permission: a verb on a resource of a group.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Permission {
@@ -213,6 +229,23 @@ mod tests {
             .collect();
         assert_eq!(granted, declared);
         assert!(granted.iter().all(|(g, r, v)| g != "*" && r != "*" && v != "*"));
+    }
+
+    #[test]
+    fn the_kruise_kinds_named_are_the_crds_needed() {
+        const RULES: &[Rule] = &[
+            rule(KRUISE, &["workloadspreads", "workloadspreads/status"], &["patch"]),
+            rule("apps", &["deployments"], &["list"]),
+            rule(KRUISE, &["clonesets", "statefulsets"], &["list"]),
+        ];
+        assert_eq!(
+            kruise_crds(RULES),
+            [
+                "workloadspreads.apps.kruise.io",
+                "clonesets.apps.kruise.io",
+                "statefulsets.apps.kruise.io"
+            ]
+        );
     }
 
     #[test]
