@@ -42,8 +42,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand version 'Print the client version and, when the API server answers, the server version'
-            cand install 'Install (or update) the apps.kruise.io CRDs with server-side apply'
-            cand uninstall 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
+            cand install 'Install (or update) the apps.kruise.io CRDs with server-side apply (--manager: and run the controllers in the cluster)'
+            cand uninstall 'Remove the apps.kruise.io CRDs (--manager: and the in-cluster controllers); refuses while custom resources of them exist'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
             cand get 'List workloads with the columns the API server prints for their kind'
@@ -83,9 +83,9 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         }
         &'kubectl-kruise;install'= {
             cand --only 'Install only these kinds (comma-separated, as OpenKruise names them)'
-            cand --dry-run '`client` prints the CRDs without sending them; `server` sends them with dry-run'
-            cand -o 'Print the CRDs in this format instead of one line each'
-            cand --output 'Print the CRDs in this format instead of one line each'
+            cand --dry-run '`client` prints the CRDs (with --manager, the manager''s objects too) without sending them; `server` sends them with dry-run'
+            cand -o 'Print the CRDs in this format instead of one line each (with --dry-run=client and --manager, the manager''s objects too)'
+            cand --output 'Print the CRDs in this format instead of one line each (with --dry-run=client and --manager, the manager''s objects too)'
             cand --timeout 'How long to wait for the CRDs to become Established'
             cand --image 'The manager''s image'
             cand --replicas 'The manager''s replicas (one leads, the others stand by and serve the webhooks)'
@@ -971,8 +971,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         }
         &'kubectl-kruise;help'= {
             cand version 'Print the client version and, when the API server answers, the server version'
-            cand install 'Install (or update) the apps.kruise.io CRDs with server-side apply'
-            cand uninstall 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
+            cand install 'Install (or update) the apps.kruise.io CRDs with server-side apply (--manager: and run the controllers in the cluster)'
+            cand uninstall 'Remove the apps.kruise.io CRDs (--manager: and the in-cluster controllers); refuses while custom resources of them exist'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
             cand get 'List workloads with the columns the API server prints for their kind'

@@ -43,8 +43,8 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -l insecure-
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "version" -d 'Print the client version and, when the API server answers, the server version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "install" -d 'Install (or update) the apps.kruise.io CRDs with server-side apply'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "install" -d 'Install (or update) the apps.kruise.io CRDs with server-side apply (--manager: and run the controllers in the cluster)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs (--manager: and the in-cluster controllers); refuses while custom resources of them exist'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "get" -d 'List workloads with the columns the API server prints for their kind'
@@ -75,10 +75,10 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand version" -
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand version" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand version" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l only -d 'Install only these kinds (comma-separated, as OpenKruise names them)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l dry-run -d '`client` prints the CRDs without sending them; `server` sends them with dry-run' -r -f -a "none\t''
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l dry-run -d '`client` prints the CRDs (with --manager, the manager\'s objects too) without sending them; `server` sends them with dry-run' -r -f -a "none\t''
 client\t''
 server\t''"
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s o -l output -d 'Print the CRDs in this format instead of one line each' -r -f -a "yaml\t''
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -s o -l output -d 'Print the CRDs in this format instead of one line each (with --dry-run=client and --manager, the manager\'s objects too)' -r -f -a "yaml\t''
 json\t''
 name\t''"
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand install" -l timeout -d 'How long to wait for the CRDs to become Established' -r
@@ -753,8 +753,8 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Run the control plane in the foreground (what `up` starts in the background)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "version" -d 'Print the client version and, when the API server answers, the server version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "install" -d 'Install (or update) the apps.kruise.io CRDs with server-side apply'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "install" -d 'Install (or update) the apps.kruise.io CRDs with server-side apply (--manager: and run the controllers in the cluster)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs (--manager: and the in-cluster controllers); refuses while custom resources of them exist'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "get" -d 'List workloads with the columns the API server prints for their kind'

@@ -45,8 +45,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the client version and, when the API server answers, the server version')
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install (or update) the apps.kruise.io CRDs with server-side apply')
-            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install (or update) the apps.kruise.io CRDs with server-side apply (--manager: and run the controllers in the cluster)')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove the apps.kruise.io CRDs (--manager: and the in-cluster controllers); refuses while custom resources of them exist')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('__complete', '__complete', [CompletionResultType]::ParameterValue, 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'List workloads with the columns the API server prints for their kind')
@@ -88,9 +88,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
         }
         'kubectl-kruise;install' {
             [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Install only these kinds (comma-separated, as OpenKruise names them)')
-            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the CRDs without sending them; `server` sends them with dry-run')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the CRDs in this format instead of one line each')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the CRDs in this format instead of one line each')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the CRDs (with --manager, the manager''s objects too) without sending them; `server` sends them with dry-run')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the CRDs in this format instead of one line each (with --dry-run=client and --manager, the manager''s objects too)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the CRDs in this format instead of one line each (with --dry-run=client and --manager, the manager''s objects too)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for the CRDs to become Established')
             [CompletionResult]::new('--image', '--image', [CompletionResultType]::ParameterName, 'The manager''s image')
             [CompletionResult]::new('--replicas', '--replicas', [CompletionResultType]::ParameterName, 'The manager''s replicas (one leads, the others stand by and serve the webhooks)')
@@ -1026,8 +1026,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
         }
         'kubectl-kruise;help' {
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the client version and, when the API server answers, the server version')
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install (or update) the apps.kruise.io CRDs with server-side apply')
-            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove the apps.kruise.io CRDs; refuses while custom resources of them exist')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install (or update) the apps.kruise.io CRDs with server-side apply (--manager: and run the controllers in the cluster)')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove the apps.kruise.io CRDs (--manager: and the in-cluster controllers); refuses while custom resources of them exist')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('__complete', '__complete', [CompletionResultType]::ParameterValue, 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'List workloads with the columns the API server prints for their kind')

@@ -64,10 +64,12 @@ pub struct InstallArgs {
     /// Install only these kinds (comma-separated, as OpenKruise names them)
     #[arg(long, value_delimiter = ',', value_name = "KINDS")]
     only: Vec<String>,
-    /// `client` prints the CRDs without sending them; `server` sends them with dry-run
+    /// `client` prints the CRDs (with --manager, the manager's objects too) without sending
+    /// them; `server` sends them with dry-run
     #[arg(long, value_enum, default_value = "none", num_args = 0..=1, default_missing_value = "client")]
     dry_run: DryRun,
-    /// Print the CRDs in this format instead of one line each
+    /// Print the CRDs in this format instead of one line each (with --dry-run=client and
+    /// --manager, the manager's objects too)
     #[arg(short = 'o', long, value_enum)]
     output: Option<Output>,
     /// How long to wait for the CRDs to become Established
@@ -212,11 +214,7 @@ pub async fn install(args: InstallArgs, connection: &ConnectionArgs) -> anyhow::
                 }
                 Output::Name => {
                     for object in super::manager::objects(&opts) {
-                        println!(
-                            "{}/{}",
-                            object["kind"].as_str().unwrap_or_default().to_lowercase(),
-                            object["metadata"]["name"].as_str().unwrap_or_default()
-                        );
+                        println!("{}", super::install_manager::shown(&object));
                     }
                 }
             }

@@ -29,11 +29,17 @@ fn api_for(client: &kube::Client, object: &Value) -> (Api<DynamicObject>, String
         Some(ns) => Api::namespaced_with(client.clone(), ns, &resource),
         None => Api::all_with(client.clone(), &resource),
     };
-    let shown = match group {
-        "" => format!("{}/{}", kind.to_lowercase(), name_of(object)),
-        g => format!("{}.{g}/{}", kind.to_lowercase(), name_of(object)),
-    };
-    (api, shown)
+    (api, shown(object))
+}
+
+/// An object as kubectl names it: `deployment.apps/NAME`, `namespace/NAME`.
+pub fn shown(object: &Value) -> String {
+    let kind = object["kind"].as_str().unwrap_or_default().to_lowercase();
+    let api_version = object["apiVersion"].as_str().unwrap_or_default();
+    match api_version.split_once('/') {
+        Some((group, _)) => format!("{kind}.{group}/{}", name_of(object)),
+        None => format!("{kind}/{}", name_of(object)),
+    }
 }
 
 fn name_of(object: &Value) -> &str {

@@ -81,12 +81,14 @@ pub enum Command {
         after_help = "Examples:\n  kubectl kruise version\n  kubectl kruise version --kubeconfig ~/.kube/staging"
     )]
     Version,
-    /// Install (or update) the apps.kruise.io CRDs with server-side apply
+    /// Install (or update) the apps.kruise.io CRDs with server-side apply (--manager: and run
+    /// the controllers in the cluster)
     ///
     /// Kinds: CloneSet, StatefulSet (Advanced), DaemonSet (Advanced), BroadcastJob,
     /// AdvancedCronJob, SidecarSet, WorkloadSpread, UnitedDeployment.
     Install(install::InstallArgs),
-    /// Remove the apps.kruise.io CRDs; refuses while custom resources of them exist
+    /// Remove the apps.kruise.io CRDs (--manager: and the in-cluster controllers); refuses
+    /// while custom resources of them exist
     Uninstall(install::UninstallArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
     #[command(after_help = completion::AFTER_HELP)]
