@@ -15,26 +15,11 @@ use kube::api::{Api, DynamicObject, ListParams, Patch, PatchParams, PostParams};
 use kube::runtime::{WatchStreamExt, watcher};
 use serde_json::{Value, json};
 use support::controller::RunningController;
-use support::nodes::TestNodes;
+use support::nodes::{TestNodes, ZONE};
 use support::{TestNamespace, kruise_api, wait_for};
 
 const LONG: Duration = Duration::from_secs(120);
-const ZONE: &str = "topology.kubernetes.io/zone";
 const SUBSET: &str = "apps.kruise.io/subset-name";
-
-/// Three nodes, one per zone (`<ns>-a`, `-b`, `-c`).
-async fn zoned_nodes(ns: &TestNamespace) -> TestNodes {
-    let nodes = TestNodes::create(ns, 3).await;
-    for (i, zone) in ["a", "b", "c"].iter().enumerate() {
-        nodes
-            .patch(
-                i,
-                json!({ "metadata": { "labels": { ZONE: format!("{}-{zone}", ns.name) } } }),
-            )
-            .await;
-    }
-    nodes
-}
 
 /// Subset `zone-<zone>`: its zone's nodes, whose taint it tolerates; `extra` merged in.
 fn subset(ns: &TestNamespace, zone: &str, extra: Value) -> Value {
@@ -84,22 +69,27 @@ fn united(app: &str, replicas: i64, template: Value, subsets: Value, extra: Valu
 
 async fn started(prefix: &str) -> (TestNamespace, TestNodes, RunningController, Api<DynamicObject>) {
     let ns = TestNamespace::create(prefix).await;
-    let nodes = zoned_nodes(&ns).await;
+    let nodes = TestNodes::zoned(&ns, 0).await;
     let controller = RunningController::start(&ns);
     let uds = kruise_api(&ns, "UnitedDeployment", "v1alpha1");
     (ns, nodes, controller, uds)
 }
 
-/// Creates the UnitedDeployment `app` of `replicas` over `subsets` with a CloneSet template
+/// The UnitedDeployment `app` of `replicas` over `subsets` with a CloneSet template
 /// running `nginx:1`.
-async fn create(uds: &Api<DynamicObject>, app: &str, replicas: i64, subsets: Value) {
-    let ud = united(
+fn cloneset_united(app: &str, replicas: i64, subsets: Value) -> DynamicObject {
+    united(
         app,
         replicas,
         template("cloneSetTemplate", app, "nginx:1"),
         subsets,
         json!({}),
-    );
+    )
+}
+
+/// Creates [`cloneset_united`].
+async fn create(uds: &Api<DynamicObject>, app: &str, replicas: i64, subsets: Value) {
+    let ud = cloneset_united(app, replicas, subsets);
     uds.create(&PostParams::default(), &ud).await.expect("create");
 }
 
@@ -570,16 +560,7 @@ async fn the_webhook_refuses_a_repeated_subset_naming_the_field_and_defaults_the
     let app = "hook";
     let twice = json!([subset(&ns, "a", json!({})), subset(&ns, "a", json!({}))]);
     let refused = uds
-        .create(
-            &PostParams::default(),
-            &united(
-                app,
-                2,
-                template("cloneSetTemplate", app, "nginx:1"),
-                twice,
-                json!({}),
-            ),
-        )
+        .create(&PostParams::default(), &cloneset_united(app, 2, twice))
         .await
         .expect_err("two subsets named zone-a");
     let message = refused.to_string();
@@ -587,16 +568,7 @@ async fn the_webhook_refuses_a_repeated_subset_naming_the_field_and_defaults_the
 
     let subsets = json!([subset(&ns, "a", json!({})), subset(&ns, "b", json!({}))]);
     let created = uds
-        .create(
-            &PostParams::default(),
-            &united(
-                app,
-                2,
-                template("cloneSetTemplate", app, "nginx:1"),
-                subsets,
-                json!({}),
-            ),
-        )
+        .create(&PostParams::default(), &cloneset_united(app, 2, subsets))
         .await
         .expect("create");
     assert_eq!(created.data["spec"]["revisionHistoryLimit"], 10, "defaulted");
@@ -621,13 +593,7 @@ async fn adaptive_scheduling_moves_replicas_away_from_a_subset_whose_pods_cannot
     // Subset zone-x selects a zone no node has: its pods stay Pending, Unschedulable.
     let nowhere = subset(&ns, "x", json!({}));
     let subsets = json!([nowhere, subset(&ns, "b", json!({}))]);
-    let mut ud = united(
-        app,
-        3,
-        template("cloneSetTemplate", app, "nginx:1"),
-        subsets,
-        json!({}),
-    );
+    let mut ud = cloneset_united(app, 3, subsets);
     ud.data["spec"]["topology"]["scheduleStrategy"] = json!({ "type": "Adaptive",
         "adaptive": { "rescheduleCriticalSeconds": 2, "unschedulableDuration": 300 } });
     uds.create(&PostParams::default(), &ud).await.expect("create");
@@ -660,13 +626,7 @@ async fn reservation_keeps_stuck_pods_runs_substitutes_and_scales_them_away_once
     let zone_x = format!("{}-x", ns.name);
     let nowhere = subset(&ns, "x", json!({}));
     let subsets = json!([nowhere, subset(&ns, "b", json!({}))]);
-    let mut ud = united(
-        app,
-        2,
-        template("cloneSetTemplate", app, "nginx:1"),
-        subsets,
-        json!({}),
-    );
+    let mut ud = cloneset_united(app, 2, subsets);
     ud.data["spec"]["topology"]["scheduleStrategy"] = json!({ "type": "Adaptive",
         "adaptive": { "rescheduleCriticalSeconds": 2, "unschedulableDuration": 3,
             "reserveUnschedulablePods": true } });
@@ -718,7 +678,7 @@ async fn reservation_keeps_stuck_pods_runs_substitutes_and_scales_them_away_once
 #[tokio::test]
 async fn a_stored_spec_the_rules_refuse_gets_invalid_spec_and_no_workload_until_fixed() {
     let ns = TestNamespace::create("ud-refused").await;
-    let nodes = zoned_nodes(&ns).await;
+    let nodes = TestNodes::zoned(&ns, 0).await;
     // As with run down: no webhook refuses it at admission, the controller does.
     let controller = RunningController::start_with(&ns, &["--webhooks=false"]);
     let uds = kruise_api(&ns, "UnitedDeployment", "v1alpha1");
@@ -727,18 +687,9 @@ async fn a_stored_spec_the_rules_refuse_gets_invalid_spec_and_no_workload_until_
         subset(&ns, "a", json!({ "replicas": 3 })),
         subset(&ns, "b", json!({}))
     ]);
-    uds.create(
-        &PostParams::default(),
-        &united(
-            app,
-            2,
-            template("cloneSetTemplate", app, "nginx:1"),
-            subsets,
-            json!({}),
-        ),
-    )
-    .await
-    .expect("the API server stores it");
+    uds.create(&PostParams::default(), &cloneset_united(app, 2, subsets))
+        .await
+        .expect("the API server stores it");
     let message = wait_for("the InvalidSpec condition", LONG, || async {
         let ud = uds.get(app).await.map_err(|e| e.to_string())?;
         let conditions = ud_status(&ud)["conditions"].clone();

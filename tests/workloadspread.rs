@@ -17,27 +17,12 @@ use kube::api::{Api, DynamicObject, ListParams, Patch, PatchParams, PostParams};
 use kube::runtime::{WatchStreamExt, watcher};
 use serde_json::{Value, json};
 use support::controller::RunningController;
-use support::nodes::TestNodes;
+use support::nodes::{TestNodes, ZONE};
 use support::{TestNamespace, kruise_api, wait_for};
 
 const LONG: Duration = Duration::from_secs(90);
-const ZONE: &str = "topology.kubernetes.io/zone";
 const MATCHED: &str = "apps.kruise.io/matched-workloadspread";
 const COST: &str = "controller.kubernetes.io/pod-deletion-cost";
-
-/// Three nodes, one per zone (`<ns>-a`, `-b`, `-c`), plus `extra` without a zone.
-async fn zoned_nodes(ns: &TestNamespace, extra: usize) -> TestNodes {
-    let nodes = TestNodes::create(ns, 3 + extra).await;
-    for (i, zone) in ["a", "b", "c"].iter().enumerate() {
-        nodes
-            .patch(
-                i,
-                json!({ "metadata": { "labels": { ZONE: format!("{}-{zone}", ns.name) } } }),
-            )
-            .await;
-    }
-    nodes
-}
 
 fn zone_term(ns: &TestNamespace, zone: &str) -> Value {
     json!({ "matchExpressions": [{ "key": ZONE, "operator": "In", "values": [format!("{}-{zone}", ns.name)] }] })
@@ -194,7 +179,7 @@ async fn patch_spread(spreads: &Api<DynamicObject>, name: &str, patch: Value) {
 /// WorkloadSpread API.
 async fn started(prefix: &str) -> (TestNamespace, TestNodes, RunningController, Api<DynamicObject>) {
     let ns = TestNamespace::create(prefix).await;
-    let nodes = zoned_nodes(&ns, 0).await;
+    let nodes = TestNodes::zoned(&ns, 0).await;
     let controller = RunningController::start(&ns);
     pod_webhooks(&ns).await;
     let spreads = kruise_api(&ns, "WorkloadSpread", "v1alpha1");
@@ -457,7 +442,7 @@ async fn thirty_pods_created_at_once_never_overfill_a_subset() {
 #[tokio::test]
 async fn without_the_webhook_pods_are_adopted_by_node_or_reported_outside_any_subset() {
     let ns = TestNamespace::create("ws-nohook").await;
-    let nodes = zoned_nodes(&ns, 1).await;
+    let nodes = TestNodes::zoned(&ns, 1).await;
     // Node 3 has no zone: only this test's pods go there.
     nodes
         .patch(3, json!({ "metadata": { "labels": { "ws-test": ns.name } } }))

@@ -131,6 +131,21 @@ pub struct UnitedDeploymentSpec {
     pub revision_history_limit: Option<i32>,
 }
 
+impl UnitedDeploymentSpec {
+    /// Its topology's subsets, in order (none without a topology).
+    pub fn subsets(&self) -> &[Subset] {
+        self.topology
+            .as_ref()
+            .and_then(|t| t.subsets.as_deref())
+            .unwrap_or_default()
+    }
+
+    /// Its topology's schedule strategy, if any.
+    pub fn schedule_strategy(&self) -> Option<&UnitedDeploymentScheduleStrategy> {
+        self.topology.as_ref()?.schedule_strategy.as_ref()
+    }
+}
+
 /// Exactly one workload template.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]

@@ -20,6 +20,7 @@
 use serde_json::{Value, json};
 
 use crate::runtime::rbac::{self, Rule};
+use crate::workloads::registry::Described;
 
 /// The namespace when `-n` is not given: OpenKruise's.
 pub const DEFAULT_NAMESPACE: &str = "kruise-system";
@@ -54,22 +55,42 @@ pub struct Options {
     pub replicas: i32,
 }
 
-/// Everything the runtime, the webhooks and the controllers need, cluster-wide.
-pub fn declared() -> impl Iterator<Item = &'static Rule> {
-    rbac::SHARED
+/// What a run of `controllers` needs cluster-wide: the shared runtime's, theirs, and the
+/// webhooks' when it serves them. The manager's ClusterRole and `run`'s start check both
+/// read it.
+pub fn run_rules(controllers: &[&'static Described], webhooks: bool) -> Vec<&'static Rule> {
+    let mut rules: Vec<&'static Rule> = rbac::SHARED
         .iter()
-        .chain(crate::admission::RULES)
-        .chain(crate::workloads::registry::available().flat_map(|c| c.rules()))
+        .chain(controllers.iter().flat_map(|c| c.rules()))
+        .collect();
+    if webhooks {
+        rules.extend(crate::admission::RULES);
+    }
+    rules
 }
 
-/// The ClusterRole's rules.
+/// What a run needs in its lease's namespace: the Lease (with leader election) and the
+/// webhooks' CA Secret (with webhooks).
+pub fn lease_namespace_rules(leader_elect: bool, webhooks: bool) -> Vec<&'static Rule> {
+    let mut rules: Vec<&'static Rule> = Vec::new();
+    if leader_elect {
+        rules.push(&rbac::LEASE);
+    }
+    if webhooks {
+        rules.push(&crate::admission::CA_SECRET);
+    }
+    rules
+}
+
+/// The ClusterRole's rules: every available controller, with the webhooks.
 pub fn cluster_rules() -> Vec<Value> {
-    to_values(rbac::normalize(declared()))
+    let all: Vec<&'static Described> = crate::workloads::registry::available().collect();
+    to_values(rbac::normalize(run_rules(&all, true)))
 }
 
 /// The Role's rules (the manager's namespace).
 pub fn namespace_rules() -> Vec<Value> {
-    to_values(rbac::normalize([&rbac::LEASE, &crate::admission::CA_SECRET]))
+    to_values(rbac::normalize(lease_namespace_rules(true, true)))
 }
 
 fn to_values(rules: Vec<k8s_openapi::api::rbac::v1::PolicyRule>) -> Vec<Value> {

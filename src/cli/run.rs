@@ -499,18 +499,8 @@ async fn check_access(
     let Some(account) = access::service_account(client).await else {
         return;
     };
-    let mut cluster: Vec<&rbac::Rule> = rbac::SHARED
-        .iter()
-        .chain(controllers.iter().flat_map(|c| c.rules()))
-        .collect();
-    let mut local: Vec<&rbac::Rule> = Vec::new();
-    if args.webhooks {
-        cluster.extend(crate::admission::RULES);
-        local.push(&crate::admission::CA_SECRET);
-    }
-    if args.leader_elect {
-        local.push(&rbac::LEASE);
-    }
+    let cluster = super::manager::run_rules(controllers, args.webhooks);
+    let local = super::manager::lease_namespace_rules(args.leader_elect, args.webhooks);
     let mut wanted = access::needed(rbac::permissions(cluster), scope);
     wanted.extend(access::needed(rbac::permissions(local), Some(lease_namespace)));
     let total = wanted.len();

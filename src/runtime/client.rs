@@ -265,24 +265,28 @@ where
     }
 
     fn call(&mut self, mut request: Request<B>) -> Self::Future {
-        let path = request.uri().path();
-        let (verb, resource) = classify(request.method(), path, request.uri().query());
-        let permission = denial(verb, api_group(path), &resource, namespace_of(path));
+        let (verb, resource) = classify(request.method(), request.uri().path(), request.uri().query());
         self.layer.counters.record(verb, resource);
         request
             .headers_mut()
             .insert(USER_AGENT, self.layer.user_agent.clone());
         self.permitted = false;
         let counters = self.layer.counters.clone();
+        // A cheap handle (the URI shares its bytes): the refusal is named only on a 403.
+        let (method, uri) = (request.method().clone(), request.uri().clone());
         let response = self.inner.call(request);
         Box::pin(async move {
             let response = response.await;
-            // Said once per permission: a watch refused retries with backoff forever.
             if let Ok(r) = &response
                 && r.status() == http::StatusCode::FORBIDDEN
-                && counters.deny(permission.clone())
             {
-                report_denial(&permission);
+                let path = uri.path();
+                let (verb, resource) = classify(&method, path, uri.query());
+                let permission = denial(verb, api_group(path), &resource, namespace_of(path));
+                // Said once per permission: a watch refused retries with backoff forever.
+                if counters.deny(permission.clone()) {
+                    report_denial(&permission);
+                }
             }
             response
         })

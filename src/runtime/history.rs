@@ -153,11 +153,52 @@ pub fn known(revision: &ControllerRevision) -> KnownRevision {
     }
 }
 
-fn params() -> PatchParams {
+/// Patch parameters of every revision write (and a kind's collision-count bump).
+pub fn params() -> PatchParams {
     PatchParams {
         field_manager: Some(FIELD_MANAGER.into()),
         ..PatchParams::default()
     }
+}
+
+/// A failed write of the revision `name`.
+pub fn write_error(name: &str) -> impl FnOnce(kube::Error) -> Error + '_ {
+    move |source| Error::WriteRevision {
+        name: name.to_string(),
+        source,
+    }
+}
+
+/// Gives the older revision `name` the number `revision`: a rollback to its content
+/// reuses it rather than writing the same content again ([`RevisionStep::Reuse`]).
+pub async fn renumber(api: &Api<ControllerRevision>, name: &str, revision: i64) -> Result<(), Error> {
+    api.patch(name, &params(), &Patch::Merge(json!({ "revision": revision })))
+        .await
+        .map_err(write_error(name))?;
+    Ok(())
+}
+
+/// Creates `revision`; false when its name is taken (by other content: a revision of
+/// ours with this content would have been in the cache), so the caller bumps its
+/// collision count and plans again under another name.
+pub async fn create_new(api: &Api<ControllerRevision>, revision: &ControllerRevision) -> Result<bool, Error> {
+    match api.create(&PostParams::default(), revision).await {
+        Ok(_) => Ok(true),
+        Err(kube::Error::Api(s)) if s.is_already_exists() => Ok(false),
+        Err(source) => Err(write_error(&revision.name_any())(source)),
+    }
+}
+
+/// Deletes the revisions `names`; one already gone is not an error.
+pub async fn delete(api: &Api<ControllerRevision>, names: Vec<String>) -> Result<(), Error> {
+    for name in names {
+        match api.delete(&name, &DeleteParams::default()).await {
+            Ok(_) => {}
+            Err(kube::Error::Api(s)) if s.is_not_found() => {}
+            Err(source) => return Err(write_error(&name)(source)),
+        }
+    }
+    Ok(())
 }
 
 /// The set's history, after writing the update revision if needed. `None`: the revision
@@ -176,12 +217,7 @@ pub async fn sync<W: Workload>(ctx: &Context, set: &W) -> Result<Option<History>
     let update = match plan_update_revision(&set.name_any(), set.template(), &owned, collision_count) {
         RevisionStep::Current { name } => name,
         RevisionStep::Reuse { name, revision } => {
-            api.patch(&name, &params(), &Patch::Merge(json!({ "revision": revision })))
-                .await
-                .map_err(|source| Error::WriteRevision {
-                    name: name.clone(),
-                    source,
-                })?;
+            renumber(&api, &name, revision).await?;
             if let Some(r) = all.iter_mut().find(|r| r.name == name) {
                 r.revision = revision;
             }
@@ -192,10 +228,7 @@ pub async fn sync<W: Workload>(ctx: &Context, set: &W) -> Result<Option<History>
             match api.create(&PostParams::default(), &object).await {
                 Ok(created) => all.push(known(&created)),
                 Err(kube::Error::Api(s)) if s.is_already_exists() => {
-                    let existing = api.get(&name).await.map_err(|source| Error::WriteRevision {
-                        name: name.clone(),
-                        source,
-                    })?;
+                    let existing = api.get(&name).await.map_err(write_error(&name))?;
                     let ours = owned_by(&existing.metadata, set);
                     let same = same_template(&existing.data.0, &data);
                     let orphan = !existing
@@ -283,10 +316,7 @@ async fn adopt<W: Workload>(
     } });
     api.patch(&existing.name_any(), &params(), &Patch::Merge(&patch))
         .await
-        .map_err(|source| Error::WriteRevision {
-            name: existing.name_any(),
-            source,
-        })
+        .map_err(write_error(&existing.name_any()))
 }
 
 async fn bump_collision_count<W: Workload>(ctx: &Context, set: &W, count: i32) -> Result<(), Error> {
@@ -322,12 +352,5 @@ pub async fn truncate<W: Workload>(
     }
     let api: Api<ControllerRevision> =
         Api::namespaced(ctx.client.clone(), &set.namespace().unwrap_or_default());
-    for name in doomed {
-        match api.delete(&name, &DeleteParams::default()).await {
-            Ok(_) => {}
-            Err(kube::Error::Api(s)) if s.is_not_found() => {}
-            Err(source) => return Err(Error::WriteRevision { name, source }),
-        }
-    }
-    Ok(())
+    delete(&api, doomed).await
 }

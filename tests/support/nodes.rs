@@ -23,7 +23,25 @@ pub struct TestNodes {
     prefix: String,
 }
 
+/// The zone label the zoned nodes carry.
+pub const ZONE: &str = "topology.kubernetes.io/zone";
+
 impl TestNodes {
+    /// Three nodes, one per zone (`<ns>-a`, `-b`, `-c`, in [`ZONE`]), plus `extra` without
+    /// a zone.
+    pub async fn zoned(ns: &TestNamespace, extra: usize) -> Self {
+        let nodes = Self::create(ns, 3 + extra).await;
+        for (i, zone) in ["a", "b", "c"].iter().enumerate() {
+            nodes
+                .patch(
+                    i,
+                    json!({ "metadata": { "labels": { ZONE: format!("{}-{zone}", ns.name) } } }),
+                )
+                .await;
+        }
+        nodes
+    }
+
     pub async fn create(ns: &TestNamespace, count: usize) -> Self {
         let nodes = TestNodes {
             api: Api::all(ns.client.clone()),

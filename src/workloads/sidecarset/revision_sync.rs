@@ -12,27 +12,20 @@ use std::collections::BTreeSet;
 
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
-use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
+use kube::api::{Api, Patch};
 use kube::{Resource, ResourceExt};
 use serde_json::json;
 
 use super::revisions;
 use crate::api::sidecarset::{CUSTOM_VERSION_LABEL, SidecarSet};
-use crate::runtime::context::{Context, Error, FIELD_MANAGER, owned_by};
-use crate::runtime::history::{History, known};
+use crate::runtime::context::{Context, Error, owned_by};
+use crate::runtime::history::{self, History, known, params, write_error};
 use crate::runtime::revision::{KnownRevision, RevisionStep};
 
 const KIND: &str = "SidecarSet";
 
 /// The SidecarSet's revision history (see the module documentation).
 pub struct SidecarSetRevisions;
-
-fn params() -> PatchParams {
-    PatchParams {
-        field_manager: Some(FIELD_MANAGER.into()),
-        ..PatchParams::default()
-    }
-}
 
 /// The set's cached revisions with their custom versions.
 fn owned(ctx: &Context, set: &SidecarSet) -> Vec<(KnownRevision, Option<String>)> {
@@ -82,13 +75,6 @@ async fn bump_collision_count(ctx: &Context, set: &SidecarSet) -> Result<(), Err
     Ok(())
 }
 
-fn write_error(name: &str) -> impl FnOnce(kube::Error) -> Error + '_ {
-    move |source| Error::WriteRevision {
-        name: name.to_string(),
-        source,
-    }
-}
-
 impl crate::runtime::driver::Revisions<SidecarSet> for SidecarSetRevisions {
     async fn sync(ctx: &Context, set: &SidecarSet) -> Result<Option<History>, Error> {
         if ctx.scope.is_some() && super::matching::scoped_to(set) != ctx.scope.as_deref() {
@@ -101,21 +87,13 @@ impl crate::runtime::driver::Revisions<SidecarSet> for SidecarSetRevisions {
         let latest = match revisions::step(set, &known) {
             RevisionStep::Current { name } => name,
             RevisionStep::Reuse { name, revision } => {
-                api.patch(&name, &params(), &Patch::Merge(json!({ "revision": revision })))
-                    .await
-                    .map_err(write_error(&name))?;
+                history::renumber(&api, &name, revision).await?;
                 name
             }
             RevisionStep::Create { name, revision, data } => {
                 let object = new_revision(ctx, set, &name, revision, data);
-                match api.create(&PostParams::default(), &object).await {
-                    Ok(_) => {}
-                    Err(kube::Error::Api(s)) if s.is_already_exists() => {
-                        // Not ours with this content (ours would be in the cache): another
-                        // name next round.
-                        bump_collision_count(ctx, set).await?;
-                    }
-                    Err(source) => return Err(write_error(&name)(source)),
+                if !history::create_new(&api, &object).await? {
+                    bump_collision_count(ctx, set).await?;
                 }
                 // The next round finds it in the cache.
                 return Ok(None);
@@ -150,13 +128,6 @@ impl crate::runtime::driver::Revisions<SidecarSet> for SidecarSetRevisions {
         let existing = owned(ctx, set);
         let doomed = revisions::to_truncate(set, &existing, &history.update, pod_revisions);
         let api: Api<ControllerRevision> = Api::namespaced(ctx.client.clone(), &ctx.system_namespace);
-        for name in doomed {
-            match api.delete(&name, &DeleteParams::default()).await {
-                Ok(_) => {}
-                Err(kube::Error::Api(s)) if s.is_not_found() => {}
-                Err(source) => return Err(write_error(&name)(source)),
-            }
-        }
-        Ok(())
+        history::delete(&api, doomed).await
     }
 }

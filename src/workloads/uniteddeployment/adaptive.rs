@@ -41,7 +41,7 @@ pub struct Scheduling {
 /// The adaptive timings of `ud` (None: not Adaptive): the critical time and how long a
 /// subset stays unschedulable.
 pub fn timings(ud: &UnitedDeployment) -> Option<(Duration, Duration)> {
-    let strategy = ud.spec.topology.as_ref()?.schedule_strategy.as_ref()?;
+    let strategy = ud.spec.schedule_strategy()?;
     if strategy.type_ != Some(UnitedDeploymentScheduleStrategyType::Adaptive) {
         return None;
     }
@@ -62,12 +62,7 @@ pub fn timings(ud: &UnitedDeployment) -> Option<(Duration, Duration)> {
 
 /// Whether `ud` runs the reservation mode (Adaptive with `reserveUnschedulablePods`).
 pub fn reserving(ud: &UnitedDeployment) -> bool {
-    let adaptive = ud
-        .spec
-        .topology
-        .as_ref()
-        .and_then(|t| t.schedule_strategy.as_ref())
-        .and_then(|s| s.adaptive.as_ref());
+    let adaptive = ud.spec.schedule_strategy().and_then(|s| s.adaptive.as_ref());
     timings(ud).is_some() && adaptive.and_then(|a| a.reserve_unschedulable_pods) == Some(true)
 }
 

@@ -100,11 +100,7 @@ pub enum Allocator {
 
 /// The allocator upstream picks for `ud`.
 pub fn allocator_for(ud: &UnitedDeployment) -> Allocator {
-    let strategy = ud
-        .spec
-        .topology
-        .as_ref()
-        .and_then(|t| t.schedule_strategy.as_ref());
+    let strategy = ud.spec.schedule_strategy();
     let adaptive = strategy.and_then(|s| s.type_) == Some(UnitedDeploymentScheduleStrategyType::Adaptive);
     let reserve = strategy
         .and_then(|s| s.adaptive.as_ref())
@@ -114,7 +110,9 @@ pub fn allocator_for(ud: &UnitedDeployment) -> Allocator {
         Allocator::Reservation
     } else if adaptive {
         Allocator::Adaptive
-    } else if subsets(ud)
+    } else if ud
+        .spec
+        .subsets()
         .iter()
         .any(|s| s.min_replicas.is_some() || s.max_replicas.is_some())
     {
@@ -127,7 +125,7 @@ pub fn allocator_for(ud: &UnitedDeployment) -> Allocator {
 /// The replicas of every topology subset (by name), or why they cannot be split (the
 /// message names the field, e.g. `spec.topology.subsets[1].maxReplicas: ...`).
 pub fn allocate(ud: &UnitedDeployment, now: &[SubsetNow]) -> Result<BTreeMap<String, i32>, String> {
-    let subsets = subsets(ud);
+    let subsets = ud.spec.subsets();
     let workloads: Vec<Option<Workload>> = subsets.iter().map(|s| workload(now, &s.name)).collect();
     let total = ud.spec.replicas.map(i64::from);
     let replicas = match allocator_for(ud) {
@@ -141,14 +139,6 @@ pub fn allocate(ud: &UnitedDeployment, now: &[SubsetNow]) -> Result<BTreeMap<Str
         .map(|s| s.name.clone())
         .zip(replicas.into_iter().map(saturate))
         .collect())
-}
-
-fn subsets(ud: &UnitedDeployment) -> &[Subset] {
-    ud.spec
-        .topology
-        .as_ref()
-        .and_then(|t| t.subsets.as_deref())
-        .unwrap_or_default()
 }
 
 /// An existing subset workload, as the allocators read it.

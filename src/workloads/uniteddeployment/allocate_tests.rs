@@ -74,7 +74,9 @@ fn existing(name: &str, replicas: i32) -> SubsetNow {
 /// The allocation in topology order.
 fn run(ud: &UnitedDeployment, now: &[SubsetNow]) -> Result<Vec<i32>, String> {
     let result = allocate(ud, now)?;
-    Ok(super::subsets(ud)
+    Ok(ud
+        .spec
+        .subsets()
         .iter()
         .map(|s| result.get(&s.name).copied().unwrap_or(-1))
         .collect())

@@ -111,14 +111,6 @@ pub fn resource(kind: ChildKind) -> ApiResource {
     }
 }
 
-fn subsets(ud: &UnitedDeployment) -> &[Subset] {
-    ud.spec
-        .topology
-        .as_ref()
-        .and_then(|t| t.subsets.as_deref())
-        .unwrap_or_default()
-}
-
 /// The template kind's workload of each subset, the children to delete, and the children
 /// of other kinds that wait for their subset's new workload.
 struct Sorted<'s, 'a> {
@@ -191,7 +183,7 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
             ..Planned::default()
         };
     };
-    let topology: BTreeSet<&str> = subsets(ud).iter().map(|s| s.name.as_str()).collect();
+    let topology: BTreeSet<&str> = ud.spec.subsets().iter().map(|s| s.name.as_str()).collect();
     let sorted = sort(kind, &topology, &snapshot.children);
     let reads: BTreeMap<&str, SubsetRead> = sorted
         .current
@@ -241,7 +233,7 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
     let mut problems = Vec::new();
     let mut provisioned = false;
     let mut updated = false;
-    for subset in subsets(ud) {
+    for subset in ud.spec.subsets() {
         let name = subset.name.as_str();
         let (replicas, partition) = (allocation[name], partitions[name]);
         match (sorted.current.get(name), reads.get(name)) {
@@ -297,7 +289,7 @@ pub fn plan(snapshot: &Snapshot) -> Planned<UnitedDeploymentStatus> {
     let mut requeue: Option<Duration> = scheduling.values().filter_map(|s| s.recheck).min();
     if let Some((critical, _)) = adaptive::timings(ud) {
         // A new or grown subset: see whether its pods found room.
-        let grew = subsets(ud).iter().any(|s| {
+        let grew = ud.spec.subsets().iter().any(|s| {
             reads
                 .get(s.name.as_str())
                 .is_none_or(|r| r.replicas < allocation[s.name.as_str()])
@@ -366,7 +358,7 @@ fn schedule<'s>(
         reservations: BTreeMap::new(),
         now: Vec::new(),
     };
-    for subset in subsets(ud) {
+    for subset in ud.spec.subsets() {
         let name = subset.name.as_str();
         let read = reads.get(name);
         let pods = sorted

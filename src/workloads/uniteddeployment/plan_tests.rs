@@ -40,7 +40,7 @@ fn three() -> Value {
 }
 
 fn subset<'u>(ud: &'u UnitedDeployment, name: &str) -> &'u Subset {
-    subsets(ud).iter().find(|s| s.name == name).expect("subset")
+    ud.spec.subsets().iter().find(|s| s.name == name).expect("subset")
 }
 
 /// Subset `name`'s workload as rendered at `revision`, stored (name, uid, status) with every

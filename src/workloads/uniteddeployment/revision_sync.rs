@@ -10,27 +10,20 @@ use std::collections::BTreeSet;
 
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
-use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
+use kube::api::{Api, Patch};
 use kube::{Resource, ResourceExt};
 use serde_json::json;
 
 use super::revisions;
 use crate::api::uniteddeployment::UnitedDeployment;
-use crate::runtime::context::{Context, Error, FIELD_MANAGER, owned_by};
-use crate::runtime::history::{History, known};
+use crate::runtime::context::{Context, Error, owned_by};
+use crate::runtime::history::{self, History, known, params};
 use crate::runtime::revision::{KnownRevision, RevisionStep, short_hash};
 
 const KIND: &str = "UnitedDeployment";
 
 /// The UnitedDeployment's revision history (see the module documentation).
 pub struct UnitedDeploymentRevisions;
-
-fn params() -> PatchParams {
-    PatchParams {
-        field_manager: Some(FIELD_MANAGER.into()),
-        ..PatchParams::default()
-    }
-}
 
 /// The UnitedDeployment's cached revisions.
 fn owned(ctx: &Context, ud: &UnitedDeployment) -> Vec<KnownRevision> {
@@ -75,13 +68,6 @@ async fn bump_collision_count(ctx: &Context, ud: &UnitedDeployment) -> Result<()
     Ok(())
 }
 
-fn write_error(name: &str) -> impl FnOnce(kube::Error) -> Error + '_ {
-    move |source| Error::WriteRevision {
-        name: name.to_string(),
-        source,
-    }
-}
-
 fn revisions_api(ctx: &Context, ud: &UnitedDeployment) -> Api<ControllerRevision> {
     Api::namespaced(ctx.client.clone(), &ud.namespace().unwrap_or_default())
 }
@@ -93,23 +79,12 @@ impl crate::runtime::driver::Revisions<UnitedDeployment> for UnitedDeploymentRev
         let update = match revisions::step(ud, &known) {
             RevisionStep::Current { name } => name,
             RevisionStep::Reuse { name, revision } => {
-                api.patch(&name, &params(), &Patch::Merge(json!({ "revision": revision })))
-                    .await
-                    .map_err(write_error(&name))?;
+                history::renumber(&api, &name, revision).await?;
                 name
             }
             RevisionStep::Create { name, revision, data } => {
-                match api
-                    .create(&PostParams::default(), &new_revision(ud, &name, revision, data))
-                    .await
-                {
-                    Ok(_) => {}
-                    // Not ours with this content (ours would be in the cache): another name
-                    // next round.
-                    Err(kube::Error::Api(s)) if s.is_already_exists() => {
-                        bump_collision_count(ctx, ud).await?
-                    }
-                    Err(source) => return Err(write_error(&name)(source)),
+                if !history::create_new(&api, &new_revision(ud, &name, revision, data)).await? {
+                    bump_collision_count(ctx, ud).await?;
                 }
                 // The next round finds it in the cache.
                 return Ok(None);
@@ -131,14 +106,7 @@ impl crate::runtime::driver::Revisions<UnitedDeployment> for UnitedDeploymentRev
         _pod_revisions: &BTreeSet<String>,
     ) -> Result<(), Error> {
         let known = owned(ctx, ud);
-        let api = revisions_api(ctx, ud);
-        for name in revisions::to_truncate(ud, &known, &history.current, &history.update) {
-            match api.delete(&name, &DeleteParams::default()).await {
-                Ok(_) => {}
-                Err(kube::Error::Api(s)) if s.is_not_found() => {}
-                Err(source) => return Err(write_error(&name)(source)),
-            }
-        }
-        Ok(())
+        let doomed = revisions::to_truncate(ud, &known, &history.current, &history.update);
+        history::delete(&revisions_api(ctx, ud), doomed).await
     }
 }

@@ -132,15 +132,8 @@ fn fault(object: &Value, old: Option<&Value>) -> Option<String> {
         .or_else(|| old.and_then(|old| update_fault(spec, old)))
 }
 
-fn subsets_of(spec: &UnitedDeploymentSpec) -> &[Subset] {
-    spec.topology
-        .as_ref()
-        .and_then(|t| t.subsets.as_deref())
-        .unwrap_or_default()
-}
-
 fn is_adaptive(spec: &UnitedDeploymentSpec) -> bool {
-    let strategy = spec.topology.as_ref().and_then(|t| t.schedule_strategy.as_ref());
+    let strategy = spec.schedule_strategy();
     strategy.is_some_and(|s| s.type_ == Some(UnitedDeploymentScheduleStrategyType::Adaptive))
 }
 
@@ -165,7 +158,7 @@ fn empty_selector_fault(selector: &LabelSelector) -> Option<String> {
 }
 
 fn reservation_fault(spec: &UnitedDeploymentSpec) -> Option<String> {
-    let strategy = spec.topology.as_ref()?.schedule_strategy.as_ref()?;
+    let strategy = spec.schedule_strategy()?;
     let reserves = strategy.adaptive.as_ref()?.reserve_unschedulable_pods == Some(true);
     let template = spec.template.as_ref()?;
     let stateful =
@@ -553,7 +546,7 @@ impl Tally {
 
 fn amounts_fault(spec: &UnitedDeploymentSpec) -> Option<String> {
     let mut tally = Tally::default();
-    for (i, subset) in subsets_of(spec).iter().enumerate() {
+    for (i, subset) in spec.subsets().iter().enumerate() {
         if let Err(fault) = tally.add(i, subset, spec.replicas) {
             return Some(fault);
         }
@@ -574,7 +567,7 @@ fn shown_amount(value: &IntOrString) -> String {
 fn subsets_fault(spec: &UnitedDeploymentSpec) -> Option<String> {
     let adaptive = is_adaptive(spec);
     let mut seen = BTreeSet::new();
-    subsets_of(spec).iter().enumerate().find_map(|(i, subset)| {
+    spec.subsets().iter().enumerate().find_map(|(i, subset)| {
         let at = format!("spec.topology.subsets[{i}]");
         subset_name_fault(&at, &subset.name, &mut seen)
             .or_else(|| node_selector_term_fault(&format!("{at}.nodeSelectorTerm"), subset.node_selector_term.as_ref()?, false))
@@ -609,7 +602,7 @@ fn partitions_fault(spec: &UnitedDeploymentSpec) -> Option<String> {
         .as_ref()?
         .partitions
         .as_ref()?;
-    let names: BTreeSet<&str> = subsets_of(spec).iter().map(|s| s.name.as_str()).collect();
+    let names: BTreeSet<&str> = spec.subsets().iter().map(|s| s.name.as_str()).collect();
     partitions
         .keys()
         .find(|subset| !names.contains(subset.as_str()))
@@ -708,8 +701,8 @@ fn changed_field(new: &Map<String, Value>, old: &Map<String, Value>) -> Option<S
 }
 
 fn topology_change_fault(spec: &UnitedDeploymentSpec, old: &UnitedDeploymentSpec) -> Option<String> {
-    let before: BTreeMap<&str, &Subset> = subsets_of(old).iter().map(|s| (s.name.as_str(), s)).collect();
-    subsets_of(spec).iter().enumerate().find_map(|(i, subset)| {
+    let before: BTreeMap<&str, &Subset> = old.subsets().iter().map(|s| (s.name.as_str(), s)).collect();
+    spec.subsets().iter().enumerate().find_map(|(i, subset)| {
         let old = before.get(subset.name.as_str())?;
         let at = format!("spec.topology.subsets[{i}]");
         let field = if differs(&subset.node_selector_term, &old.node_selector_term) {
