@@ -96,11 +96,11 @@ pub struct RunArgs {
     pub burst: u32,
     /// Concurrent reconciles per controller: N, or KIND=N for one controller (repeatable)
     ///
-    /// 0, the default, sets no cap: an object never has two reconciles at once and --qps
-    /// bounds the API load. A cap below the number of busy objects can hold a changed
-    /// object back for many seconds (kube-runtime then takes the objects it held back
-    /// first, in hash order, so some wait while others go round again)
-    #[arg(long, value_delimiter = ',', value_name = "N|KIND=N", default_value = "0")]
+    /// Objects past the cap wait their turn first come, first served, and are read again
+    /// when it comes (a busy object never holds a changed one back for long); an object
+    /// never has two reconciles at once. The cap bounds memory (each reconcile holds its
+    /// snapshot); 0 sets none, and --qps still bounds the API load
+    #[arg(long, value_delimiter = ',', value_name = "N|KIND=N", default_value = "8")]
     pub workers: Vec<String>,
     /// Also serve /metrics, /healthz and /readyz over plain HTTP on this address (e.g. 127.0.0.1:8080)
     #[arg(long, value_name = "ADDR")]
@@ -166,8 +166,12 @@ fn chosen_controllers(args: &RunArgs) -> Result<Vec<&'static Described>, UsageEr
     Ok(chosen)
 }
 
+/// Concurrent reconciles per controller unless `--workers` says otherwise (the same as its
+/// default value).
+const DEFAULT_WORKERS: u16 = 8;
+
 fn workers_for(args: &RunArgs, controller: &str) -> Result<u16, UsageError> {
-    let mut default = 0u16;
+    let mut default = DEFAULT_WORKERS;
     let mut specific = None;
     for item in &args.workers {
         let bad = || {
@@ -589,5 +593,44 @@ async fn live_summary(store: Store<CloneSet>) {
                 last.insert(key, line);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod workers_tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Wrapped {
+        #[command(flatten)]
+        run: RunArgs,
+    }
+
+    fn workers(args: &[&str], controller: &str) -> Result<u16, UsageError> {
+        let parsed = Wrapped::try_parse_from(std::iter::once("run").chain(args.iter().copied()))
+            .expect("arguments parse");
+        workers_for(&parsed.run, controller)
+    }
+
+    #[test]
+    fn the_cap_is_eight_unless_set_for_all_or_one_controller() {
+        assert_eq!(workers(&[], "CloneSet").expect("test input"), DEFAULT_WORKERS);
+        assert_eq!(workers(&["--workers", "0"], "CloneSet").expect("test input"), 0);
+        assert_eq!(
+            workers(&["--workers", "CloneSet=2"], "CloneSet").expect("test input"),
+            2
+        );
+        assert_eq!(
+            workers(&["--workers", "CloneSet=2"], "StatefulSet").expect("test input"),
+            DEFAULT_WORKERS,
+            "a cap for one controller leaves the others at the default"
+        );
+        assert_eq!(
+            workers(&["--workers", "3,StatefulSet=1"], "StatefulSet").expect("test input"),
+            1
+        );
+        assert!(workers(&["--workers", "many"], "CloneSet").is_err());
     }
 }

@@ -127,7 +127,7 @@ pub fn groups(set: &SidecarSet, selected: &[&Pod], glyphs: Glyphs) -> Vec<Group>
             .iter()
             .map(|p| PodLine {
                 icon: glyphs.warning,
-                name: format!("{}/{}", matching::pod_namespace(p), p.name_any()),
+                name: format!("{}/{}", matching::pod_namespace(*p), p.name_any()),
                 word: p
                     .status
                     .as_ref()
@@ -176,7 +176,7 @@ pub async fn load_and_render(client: &Client, name: &str, glyphs: Glyphs) -> any
     };
     let selected: Vec<&Pod> = pods
         .iter()
-        .filter(|p| matching::selects_pod(&set, p, namespaces.get(&matching::pod_namespace(p))))
+        .filter(|p| matching::selects_pod(&set, *p, namespaces.get(&matching::pod_namespace(*p))))
         .collect();
     let (_, line) = super::status::sidecarset_judge(name, &raw);
     let root = format!("sidecarset/{name}  ({line})");

@@ -171,6 +171,9 @@ pub struct Context {
     /// its own status returned. Nothing is planned from a cached copy older than that (a
     /// BroadcastJob's phase, an AdvancedCronJob's lastScheduleTime live in the status).
     pub own_writes: OwnWrites,
+    /// When each object's status was last written: a counters-only change waits out the
+    /// window (see [`crate::runtime::coalesce`]).
+    pub status_window: crate::runtime::coalesce::StatusWindow,
     /// The namespace the run is scoped to (`run -n NS`); None: all namespaces.
     pub scope: Option<String>,
     /// Where objects of cluster-scoped kinds keep their namespaced children (a
@@ -241,7 +244,7 @@ impl Context {
                     .watches
                     .pods
                     .get(&ObjectRef::new(&object.name).within(&object.namespace))
-                    .map(|p| meta(&p.metadata)),
+                    .map(|p| meta(p.meta())),
                 ObjectKind::Claim => self
                     .watches
                     .claims
@@ -271,9 +274,29 @@ where
         .collect()
 }
 
-/// The cached pods whose controller has `uid` (looked up by owner uid, not scanned).
+/// The cached pods whose controller has `uid` (looked up by owner uid, not scanned),
+/// parsed.
 pub fn pods_controlled_by(ctx: &Context, uid: &str) -> Vec<Arc<k8s_openapi::api::core::v1::Pod>> {
-    ctx.watches.pod_owners.controlled(&ctx.watches.pods, uid)
+    crate::runtime::cached_pod::pods(&ctx.watches.pod_owners.controlled(&ctx.watches.pods, uid))
+}
+
+/// The cached pods whose controller is `owner`, a `kind` of apps.kruise.io, parsed (a
+/// snapshot's pods).
+pub fn owned_pods<O: Resource>(
+    ctx: &Context,
+    owner: &O,
+    kind: &str,
+) -> Vec<Arc<k8s_openapi::api::core::v1::Pod>> {
+    crate::runtime::cached_pod::pods(&owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, owner, kind))
+}
+
+/// The cached pods in `namespace` that have no controller, parsed.
+pub fn uncontrolled_pods(ctx: &Context, namespace: &str) -> Vec<Arc<k8s_openapi::api::core::v1::Pod>> {
+    crate::runtime::cached_pod::pods(&uncontrolled_in(
+        &ctx.watches.pods,
+        &ctx.watches.pod_owners,
+        namespace,
+    ))
 }
 
 /// The cached objects in `namespace` that have no controller owner (looked up in `index`,

@@ -48,7 +48,8 @@ fn jitter(owner: &str, failures: u32) -> f64 {
 }
 
 /// One event per kind of write a reconcile made, naming the pods (not one per pod: events
-/// are API writes too, and a 200-pod batch would cost 200 of them), and one for its first
+/// are API writes too, and a 200-pod batch would cost 200 of them; see
+/// [`Events::publish_pods`] for how a rollout's waves share one), and one for its first
 /// failed write.
 pub async fn publish_outcome(
     ctx: &Context,
@@ -57,69 +58,62 @@ pub async fn publish_outcome(
     outcome: &crate::runtime::executor::Outcome,
 ) {
     use crate::runtime::actions::Why;
-    let list = name_list;
+    let events = &ctx.events;
     if !outcome.created.is_empty() {
-        let note = format!("created pod(s) {}", list(&outcome.created));
-        ctx.events
-            .publish(reference, false, "SuccessfulCreate", note)
+        events
+            .publish_pods(
+                reference,
+                "SuccessfulCreate",
+                "created pod(s) {pods}",
+                &outcome.created,
+            )
             .await;
     }
     if !outcome.deleted.is_empty() {
-        let note = format!("deleted pod(s) {}", list(&outcome.deleted));
-        ctx.events
-            .publish(reference, false, "SuccessfulDelete", note)
+        events
+            .publish_pods(
+                reference,
+                "SuccessfulDelete",
+                "deleted pod(s) {pods}",
+                &outcome.deleted,
+            )
             .await;
     }
     for (why, names) in &outcome.done {
         let Some(reason) = why.event() else { continue };
         let note = match why {
-            Why::UpdatePodInPlace => format!(
-                "updated pod(s) {} in place to revision {update_revision}",
-                list(names)
-            ),
-            Why::UpdatePodReCreate => format!(
-                "marked pod(s) {} for recreation at revision {update_revision}",
-                list(names)
-            ),
-            Why::RecreatePod => format!(
-                "deleted pod(s) {} to recreate them at revision {update_revision}",
-                list(names)
-            ),
-            Why::Adopt => format!("adopted orphaned pod(s) {}", list(names)),
-            Why::ResetContainer => format!(
-                "reset the idle hot-upgrade sidecar of pod(s) {} to its empty image",
-                list(names)
-            ),
-            _ => format!(
-                "released pod(s) {} (labels no longer match the selector)",
-                list(names)
-            ),
+            Why::UpdatePodInPlace => {
+                format!("updated pod(s) {{pods}} in place to revision {update_revision}")
+            }
+            Why::UpdatePodReCreate => {
+                format!("marked pod(s) {{pods}} for recreation at revision {update_revision}")
+            }
+            Why::RecreatePod => {
+                format!("deleted pod(s) {{pods}} to recreate them at revision {update_revision}")
+            }
+            Why::Adopt => "adopted orphaned pod(s) {pods}".to_string(),
+            Why::ResetContainer => {
+                "reset the idle hot-upgrade sidecar of pod(s) {pods} to its empty image".to_string()
+            }
+            _ => "released pod(s) {pods} (labels no longer match the selector)".to_string(),
         };
-        ctx.events
-            .publish(reference, false, &format!("Successful{reason}"), note)
+        events
+            .publish_pods(reference, &format!("Successful{reason}"), &note, names)
             .await;
     }
     for ((verb, child_kind), names) in &outcome.children {
-        let note = format!("{} {child_kind}(s) {}", verb.done(), list(names));
-        ctx.events.publish(reference, false, verb.event(), note).await;
+        let note = format!("{} {child_kind}(s) {}", verb.done(), name_list(names));
+        events.publish(reference, false, verb.event(), note).await;
     }
     if let Some(error) = &outcome.first_error {
         let reason = format!("Failed{}", error.reason());
-        ctx.events
-            .publish(reference, true, &reason, error.to_string())
-            .await;
+        events.publish(reference, true, &reason, error.to_string()).await;
     }
 }
 
 /// `a, b, c` for an event note: at most ten names, then `and N more`.
 pub fn name_list(names: &[String]) -> String {
-    let shown: Vec<&str> = names.iter().take(10).map(String::as_str).collect();
-    let more = names.len().saturating_sub(shown.len());
-    if more > 0 {
-        format!("{} and {more} more", shown.join(", "))
-    } else {
-        shown.join(", ")
-    }
+    crate::runtime::events::pod_list(&names[..names.len().min(10)], names.len())
 }
 
 /// Which objects of a kind want to hear of a pod or PVC they do not control: an orphan
@@ -231,6 +225,7 @@ pub async fn serve<K, R, Fut, F>(
         queued: Mutex::default(),
         backoffs: Default::default(),
         own_writes: Default::default(),
+        status_window: Default::default(),
         scope: s.namespace.clone(),
         system_namespace: s.system_namespace.clone(),
     });
@@ -249,8 +244,12 @@ pub async fn serve<K, R, Fut, F>(
         objects: objects.clone(),
         mark,
     };
-    let mut controller = Controller::for_shared_stream(object_events, objects)
-        .with_config(Config::default().concurrency(s.workers));
+    // kube-runtime's own cap holds objects back in hash order (a busy set starves a changed
+    // one); the cap is a FIFO gate in front of the reconcile instead.
+    let gate = (s.workers > 0).then(|| Arc::new(tokio::sync::Semaphore::new(usize::from(s.workers))));
+    let latest = objects.clone();
+    let mut controller =
+        Controller::for_shared_stream(object_events, objects).with_config(Config::default().concurrency(0));
     for waker in triggers.wakers {
         controller = controller.reconcile_on(waker(wake.clone()));
     }
@@ -263,9 +262,23 @@ pub async fn serve<K, R, Fut, F>(
         futures::future::pending::<()>().await;
     };
     let reconcile_one = move |object: Arc<Decoded<K>>, ctx: Arc<Context>| {
-        let reconcile = reconcile.clone();
+        let (reconcile, gate, latest) = (reconcile.clone(), gate.clone(), latest.clone());
         async move {
             let owner = key(object.as_ref());
+            // First come, first served (the semaphore is fair); the object is read again
+            // after the wait, so a change made meanwhile is planned now, not next round.
+            let _permit = match &gate {
+                Some(gate) => gate.clone().acquire_owned().await.ok(),
+                None => None,
+            };
+            let object = if gate.is_some() {
+                match latest.get(&ObjectRef::from_obj(object.as_ref())) {
+                    Some(fresh) => fresh,
+                    None => object,
+                }
+            } else {
+                object
+            };
             if ctx
                 .queued
                 .lock()

@@ -12,7 +12,8 @@
 //! the kind's own spec write, if any (CloneSet: podsToDelete pruning); or, instead of all
 //!   of this, the deletion of the object itself (a BroadcastJob past its TTL)
 //! status, only when it changed or a write failed (the kind names the failure condition);
-//!   a refused spec: the InvalidSpec condition instead, once
+//!   counters alone wait out a few seconds after the last write unless the rollout is
+//!   complete (see `coalesce`); a refused spec: the InvalidSpec condition instead, once
 //! history truncation ─> requeue (first error, stale cache, the plan's wake-up, or a change)
 //! ```
 //!
@@ -29,7 +30,7 @@
 use std::collections::BTreeSet;
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use k8s_openapi::jiff::Timestamp;
 use kube::api::{Api, Patch, PatchParams};
@@ -129,6 +130,14 @@ where
     /// WorkloadSpread's, which the pod webhook writes too).
     const GUARDED_STATUS: bool = false;
 
+    /// Whether `status` is at rest (the rollout it counts is complete: what `rollout status`
+    /// waits for). A counters-only change of a status not at rest may be held for a few
+    /// seconds (see [`crate::runtime::coalesce`]). Default: always at rest (never held),
+    /// for kinds whose planners read their stored counters back.
+    fn status_at_rest(&self, _status: &Self::Status) -> bool {
+        true
+    }
+
     /// The status to write after a failed write of this round (`planned`: the plan's, if
     /// any). Default: the plan's, unchanged.
     fn with_failure(&self, planned: Option<Self::Status>, _error: &Error) -> Option<Self::Status> {
@@ -201,6 +210,7 @@ where
     if object.meta().deletion_timestamp.is_some() {
         ctx.expectations.forget_owner(&owner);
         ctx.own_writes.forget(&owner);
+        ctx.status_window.forget(&owner);
         return Ok(Requeue::await_change());
     }
     let cached = crate::runtime::expectations::resource_version(object.meta().resource_version.as_deref());
@@ -274,6 +284,18 @@ where
             // A merge patch keeps what it does not mention: an emptied list is cleared.
             map.insert("conditions".into(), Value::Null);
         }
+        // Counters alone wait out the window of the last write, unless the rollout is
+        // complete (or a write failed): the round comes back when the window ends.
+        let settled = status.as_ref().is_none_or(|s| object.status_at_rest(s));
+        if outcome.first_error.is_none()
+            && !settled
+            && crate::runtime::coalesce::counters_only(&value, &stored)
+            && let Some(left) = ctx.status_window.hold(&owner, Instant::now())
+        {
+            K::Revisions::truncate(ctx, object, &history, &planned.pod_revisions).await?;
+            let after = planned.requeue_after.map_or(left, |a| a.min(left));
+            return requeue(outcome, Some(after));
+        }
         let guard = K::GUARDED_STATUS.then(|| object.resource_version()).flatten();
         match write_status_at(ctx, object, K::CONTROLLER, &value, guard.as_deref()).await {
             // Another writer changed it since this round's copy: plan again from its event.
@@ -285,6 +307,7 @@ where
             }
             other => other?,
         }
+        ctx.status_window.wrote(&owner, Instant::now());
     }
     K::Revisions::truncate(ctx, object, &history, &planned.pod_revisions).await?;
     requeue(outcome, planned.requeue_after)

@@ -8,8 +8,10 @@
 pub mod access;
 pub mod actions;
 pub mod backoff;
+pub mod cached_pod;
 pub mod children;
 pub mod client;
+pub mod coalesce;
 pub mod context;
 pub mod controller;
 pub mod decoded;

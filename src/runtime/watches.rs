@@ -2,13 +2,16 @@
 //! from one watch each, so N controllers cost the API server one watch per kind, not N.
 //!
 //! ```text
-//! watch pods ──reflect──> Store<Pod> ──subscribe──> CloneSet controller (triggers)
-//!                                    └─subscribe──> later controllers
+//! watch pods ──reflect──> Store<CachedPod> ──subscribe──> CloneSet controller (triggers)
+//!                                          └─subscribe──> later controllers
 //! ```
 //!
 //! Invariants:
 //! - `managedFields` are dropped before an object reaches a store (they are most of an
 //!   object's bytes and nobody reads them).
+//! - The pod store holds compact records ([`CachedPod`]: spec and status as JSON text), not
+//!   parsed pods; a snapshot parses the pods of the object it plans ([`Watches::pod`]).
+//!   Subscribers get each changed pod parsed, once per event for all of them.
 //! - Subscribers see every applied AND deleted object (kube's shared reflector drops
 //!   deletes, and a controller that never hears of a deleted pod never replaces it).
 //! - A subscription that is handed out must be consumed: the watch waits for its slowest
@@ -31,6 +34,7 @@ use kube::runtime::reflector::{self, ReflectHandle, Store};
 use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Client, Resource};
 
+use super::cached_pod::CachedPod;
 use super::owner_index::OwnerIndex;
 use serde::de::DeserializeOwned;
 
@@ -41,7 +45,8 @@ const SUBSCRIBER_BUFFER: usize = 1024;
 /// hand out subscriptions.
 #[derive(Clone)]
 pub struct Watches {
-    pub pods: Store<Pod>,
+    /// Pods as compact records (parse one with [`CachedPod::pod`]).
+    pub pods: Store<CachedPod>,
     pub claims: Store<PersistentVolumeClaim>,
     pub revisions: Store<ControllerRevision>,
     /// Nodes (topology-spread ranks read their labels; per-node kinds read all of them).
@@ -138,6 +143,19 @@ pub fn fanned_out<K>(
 where
     K: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
 {
+    fanned_out_as(api, what, Arc::new)
+}
+
+/// [`fanned_out`], the fanout carrying `event(object)` rather than the stored object.
+pub fn fanned_out_as<K, E>(
+    api: Api<K>,
+    what: impl Into<Arc<str>>,
+    to_event: fn(K) -> Arc<E>,
+) -> (Store<K>, Arc<OwnerIndex>, Fanout<E>, BoxFuture<'static, ()>)
+where
+    K: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
+    E: Send + Sync + 'static,
+{
     let (store, mut writer) = reflector::store();
     let index = Arc::new(OwnerIndex::default());
     let fanout = Fanout::default();
@@ -161,7 +179,7 @@ where
                 match event {
                     Ok(
                         watcher::Event::Apply(o) | watcher::Event::InitApply(o) | watcher::Event::Delete(o),
-                    ) => out.send(Arc::new(o)).await,
+                    ) => out.send(to_event(o)).await,
                     Ok(_) => {}
                     Err(error) => {
                         tracing::warn!(what = &*what, %error, "watch failed; retrying with backoff")
@@ -235,7 +253,7 @@ where
 
 /// One future for the first lists of the stores the controllers read, shared by all waiters.
 fn first_lists(
-    pods: Store<Pod>,
+    pods: Store<CachedPod>,
     claims: Store<PersistentVolumeClaim>,
     revisions: Store<ControllerRevision>,
     nodes: Store<Node>,
@@ -253,7 +271,10 @@ fn first_lists(
 /// Starts nothing yet: returns the stores and the futures to poll (the caller runs them
 /// after taking its subscriptions).
 pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<'static, ()>>) {
-    let (pods, pod_owners, pod_fanout, pods_drive) = fanned_out(scoped::<Pod>(client, namespace), "pods");
+    let (pods, pod_owners, pod_fanout, pods_drive) =
+        fanned_out_as(scoped::<CachedPod>(client, namespace), "pods", |p| {
+            Arc::new(p.pod())
+        });
     let (claims, claim_owners, claim_fanout, claims_drive) = fanned_out(
         scoped::<PersistentVolumeClaim>(client, namespace),
         "persistentvolumeclaims",
@@ -285,6 +306,14 @@ pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<
 }
 
 impl Watches {
+    /// The cached pod `namespace/name`, parsed.
+    pub fn pod(&self, namespace: &str, name: &str) -> Option<Arc<Pod>> {
+        let record = self
+            .pods
+            .get(&reflector::ObjectRef::new(name).within(namespace))?;
+        Some(Arc::new(record.pod()))
+    }
+
     /// Waits until every store has its first full list. Any number of callers may wait at
     /// once; all of them go on.
     pub async fn ready(&self) {

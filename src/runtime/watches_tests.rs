@@ -10,7 +10,7 @@ use super::*;
 /// wake only the last waiter polled.
 #[tokio::test]
 async fn every_waiter_goes_on_once_the_first_lists_are_in() {
-    let (pods, mut pod_writer) = reflector::store::<Pod>();
+    let (pods, mut pod_writer) = reflector::store::<CachedPod>();
     let (claims, mut claim_writer) = reflector::store::<PersistentVolumeClaim>();
     let (revisions, mut revision_writer) = reflector::store::<ControllerRevision>();
     let (nodes, mut node_writer) = reflector::store::<Node>();

@@ -17,7 +17,7 @@ use k8s_openapi::jiff::Timestamp;
 use super::plan::{self, Snapshot};
 use super::{fitness, pods};
 use crate::api::broadcastjob::{BroadcastJob, BroadcastJobStatus};
-use crate::runtime::controller::{Context, Serve, owned_by};
+use crate::runtime::controller::{Context, Serve};
 
 pub const CONTROLLER: &str = "BroadcastJob";
 
@@ -32,7 +32,7 @@ impl crate::runtime::driver::Reconciled for BroadcastJob {
         _history: &crate::runtime::history::History,
         now: Timestamp,
     ) -> crate::runtime::driver::Planned<BroadcastJobStatus> {
-        let owned = owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, self, CONTROLLER);
+        let owned = crate::runtime::context::owned_pods(ctx, self, CONTROLLER);
         let all_nodes = ctx.watches.nodes.state();
         let snapshot = Snapshot {
             job: self,

@@ -81,7 +81,7 @@ impl crate::runtime::driver::Reconciled for CloneSet {
         now: Timestamp,
     ) -> crate::runtime::driver::Planned<Self::Status> {
         let set = self;
-        let owned_pods = owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, set);
+        let owned_pods = crate::runtime::context::owned_pods(ctx, set, CONTROLLER);
         let owned_claims = owned_by(&ctx.watches.claims, &ctx.watches.claim_owners, set);
         let pods: Vec<&Pod> = owned_pods.iter().map(AsRef::as_ref).collect();
         let claims: Vec<&PersistentVolumeClaim> = owned_claims
@@ -130,6 +130,21 @@ impl crate::runtime::driver::Reconciled for CloneSet {
             refused: plan.refused,
             ..Default::default()
         }
+    }
+
+    /// Every pod there, ready and available, and the pods the partition lets through updated.
+    fn status_at_rest(&self, status: &Self::Status) -> bool {
+        let want = self.spec.replicas.unwrap_or(1);
+        let expected = status.expected_updated_replicas.unwrap_or(want);
+        let updated_available = status
+            .updated_available_replicas
+            .unwrap_or(status.updated_ready_replicas);
+        status.replicas == want
+            && status.ready_replicas == want
+            && status.available_replicas == want
+            && status.updated_replicas >= expected
+            && status.updated_ready_replicas >= expected
+            && updated_available >= expected
     }
 
     /// A failed pod create or delete is the round's `FailedScale` condition, a failed pod

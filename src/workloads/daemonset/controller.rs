@@ -21,7 +21,7 @@ use kube::core::{Selector, SelectorExt};
 use super::nodes;
 use super::plan::{self, Snapshot};
 use crate::api::daemonset::{DaemonSet, DaemonSetStatus};
-use crate::runtime::controller::{Context, Serve, owned_by, uncontrolled_in};
+use crate::runtime::controller::{Context, Serve};
 
 pub const CONTROLLER: &str = "DaemonSet";
 
@@ -60,11 +60,11 @@ impl crate::runtime::driver::Reconciled for DaemonSet {
         history: &crate::runtime::history::History,
         now: Timestamp,
     ) -> crate::runtime::driver::Planned<DaemonSetStatus> {
-        let pods = owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, self, CONTROLLER);
+        let pods = crate::runtime::context::owned_pods(ctx, self, CONTROLLER);
         // Pods with no controller in the set's namespace (an index lookup, not a scan): the
         // planner adopts those its selector matches, as after `--cascade=orphan`.
         let namespace = self.namespace().unwrap_or_default();
-        let orphans = uncontrolled_in(&ctx.watches.pods, &ctx.watches.pod_owners, &namespace);
+        let orphans = crate::runtime::context::uncontrolled_pods(ctx, &namespace);
         let all_nodes = ctx.watches.nodes.state();
         let clock = std::time::Instant::now();
         let failed_backoff: std::collections::BTreeMap<String, std::time::Duration> = pods
@@ -102,6 +102,24 @@ impl crate::runtime::driver::Reconciled for DaemonSet {
             refused: plan.refused,
             ..Default::default()
         }
+    }
+
+    /// A pod on every node that should run one, ready and available, none misplaced, and
+    /// all updated (with a partition or a node selector in the rolling update: at rest as
+    /// soon as the rest holds, so those are never held).
+    fn status_at_rest(&self, status: &DaemonSetStatus) -> bool {
+        let desired = status.desired_number_scheduled;
+        let limited = self
+            .spec
+            .update_strategy
+            .as_ref()
+            .and_then(|s| s.rolling_update.as_ref())
+            .is_some_and(|r| r.partition.is_some() || r.selector.is_some());
+        status.current_number_scheduled == desired
+            && status.number_ready == desired
+            && status.number_available.unwrap_or(status.number_ready) == desired
+            && status.number_misscheduled == 0
+            && (limited || status.updated_number_scheduled == desired)
     }
 }
 

@@ -52,12 +52,19 @@ impl crate::runtime::driver::Reconciled for SidecarSet {
                 .and_then(|w| w.store.get(&ObjectRef::new(ns)))
                 .and_then(|n| n.metadata.labels.clone())
         };
-        let pods = ctx.watches.pods.state();
-        let selected: Vec<&k8s_openapi::api::core::v1::Pod> = pods
-            .iter()
-            .map(AsRef::as_ref)
-            .filter(|p| matching::selects_pod(self, p, labels_of(&matching::pod_namespace(p)).as_ref()))
+        // Chosen by their metadata, then parsed: only the pods the set selects.
+        let records: Vec<_> = ctx
+            .watches
+            .pods
+            .state()
+            .into_iter()
+            .filter(|p| {
+                let p = p.as_ref();
+                matching::selects_pod(self, p, labels_of(&matching::pod_namespace(p)).as_ref())
+            })
             .collect();
+        let pods = crate::runtime::cached_pod::pods(&records);
+        let selected: Vec<&k8s_openapi::api::core::v1::Pod> = pods.iter().map(AsRef::as_ref).collect();
         // The set as this round sees it: its latest revision just synced (what an upgrade
         // records on the pods it changes).
         let (mut set, spec_patch) = hash::with_fresh_annotations(self);

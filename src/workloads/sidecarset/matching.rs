@@ -24,7 +24,7 @@ pub const CANARY_ANNOTATION: &str = "apps.kruise.io/sidecarset-canary";
 pub const BASE_ANNOTATION: &str = "apps.kruise.io/sidecarset-base";
 
 /// The namespace a pod is created in (`default` when it names none).
-pub fn pod_namespace(pod: &Pod) -> String {
+pub fn pod_namespace(pod: &impl kube::Resource) -> String {
     pod.namespace()
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| "default".into())
@@ -73,7 +73,11 @@ pub fn scoped_to(set: &SidecarSet) -> Option<&str> {
 }
 
 /// Does `set` select `pod` by its labels and namespace?
-pub fn selects_pod(set: &SidecarSet, pod: &Pod, namespace_labels: Option<&BTreeMap<String, String>>) -> bool {
+pub fn selects_pod(
+    set: &SidecarSet,
+    pod: &impl kube::Resource,
+    namespace_labels: Option<&BTreeMap<String, String>>,
+) -> bool {
     let Some(selector) = set.spec.selector.as_ref().filter(|s| has_terms(s)) else {
         return false;
     };

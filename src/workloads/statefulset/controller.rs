@@ -21,7 +21,7 @@ use kube::ResourceExt;
 
 use super::plan::{self, Snapshot};
 use crate::api::statefulset::v1beta1::{StatefulSet, StatefulSetStatus};
-use crate::runtime::controller::{Context, Error, Serve, owned_by};
+use crate::runtime::controller::{Context, Error, Serve};
 
 pub const CONTROLLER: &str = "StatefulSet";
 
@@ -43,7 +43,7 @@ impl crate::runtime::driver::Reconciled for StatefulSet {
     ) -> crate::runtime::driver::Planned<StatefulSetStatus> {
         let set = self;
         let namespace = set.namespace().unwrap_or_default();
-        let owned_pods = owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, set, CONTROLLER);
+        let owned_pods = crate::runtime::context::owned_pods(ctx, set, CONTROLLER);
         // Orphans (no controller at all) at this set's own ordinal names: the planner adopts
         // those whose labels match (a set re-created after `--cascade=orphan`). Hash lookups
         // by name, one per replica, never a scan of every cached pod.
@@ -72,6 +72,24 @@ impl crate::runtime::driver::Reconciled for StatefulSet {
             refused: plan.refused,
             ..Default::default()
         }
+    }
+
+    /// Every pod there, ready and available, and the ordinals the partition lets through
+    /// updated.
+    fn status_at_rest(&self, status: &StatefulSetStatus) -> bool {
+        let want = self.spec.replicas.unwrap_or(1);
+        let partition = self
+            .spec
+            .update_strategy
+            .as_ref()
+            .and_then(|s| s.rolling_update.as_ref())
+            .and_then(|r| r.partition)
+            .unwrap_or(0);
+        let expected = (want - partition.max(0)).max(0);
+        status.replicas == want
+            && status.ready_replicas == want
+            && status.available_replicas == want
+            && status.updated_replicas >= expected
     }
 
     /// The round's failure condition replaces the conditions (they are rebuilt by every
@@ -157,9 +175,7 @@ fn orphan_candidates(
         .into_iter()
         .filter_map(|o| {
             let name = identity::pod_name(&set.name_any(), o);
-            ctx.watches
-                .pods
-                .get(&kube::runtime::reflector::ObjectRef::new(&name).within(namespace))
+            ctx.watches.pod(namespace, &name)
         })
         .filter(|p| !p.owner_references().iter().any(|o| o.controller == Some(true)))
         .collect()
