@@ -25,6 +25,10 @@ use clap::Parser;
 use plane::{Plane, Sim};
 use workloads::Contender;
 
+/// Counts heap bytes, for the bytes per cached pod (B3).
+#[global_allocator]
+static GLOBAL: &stats_alloc::StatsAlloc<std::alloc::System> = &stats_alloc::INSTRUMENTED_SYSTEM;
+
 #[derive(Parser, Debug)]
 #[command(about = "kubectl-kruise benchmarks against the built-in controllers (B1-B6)")]
 struct Args {

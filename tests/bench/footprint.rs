@@ -31,6 +31,11 @@ pub struct Footprint {
     pub baseline: Option<Usage>,
     /// After all pods were up and ready.
     pub settled: Usage,
+    /// After the idle period that follows.
+    pub idle: Usage,
+    /// Heap bytes per pod as our pod cache holds it and as a store of parsed pods would
+    /// (measured on this run's pods, in the benchmark's own process).
+    pub cache: Option<CacheBytes>,
     /// After the image change of every workload was rolled out.
     pub rolled: Usage,
     /// From process start to its first pod created (ours only: the controller-manager is
@@ -98,10 +103,15 @@ pub async fn footprint(
     })
     .await?;
     let settled = usage(pid);
+    let cache = match contender {
+        Contender::Deployment => None,
+        _ => Some(cache_bytes(client, ns).await?),
+    };
 
     let audit = Audit::mark(&plane.audit_log());
     let counted_before = controller.as_ref().map(Controller::writes);
     tokio::time::sleep(IDLE).await;
+    let idle = usage(pid);
     let (idle_audited, _) = audit.writes_since(&plane.audit_log(), contender.agents(), ns);
     let idle_counted = controller
         .as_ref()
@@ -145,10 +155,54 @@ pub async fn footprint(
         pods,
         baseline,
         settled,
+        idle,
+        cache,
         rolled,
         first_action,
         idle_counted,
         idle_audited,
         latencies,
+    })
+}
+
+/// Heap bytes per pod: the pod's JSON as served (less `managedFields`), a parsed `Pod` (what
+/// a kube store holds) and our cache's record.
+#[derive(Debug, Clone, Copy)]
+pub struct CacheBytes {
+    pub json: f64,
+    pub parsed: f64,
+    pub cached: f64,
+}
+
+/// Lists the pods of `ns` and measures, with the counting allocator, what holding each of
+/// them costs (see [`CacheBytes`]).
+async fn cache_bytes(client: &kube::Client, ns: &str) -> Result<CacheBytes> {
+    use k8s_openapi::api::core::v1::Pod;
+    use kubectl_kruise::runtime::cached_pod::CachedPod;
+    use std::sync::Arc;
+    let api: kube::Api<Pod> = kube::Api::namespaced(client.clone(), ns);
+    let pods = api.list(&Default::default()).await?.items;
+    let texts: Vec<String> = pods
+        .into_iter()
+        .map(|mut p| {
+            p.metadata.managed_fields = None;
+            serde_json::to_string(&p)
+        })
+        .collect::<Result<_, _>>()?;
+    let n = texts.len().max(1) as f64;
+    let held = |parse: &dyn Fn(&str) -> Box<dyn std::any::Any>| {
+        let region = stats_alloc::Region::new(crate::GLOBAL);
+        let all: Vec<Box<dyn std::any::Any>> = texts.iter().map(|t| parse(t)).collect();
+        let change = region.change();
+        drop(all);
+        (change.bytes_allocated as f64 - change.bytes_deallocated as f64 + change.bytes_reallocated as f64)
+            / n
+    };
+    let parsed = held(&|t| Box::new(serde_json::from_str::<Pod>(t).map(Arc::new).ok()));
+    let cached = held(&|t| Box::new(serde_json::from_str::<CachedPod>(t).map(Arc::new).ok()));
+    Ok(CacheBytes {
+        json: texts.iter().map(String::len).sum::<usize>() as f64 / n,
+        parsed,
+        cached,
     })
 }

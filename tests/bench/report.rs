@@ -166,7 +166,7 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
 
     let _ = writeln!(
         out,
-        "\n## B3/B4: controller footprint ({} workloads)\n",
+        "\n## B3/B4 (B7 at 10,000 pods): controller footprint ({} workloads)\n",
         crate::footprint::WORKLOADS
     );
     let _ = writeln!(
@@ -174,14 +174,15 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
         "Ours: `kubectl kruise run` managing CloneSets, started with the CloneSets already there. \
          Built-in: the plane's kube-controller-manager (all its controllers) managing the \
          equivalent Deployments; its baseline is the same process before the Deployments existed. \
-         *settled*: all pods up and ready; *rolled*: after an image change on every workload.\n"
+         *settled*: all pods up and ready; *idle*: CPU over the idle period after that; \
+         *rolled*: after an image change on every workload.\n"
     );
     let _ = writeln!(
         out,
-        "| pods | controller | peak RSS MiB | RSS growth over baseline MiB | CPU s to settle | CPU s to rolled | idle writes in {}s (ours / audited) | start to first pod s |",
+        "| pods | controller | peak RSS MiB | RSS growth over baseline MiB | CPU s to settle | CPU s idle | CPU s to rolled | idle writes in {}s (ours / audited) | start to first pod s |",
         crate::footprint::IDLE.as_secs()
     );
-    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|");
     let foot_sizes: std::collections::BTreeSet<usize> = footprints.iter().map(|f| f.pods).collect();
     for &n in &foot_sizes {
         for c in [Contender::InPlace, Contender::Deployment] {
@@ -200,13 +201,14 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
             );
             let settle = spread(runs.iter().map(|f| f.settled.cpu_seconds - base_cpu(f)));
             let rolled = spread(runs.iter().map(|f| f.rolled.cpu_seconds - base_cpu(f)));
+            let idle = spread(runs.iter().map(|f| f.idle.cpu_seconds - f.settled.cpu_seconds));
             let idle_ours = spread(runs.iter().filter_map(|f| f.idle_counted));
             let idle_audit = spread(runs.iter().map(|f| f.idle_audited as f64));
             let first = spread(runs.iter().filter_map(|f| f.first_action));
             let name = c.controller_name();
             let _ = writeln!(
                 out,
-                "| {n} | {name} | {} | {} | {} | {} | {} / {} | {} |",
+                "| {n} | {name} | {} | {} | {} | {} | {} | {} / {} | {} |",
                 show(peak, 1),
                 if c == Contender::Deployment {
                     show(growth, 1)
@@ -214,12 +216,45 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
                     "(all of it)".into()
                 },
                 show(settle, 2),
+                show(idle, 2),
                 show(rolled, 2),
                 show(idle_ours, 0),
                 show(idle_audit, 0),
                 show(first, 2)
             );
         }
+    }
+
+    let _ = writeln!(out, "\n## Bytes per cached pod (B3's pods, heap)\n");
+    let _ = writeln!(
+        out,
+        "Measured in the benchmark's own process with a counting allocator, on the pods of each \
+         B3 run once they are ready: the pod's JSON as served (less managedFields), a parsed \
+         `Pod` behind an `Arc` (what a kube-runtime store holds per pod), and our pod cache's \
+         record (metadata parsed, spec and status as JSON text).\n"
+    );
+    let _ = writeln!(
+        out,
+        "| pods | JSON bytes | parsed `Pod` bytes | cached record bytes | record / parsed |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|");
+    for &n in &foot_sizes {
+        let caches: Vec<_> = footprints
+            .iter()
+            .filter(|f| f.pods == n)
+            .filter_map(|f| f.cache)
+            .collect();
+        let json = spread(caches.iter().map(|c| c.json));
+        let parsed = spread(caches.iter().map(|c| c.parsed));
+        let cached = spread(caches.iter().map(|c| c.cached));
+        let _ = writeln!(
+            out,
+            "| {n} | {} | {} | {} | {} |",
+            show(json, 0),
+            show(parsed, 0),
+            show(cached, 0),
+            ratio(cached, parsed)
+        );
     }
 
     let _ = writeln!(out, "\n## B5: set image to the first pod touched (seconds)\n");
