@@ -60,6 +60,15 @@ impl CachedPod {
         }
     }
 
+    /// The pod's metadata alone, as a pod with no spec or status: what a watch event tells
+    /// its subscribers (whom it wakes is decided by owners, labels and annotations).
+    pub fn metadata_only(&self) -> Pod {
+        Pod {
+            metadata: self.metadata.clone(),
+            ..Pod::default()
+        }
+    }
+
     /// Heap bytes the record holds for its spec and status (the metadata is not counted).
     pub fn body_len(&self) -> usize {
         self.body.len()
@@ -150,6 +159,11 @@ mod tests {
         assert_eq!(cached.pod(), expected);
         assert_eq!(cached.meta().uid.as_deref(), Some("9b2c"));
         assert_eq!(CachedPod::new(pod).pod(), expected);
+        let meta = cached.metadata_only();
+        assert_eq!(
+            (meta.metadata, meta.spec, meta.status),
+            (expected.metadata, None, None)
+        );
         assert!(cached.body_len() < serde_json::to_string(&listed()).expect("test input").len());
     }
 

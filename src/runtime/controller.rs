@@ -119,7 +119,8 @@ pub fn name_list(names: &[String]) -> String {
 /// Which objects of a kind want to hear of a pod or PVC they do not control: an orphan
 /// they would adopt, a claim of theirs that carries no owner reference (an Advanced
 /// StatefulSet's claims under the Retain policy). Without it such an event wakes nobody
-/// and the object waits for an unrelated change. Default: none.
+/// and the object waits for an unrelated change. Default: none. A pod is judged on its
+/// metadata: the pod passed has no spec or status (see [`crate::runtime::watches`]).
 pub trait Interest {
     fn wants_orphan(&self, _pod: &k8s_openapi::api::core::v1::Pod) -> bool {
         false

@@ -11,7 +11,8 @@
 //!   object's bytes and nobody reads them).
 //! - The pod store holds compact records ([`CachedPod`]: spec and status as JSON text), not
 //!   parsed pods; a snapshot parses the pods of the object it plans ([`Watches::pod`]).
-//!   Subscribers get each changed pod parsed, once per event for all of them.
+//!   Subscribers get each changed pod's metadata only (owners, labels and annotations
+//!   decide whom it wakes; the planner reads the pod itself from the store).
 //! - Subscribers see every applied AND deleted object (kube's shared reflector drops
 //!   deletes, and a controller that never hears of a deleted pod never replaces it).
 //! - A subscription that is handed out must be consumed: the watch waits for its slowest
@@ -64,6 +65,7 @@ pub struct Watches {
 
 /// The change streams one controller triggers on.
 pub struct Subscriptions {
+    /// Changed pods, metadata only (see the module's invariants).
     pub pod_events: mpsc::Receiver<Arc<Pod>>,
     pub claim_events: mpsc::Receiver<Arc<PersistentVolumeClaim>>,
     /// Node changes, for a kind that triggers on them (Advanced DaemonSet, BroadcastJob);
@@ -273,7 +275,7 @@ fn first_lists(
 pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<'static, ()>>) {
     let (pods, pod_owners, pod_fanout, pods_drive) =
         fanned_out_as(scoped::<CachedPod>(client, namespace), "pods", |p| {
-            Arc::new(p.pod())
+            Arc::new(p.metadata_only())
         });
     let (claims, claim_owners, claim_fanout, claims_drive) = fanned_out(
         scoped::<PersistentVolumeClaim>(client, namespace),
