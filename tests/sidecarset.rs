@@ -466,12 +466,24 @@ async fn the_rollout_verbs_drive_a_sidecarset() {
         .await
         .expect("a pod older than the SidecarSet");
     let controller = RunningController::start(&ns);
-    let (_, set_name, _) = ready_set(&ns, log_set(&ns)).await;
+    let (sets, set_name, _) = ready_set(&ns, log_set(&ns)).await;
     for i in 0..3 {
         pods.create(&PostParams::default(), &bare_pod(&format!("web-{i}"), "web"))
             .await
             .expect("pod");
     }
+    // `rollout status` judges the status as it finds it: first the status counts all three
+    // (a status read between two of the pods' rounds is complete for two of them).
+    wait_for("the three pods counted and ready", LONG, || async {
+        let set = sets.get(&set_name).await.map_err(|e| e.to_string())?;
+        let s = &set.data["status"];
+        if s["matchedPods"] == 3 && s["readyPods"] == 3 {
+            Ok(())
+        } else {
+            Err(format!("{s}\n{}", controller.log_tail()))
+        }
+    })
+    .await;
     let id = format!("sidecarset/{set_name}");
     let kruise = |args: Vec<&str>| {
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
