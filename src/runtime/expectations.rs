@@ -3,7 +3,9 @@
 //! create a pod twice or delete one twice.
 //!
 //! Each expectation is checked against the cache at the start of a reconcile:
-//! - `Created(name)` is met once the cache holds an object of that name;
+//! - `Created(name)` is met once the cache holds an object of that name, or once the watch
+//!   delivered an event of it ([`Expectations::seen`]: it may be gone again, a pod created
+//!   on a node that went away);
 //! - `Deleted(name, uid)` once the cache has no object of that name with that uid;
 //! - `Version(name, rv)` once the cached object's resourceVersion is at least `rv`, or the
 //!   object is gone.
@@ -116,6 +118,17 @@ impl Expectations {
             .collect()
     }
 
+    /// The watch delivered an event of `object` (applied or deleted) after its store took
+    /// it: every `Created` expectation on it is met, whether or not the store still holds
+    /// it. The owners are woken by the same event.
+    pub fn seen(&self, object: &Watched) {
+        let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        for set in owners.values_mut() {
+            set.retain(|e, _| !matches!(e, Expect::Created(o) if o == object));
+        }
+        owners.retain(|_, set| !set.is_empty());
+    }
+
     /// Forgets one expectation (the write it was for failed).
     pub fn forget(&self, owner: &str, expectation: &Expect) {
         let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
@@ -183,6 +196,26 @@ mod tests {
         e.expect("ns/web", Expect::Created(pod("web-a")));
         assert_eq!(e.pending("ns/web", &|_| None), 1);
         assert_eq!(e.pending("ns/web", &cached("web-a", "u1", 5)), 0);
+    }
+
+    #[test]
+    fn a_create_seen_by_the_watch_is_met_even_once_the_object_is_gone_again() {
+        let e = Expectations::default();
+        e.expect("ns/agent", Expect::Created(pod("agent-n5")));
+        e.expect("ns/agent", Expect::Deleted(pod("agent-n4"), "u4".into()));
+        e.expect("ns/other", Expect::Created(pod("agent-n6")));
+        // Created and garbage-collected (its node went) before a round looked: the store
+        // never shows it again.
+        assert_eq!(e.pending("ns/agent", &cached("agent-n4", "u4", 1)), 2);
+        e.seen(&pod("agent-n5"));
+        assert_eq!(e.pending("ns/agent", &cached("agent-n4", "u4", 1)), 1);
+        e.seen(&pod("agent-n4"));
+        assert_eq!(
+            e.pending("ns/agent", &cached("agent-n4", "u4", 1)),
+            1,
+            "an event does not meet a delete the store does not show"
+        );
+        assert_eq!(e.pending("ns/other", &|_| None), 1);
     }
 
     #[test]

@@ -214,6 +214,15 @@ where
         self.wakers.push(Box::new(move |wake: Wake<K>| {
             events
                 .flat_map(move |object| {
+                    // Its store holds this event already: a create of it is seen, even when
+                    // this is its deletion (a pod created and garbage-collected before a
+                    // round looked would otherwise be waited for until the timeout).
+                    let meta = object.meta();
+                    wake.ctx.expectations.seen(&Watched::new(
+                        kind.clone(),
+                        meta.namespace.as_deref().unwrap_or_default(),
+                        meta.name.as_deref().unwrap_or_default(),
+                    ));
                     let refs = woken_any(object.meta(), &kind, &wake, controlled_too, |k: &K| {
                         interested(k, &object)
                     });
