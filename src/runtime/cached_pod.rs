@@ -68,11 +68,6 @@ impl CachedPod {
             ..Pod::default()
         }
     }
-
-    /// Heap bytes the record holds for its spec and status (the metadata is not counted).
-    pub fn body_len(&self) -> usize {
-        self.body.len()
-    }
 }
 
 /// The pods of `records`, parsed (a snapshot's pods).
@@ -164,7 +159,7 @@ mod tests {
             (meta.metadata, meta.spec, meta.status),
             (expected.metadata, None, None)
         );
-        assert!(cached.body_len() < serde_json::to_string(&listed()).expect("test input").len());
+        assert!(cached.body.len() < serde_json::to_string(&listed()).expect("test input").len());
     }
 
     #[test]

@@ -111,10 +111,7 @@ pub async fn publish_outcome(
     }
 }
 
-/// `a, b, c` for an event note: at most ten names, then `and N more`.
-pub fn name_list(names: &[String]) -> String {
-    crate::runtime::events::pod_list(&names[..names.len().min(10)], names.len())
-}
+pub use crate::runtime::events::name_list;
 
 /// Which objects of a kind want to hear of a pod or PVC they do not control: an orphan
 /// they would adopt, a claim of theirs that carries no owner reference (an Advanced
@@ -272,13 +269,11 @@ pub async fn serve<K, R, Fut, F>(
                 Some(gate) => gate.clone().acquire_owned().await.ok(),
                 None => None,
             };
-            let object = if gate.is_some() {
-                match latest.get(&ObjectRef::from_obj(object.as_ref())) {
-                    Some(fresh) => fresh,
-                    None => object,
-                }
-            } else {
-                object
+            let object = match &gate {
+                Some(_) => latest
+                    .get(&ObjectRef::from_obj(object.as_ref()))
+                    .unwrap_or(object),
+                None => object,
             };
             if ctx
                 .queued

@@ -66,9 +66,13 @@ impl Events {
             .offer(&key, names, Instant::now());
         match offer {
             Offer::Now => {
-                let pods = pod_list(&names[..names.len().min(SHOWN)], names.len());
-                self.publish(regarding, false, reason, note.replace("{pods}", &pods))
-                    .await;
+                self.publish(
+                    regarding,
+                    false,
+                    reason,
+                    note.replace("{pods}", &name_list(names)),
+                )
+                .await;
             }
             Offer::HeldUntil(at) => {
                 let (events, regarding) = (self.clone(), regarding.clone());
@@ -105,6 +109,11 @@ impl Events {
             tracing::debug!(reason, %error, "event not recorded");
         }
     }
+}
+
+/// `a, b, c` for an event note: at most ten names, then `and N more`.
+pub fn name_list(names: &[String]) -> String {
+    pod_list(&names[..names.len().min(SHOWN)], names.len())
 }
 
 /// `a, b, c` for an event note: the `shown` names, then `and N more` up to `total`.
