@@ -504,3 +504,53 @@ async fn a_set_recreated_after_cascade_orphan_adopts_its_pods_and_no_node_gets_a
     assert_eq!(controller.stop(), 0);
     nodes.remove_all(3).await;
 }
+
+/// A pod whose deletion never completes (a finalizer holds it here; a node that went away
+/// holds one the same way, no kubelet confirming its end) does not hold its DaemonSet: the
+/// next change is planned within one settle, not after the 5 minutes an unmet deletion
+/// expectation used to wait (`partition_selector_pause_and_nodes_that_come_and_go` timed
+/// out on it when a node was removed before its kubelet saw the delete).
+#[tokio::test]
+async fn a_pod_stuck_in_its_deletion_does_not_hold_the_set() {
+    let ns = TestNamespace::create("ads-stuck").await;
+    let nodes = TestNodes::create(&ns, 2).await;
+    let controller = RunningController::start(&ns);
+    let api = kruise_api(&ns, "DaemonSet", "v1alpha1");
+    api.create(&PostParams::default(), &daemonset(&ns, "agent", json!({})))
+        .await
+        .expect("DaemonSet agent");
+    let pods = settled(&ns, "agent", 2, 2, &controller).await;
+    let held = pods
+        .iter()
+        .find(|p| node_of(p) == nodes.name(1))
+        .expect("a pod on node 1")
+        .name_any();
+    let hold = |finalizers: Value| json!({ "metadata": { "finalizers": finalizers } });
+    ns.api::<Pod>()
+        .patch(
+            &held,
+            &PatchParams::default(),
+            &Patch::Merge(hold(json!(["kruise.test/hold"]))),
+        )
+        .await
+        .expect("finalizer");
+    // Node 1 leaves the selection: the set deletes its pod, which stays terminating.
+    nodes
+        .patch(1, json!({ "metadata": { "labels": { "ds-test": null } } }))
+        .await;
+    settled(&ns, "agent", 1, 1, &controller).await;
+    let stuck = ns
+        .api::<Pod>()
+        .get(&held)
+        .await
+        .expect("the held pod is still there");
+    assert!(stuck.metadata.deletion_timestamp.is_some(), "it is being deleted");
+    nodes.add(2).await;
+    settled(&ns, "agent", 2, 2, &controller).await;
+    ns.api::<Pod>()
+        .patch(&held, &PatchParams::default(), &Patch::Merge(hold(Value::Null)))
+        .await
+        .expect("release the held pod");
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(3).await;
+}

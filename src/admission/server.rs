@@ -2,6 +2,8 @@
 //! endpoints, over TLS on `--webhook-addr` (the API server only calls webhooks over HTTPS)
 //! and, for scrapers, `/metrics` and the probes over plain HTTP on `--metrics-addr`.
 //!
+//! `/healthz` fails (503) while a controller is stalled ([`super::shared::Health::stalls`]).
+//!
 //! Invariants: the serving certificate is swapped in place ([`Rotating`]): a renewal never
 //! closes the listener and a handshake always gets a valid certificate; `/readyz` answers
 //! 200 only once the caches have their first lists and, when leader election is on, this
@@ -34,8 +36,16 @@ async fn metrics(axum::extract::State(s): axum::extract::State<Shared>) -> impl 
     )
 }
 
-async fn healthz() -> &'static str {
-    "ok"
+/// `/healthz`: 503 naming each stalled controller (work waiting, none finished within
+/// `run --stall-after`), else 200.
+async fn healthz(axum::extract::State(s): axum::extract::State<Shared>) -> (StatusCode, String) {
+    let stalls = s.health.stalls(&s.metrics);
+    if stalls.is_empty() {
+        (StatusCode::OK, "ok".to_string())
+    } else {
+        let said: Vec<String> = stalls.iter().map(ToString::to_string).collect();
+        (StatusCode::SERVICE_UNAVAILABLE, said.join("\n"))
+    }
 }
 
 /// `/readyz`, or `/readyz?exclude=leader` (as the API server's own `exclude` checks).

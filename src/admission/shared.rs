@@ -16,9 +16,22 @@ pub struct Health {
     /// The webhooks' own caches have their first lists (or no webhooks are served): this
     /// run answers admission requests, standby or not.
     pub serving: AtomicBool,
+    /// How long a controller may have work waiting and finish nothing before it is stalled
+    /// (`run --stall-after`; zero: never).
+    pub stall_after: std::sync::Mutex<std::time::Duration>,
 }
 
 impl Health {
+    /// The controllers stalled now, as `/healthz` and `run` say them (see
+    /// [`crate::runtime::workqueue::WorkQueue::stall`]).
+    pub fn stalls(&self, metrics: &Metrics) -> Vec<crate::runtime::workqueue::Stall> {
+        let limit = *self.stall_after.lock().unwrap_or_else(|e| e.into_inner());
+        if limit.is_zero() {
+            return Vec::new();
+        }
+        metrics.stalls(std::time::Instant::now(), limit)
+    }
+
     /// Why the run is not ready, if it is not. `exclude_leader` (`/readyz?exclude=leader`,
     /// the in-cluster manager's readiness probe): ready once it serves the webhooks, so
     /// that every replica, standby or not, is an endpoint of their Service.

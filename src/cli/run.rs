@@ -131,6 +131,12 @@ pub struct RunArgs {
     /// How long the Lease holds without a renewal (a standby takes over after it)
     #[arg(long, default_value = "15s", value_parser = super::duration, value_name = "DURATION")]
     pub leader_elect_lease_duration: std::time::Duration,
+    /// A controller with an object waiting this long, and no reconcile finished in as long, is stalled
+    ///
+    /// /healthz then answers 503 naming it (the in-cluster manager's liveness probe restarts
+    /// the pod), and run stops with exit code 3 naming it (0s: never judged stalled)
+    #[arg(long, default_value = "2m", value_parser = super::duration, value_name = "DURATION")]
+    pub stall_after: std::time::Duration,
 }
 
 fn parse_webhook_service(value: &str) -> Result<(String, String, i32), String> {
@@ -218,6 +224,29 @@ fn needed_crds(controllers: &[&'static Described], webhooks: bool) -> Vec<(Strin
     needed
 }
 
+/// Refuses while OpenKruise's kruise-manager runs (its Deployment wants pods, or its
+/// webhook Service has ready endpoints), as `install` does: the two would fight over every
+/// object. A run as a service account (the in-cluster manager, which `install --manager`
+/// put there after the same check) does not look: its rules do not reach OpenKruise's
+/// namespace. A look that fails is said and the run goes on.
+async fn refuse_beside_kruise_manager(client: &kube::Client) -> anyhow::Result<()> {
+    if crate::runtime::access::service_account(client).await.is_some() {
+        return Ok(());
+    }
+    match super::takeover::find(client).await {
+        Ok(found) => match found.run_refusal() {
+            Some(refusal) => Err(UsageError(refusal).into()),
+            None => Ok(()),
+        },
+        Err(error) => {
+            eprintln!(
+                "warning: could not check whether OpenKruise's kruise-manager runs ({error}); going on"
+            );
+            Ok(())
+        }
+    }
+}
+
 /// Refuses when a CRD the run needs is missing or not established.
 async fn require_crds(client: &kube::Client, needed: &[(String, String)]) -> anyhow::Result<()> {
     let api: Api<CustomResourceDefinition> = Api::all(client.clone());
@@ -272,6 +301,7 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     )
     .await;
     require_crds(&client, &needed_crds(&controllers, args.webhooks)).await?;
+    refuse_beside_kruise_manager(&client).await?;
 
     let metrics = Arc::new(metrics::Metrics::new(counters));
     let health = Arc::new(Health::default());
@@ -431,10 +461,15 @@ the same lease with --leader-elect-namespace so one waits for the other",
         metrics: metrics.clone(),
         shutdown: Box::pin(shutdown.clone()) as Shutdown,
     };
-    let mut running: Vec<futures::future::BoxFuture<'static, ()>> = Vec::new();
+    // Each controller is a task of its own: one busy controller never holds another's
+    // reconciles, and one that ends (a panic) is noticed at once (see `watchdog`).
+    let mut running: Vec<futures::future::BoxFuture<'static, Result<(), String>>> = Vec::new();
     for (controller, workers) in controllers.iter().zip(workers) {
         if let Some(start) = controller.start {
-            running.push(start(serve(workers)));
+            let (name, task) = (controller.name, tokio::spawn(start(serve(workers))));
+            running.push(Box::pin(async move {
+                task.await.map_err(|e| format!("controller {name} ended: {e}"))
+            }));
         }
     }
     for drive in drives {
@@ -454,25 +489,48 @@ the same lease with --leader-elect-namespace so one waits for the other",
         tokio::spawn(summary_drive);
         live_summary(summary_store).await
     };
-    let controller = futures::future::join_all(running);
-    let mut controller = std::pin::pin!(controller);
+    *health.stall_after.lock().unwrap_or_else(|e| e.into_inner()) = args.stall_after;
+    if running.is_empty() {
+        running.push(Box::pin(futures::future::pending()));
+    }
+    // Unpin (boxed futures): polled by reference below, then taken apart for the shutdown.
+    let mut controller = futures::future::select_all(running);
     let mut summary = std::pin::pin!(summary);
     let mut lost_lease = None;
+    let mut stalled = None;
     tokio::select! {
-        _ = &mut controller => return Ok(()),
+        (ended, _, _) = &mut controller => {
+            // A controller stops only on shutdown: ending before it is a failure.
+            let _ = shutdown_tx.send(());
+            return Err(crate::cli::status::ExitWith {
+                code: 3,
+                message: ended.err().unwrap_or_else(|| "a controller ended".into()),
+            }
+            .into());
+        }
         _ = &mut summary => {}
         _ = stop_signal() => {}
         why = &mut lost => lost_lease = Some(why),
+        why = watchdog(health.clone(), metrics.clone()) => stalled = Some(why),
     }
     if let Some(why) = lost_lease {
         // Stop writing at once: another run may hold the lease already.
         let _ = shutdown_tx.send(());
         anyhow::bail!("{why}");
     }
+    if let Some(why) = stalled {
+        let _ = shutdown_tx.send(());
+        return Err(crate::cli::status::ExitWith {
+            code: 3,
+            message: why,
+        }
+        .into());
+    }
     eprintln!("stopping: finishing in-flight writes (Ctrl-C again to exit at once)");
     let _ = shutdown_tx.send(());
+    let all = futures::future::join_all(controller.into_inner());
     tokio::select! {
-        _ = controller => {}
+        _ = all => {}
         _ = stop_signal() => {
             eprintln!("interrupted");
             std::process::exit(130);
@@ -549,6 +607,22 @@ async fn start_admission(
 }
 
 /// Ctrl-C or SIGTERM.
+/// Resolves with what to say once a controller is stalled (see
+/// [`crate::runtime::workqueue::WorkQueue::stall`]); never while none is.
+async fn watchdog(health: Arc<Health>, metrics: Arc<crate::runtime::metrics::Metrics>) -> String {
+    loop {
+        tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+        let stalls = health.stalls(&metrics);
+        if !stalls.is_empty() {
+            let said: Vec<String> = stalls.iter().map(ToString::to_string).collect();
+            return format!(
+                "{}; stopping (a restart recovers: the in-cluster manager's liveness probe does it)",
+                said.join("; ")
+            );
+        }
+    }
+}
+
 async fn stop_signal() {
     #[cfg(unix)]
     {

@@ -50,6 +50,21 @@ impl Found {
         self.configurations.is_empty() && self.running.is_empty()
     }
 
+    /// The refusal `run` gives while kruise-manager runs (`None`: it may go on). Its
+    /// webhook configurations alone do not stop `run` (with no manager behind them they
+    /// are `install --take-over`'s business).
+    pub fn run_refusal(&self) -> Option<String> {
+        (!self.running.is_empty()).then(|| {
+            format!(
+                "refusing to run: OpenKruise's kruise-manager is running ({}).\n\
+                 Both would reconcile the same objects and overwrite each other's status.\n\
+                 hint: stop it first: kubectl -n {DEFAULT_NAMESPACE} scale deployment {MANAGER} --replicas=0\n\
+                 hint: to move its objects over for good: kubectl kruise install --take-over",
+                self.running.join("; ")
+            )
+        })
+    }
+
     /// The refusal `install` gives without `--take-over` (or with it, while kruise-manager
     /// runs); `None` when it may go on.
     pub fn refusal(&self, take_over: bool) -> Option<String> {

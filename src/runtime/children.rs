@@ -19,7 +19,7 @@ use kube::Resource;
 use kube::core::ApiResource;
 use kube::runtime::reflector::{ObjectRef, Store};
 
-use crate::runtime::expectations::resource_version;
+use crate::runtime::expectations::Cached;
 use crate::runtime::owner_index::OwnerIndex;
 
 /// The key of a child kind: `plural.group` (`jobs.batch`), or the plural alone for the core
@@ -51,7 +51,7 @@ impl<C: Resource<DynamicType = ()> + Clone + 'static> ChildWatch<C> {
     }
 }
 
-type Finder = Arc<dyn Fn(&str, &str) -> Option<(String, u64)> + Send + Sync>;
+type Finder = Arc<dyn Fn(&str, &str) -> Option<Cached> + Send + Sync>;
 type FirstList = futures::future::Shared<futures::future::BoxFuture<'static, ()>>;
 
 /// Every child cache of one controller, by type (for planners) and by key (for
@@ -86,12 +86,9 @@ impl Children {
             if !namespace.is_empty() {
                 reference = reference.within(namespace);
             }
-            store.get(&reference).map(|c| {
-                (
-                    c.meta().uid.clone().unwrap_or_default(),
-                    resource_version(c.meta().resource_version.as_deref()),
-                )
-            })
+            store
+                .get(&reference)
+                .map(|c| Cached::of(c.meta(), k8s_openapi::jiff::Timestamp::now()))
         });
         self.finders
             .write()
@@ -121,9 +118,9 @@ impl Children {
             .map(|w| w.as_ref().clone())
     }
 
-    /// `(uid, resourceVersion)` of the cached child `namespace/name` of kind `key`; None
-    /// when it is not cached (or the kind is not watched).
-    pub fn find(&self, key: &str, namespace: &str, name: &str) -> Option<(String, u64)> {
+    /// What the cache holds of the child `namespace/name` of kind `key`; None when it is
+    /// not cached (or the kind is not watched).
+    pub fn find(&self, key: &str, namespace: &str, name: &str) -> Option<Cached> {
         let finders = self.finders.read().unwrap_or_else(|e| e.into_inner());
         finders.get(key).and_then(|f| f(namespace, name))
     }

@@ -9,9 +9,15 @@
 //!   still cost the API server a request.
 //! - A resource is named as in RBAC: `pods`, `pods/status`, `clonesets`; the verb as in
 //!   audit logs: `create`, `update`, `patch`, `delete`, `get`, `list`, `watch`.
-//! - A request the API server refuses (403) is said once per permission, on stderr, as
-//!   `forbidden: ... to VERB RESOURCE.GROUP in namespace NS`: a watch refused retries with
-//!   backoff forever, and without it a missing RBAC rule is a silent stall.
+//! - A request the API server refuses (403) is told by its cause ([`refusal`], read from
+//!   the response's Status): an RBAC refusal is said once per permission, on stderr, as
+//!   `forbidden: ... to VERB RESOURCE.GROUP in namespace NS` (a watch refused retries with
+//!   backoff forever, and without it a missing RBAC rule is a silent stall); a create
+//!   refused because its namespace is being deleted is no permission problem and is not
+//!   said: the namespace is remembered for [`TERMINATING_FOR`] so that no controller sends
+//!   creates there meanwhile ([`ApiCounters::terminating`]); any other refusal (an
+//!   admission rule's, a quota's) is said once per permission with the server's words. One
+//!   cause never hides another: each has its own "said once" record.
 //! - Every request carries the process's User-Agent (`kubectl-kruise/VERSION run (IDENTITY)`
 //!   for `run`, IDENTITY being the lease holder's), so the API server's audit log attributes
 //!   each write to one process even when several use the same credentials.
@@ -22,18 +28,59 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
 use http::header::{HeaderValue, USER_AGENT};
 use http::{Method, Request};
+use http_body_util::{BodyExt, Either, Full};
 use tower::{Layer, Service};
 
-/// Requests sent, by `(verb, resource)`, and the permissions the API server refused.
+/// How long a namespace whose create was refused as being deleted is taken to be so (a
+/// namespace of the same name made again is written to at most this much later).
+pub const TERMINATING_FOR: Duration = Duration::from_secs(10);
+
+/// Requests sent, by `(verb, resource)`, the permissions the API server refused, and the
+/// namespaces it said are being deleted.
 #[derive(Debug, Default)]
 pub struct ApiCounters {
     counts: Mutex<BTreeMap<(&'static str, String), u64>>,
     denied: Mutex<BTreeSet<String>>,
+    refused: Mutex<BTreeSet<String>>,
+    terminating: Mutex<BTreeMap<String, Instant>>,
 }
 
 impl ApiCounters {
+    /// Records a refusal for another cause than RBAC; true the first time for `permission`.
+    fn refuse(&self, permission: String) -> bool {
+        self.refused
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(permission)
+    }
+
+    /// Records that the API server refused a create in `namespace` because it is being
+    /// deleted.
+    pub fn namespace_terminating(&self, namespace: &str) {
+        self.namespace_terminating_at(namespace, Instant::now());
+    }
+
+    fn namespace_terminating_at(&self, namespace: &str, now: Instant) {
+        let mut all = self.terminating.lock().unwrap_or_else(|e| e.into_inner());
+        all.retain(|_, since| now.saturating_duration_since(*since) < TERMINATING_FOR);
+        all.insert(namespace.to_string(), now);
+    }
+
+    /// Whether a create in `namespace` was refused as being deleted within the last
+    /// [`TERMINATING_FOR`].
+    pub fn terminating(&self, namespace: &str) -> bool {
+        self.terminating_at(namespace, Instant::now())
+    }
+
+    fn terminating_at(&self, namespace: &str, now: Instant) -> bool {
+        let all = self.terminating.lock().unwrap_or_else(|e| e.into_inner());
+        all.get(namespace)
+            .is_some_and(|since| now.saturating_duration_since(*since) < TERMINATING_FOR)
+    }
+
     /// Records a refused permission; true the first time it is refused.
     fn deny(&self, permission: String) -> bool {
         self.denied
@@ -155,6 +202,61 @@ pub fn denial(verb: &str, group: &str, resource: &str, namespace: Option<&str>) 
     }
 }
 
+/// Why the API server refused a request (403), from the Status it answered with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The authorizer's: the identity lacks the permission (also an admission plugin's that
+    /// names a missing permission, as `blockOwnerDeletion` without `update` on finalizers).
+    Rbac,
+    /// A create in a namespace being deleted.
+    NamespaceTerminating,
+    /// Anything else (an admission webhook, pod security, a quota): the server's message.
+    Other(String),
+}
+
+/// The cause of a 403 from its response body (a `Status`; anything unreadable is `Other`).
+pub fn refusal(body: &[u8]) -> Refusal {
+    let status: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
+    let message = status["message"].as_str().unwrap_or_default();
+    let causes = status["details"]["causes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    if causes.iter().any(|c| c["reason"] == "NamespaceTerminating")
+        || message.contains("because it is being terminated")
+    {
+        Refusal::NamespaceTerminating
+    } else if message.contains("User \"") && message.contains(" cannot ") {
+        Refusal::Rbac
+    } else if message.is_empty() {
+        Refusal::Other(String::from_utf8_lossy(body).chars().take(300).collect())
+    } else {
+        Refusal::Other(message.to_string())
+    }
+}
+
+/// Says a refusal by its cause (see the module's invariants).
+fn report_refusal(counters: &ApiCounters, permission: String, namespace: Option<&str>, cause: Refusal) {
+    match cause {
+        Refusal::Rbac => {
+            if counters.deny(permission.clone()) {
+                report_denial(&permission);
+            }
+        }
+        Refusal::NamespaceTerminating => {
+            tracing::debug!(permission, "refused: the namespace is being deleted");
+            if let Some(namespace) = namespace {
+                counters.namespace_terminating(namespace);
+            }
+        }
+        Refusal::Other(message) => {
+            if counters.refuse(permission.clone()) {
+                eprintln!("refused: the API server refused this run to {permission}: {message}");
+            }
+        }
+    }
+}
+
 /// What a refused permission prints, once per permission.
 fn report_denial(permission: &str) {
     tracing::debug!(permission, "forbidden");
@@ -237,11 +339,13 @@ where
     S: Service<Request<B>, Response = http::Response<R>>,
     S::Future: Send + 'static,
     S::Error: 'static,
-    R: 'static,
+    R: http_body::Body<Data = Bytes> + Send + 'static,
 {
-    type Response = S::Response;
+    /// The body as the API server sent it, or, for a refusal (whose Status was read here
+    /// to tell its cause), the same bytes again.
+    type Response = http::Response<Either<R, Full<Bytes>>>;
     type Error = S::Error;
-    type Future = Pin<Box<dyn Future<Output = Result<S::Response, S::Error>> + Send>>;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, S::Error>> + Send>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         if !self.permitted {
@@ -276,19 +380,18 @@ where
         let (method, uri) = (request.method().clone(), request.uri().clone());
         let response = self.inner.call(request);
         Box::pin(async move {
-            let response = response.await;
-            if let Ok(r) = &response
-                && r.status() == http::StatusCode::FORBIDDEN
-            {
-                let path = uri.path();
-                let (verb, resource) = classify(&method, path, uri.query());
-                let permission = denial(verb, api_group(path), &resource, namespace_of(path));
-                // Said once per permission: a watch refused retries with backoff forever.
-                if counters.deny(permission.clone()) {
-                    report_denial(&permission);
-                }
+            let response = response.await?;
+            if response.status() != http::StatusCode::FORBIDDEN {
+                return Ok(response.map(Either::Left));
             }
-            response
+            let (parts, body) = response.into_parts();
+            // A Status of a few hundred bytes; a body that breaks off reads as empty.
+            let bytes = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+            let path = uri.path();
+            let (verb, resource) = classify(&method, path, uri.query());
+            let permission = denial(verb, api_group(path), &resource, namespace_of(path));
+            report_refusal(&counters, permission, namespace_of(path), refusal(&bytes));
+            Ok(http::Response::from_parts(parts, Either::Right(Full::new(bytes))))
         })
     }
 }
@@ -422,6 +525,41 @@ mod tests {
         assert!(counters.deny("list pods cluster-wide".into()));
         assert!(!counters.deny("list pods cluster-wide".into()));
         assert_eq!(counters.denied(), ["list pods cluster-wide"]);
+    }
+
+    #[test]
+    fn a_refusal_is_told_by_its_cause() {
+        let terminating = br#"{"kind":"Status","status":"Failure","message":"pods \"web-x\" is forbidden: unable to create new content in namespace churn-1-a because it is being terminated","reason":"Forbidden","details":{"name":"web-x","kind":"pods","causes":[{"reason":"NamespaceTerminating","message":"namespace churn-1-a is being terminated","field":"metadata.namespace"}]},"code":403}"#;
+        assert_eq!(refusal(terminating), Refusal::NamespaceTerminating);
+        let rbac = br#"{"kind":"Status","message":"pods is forbidden: User \"system:serviceaccount:kruise:run\" cannot create resource \"pods\" in API group \"\" in the namespace \"web\"","reason":"Forbidden","code":403}"#;
+        assert_eq!(refusal(rbac), Refusal::Rbac);
+        let owner = br#"{"message":"pods \"x\" is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers on: User \"u\" cannot update resource \"clonesets/finalizers\" in API group \"apps.kruise.io\" in the namespace \"web\"","code":403}"#;
+        assert_eq!(refusal(owner), Refusal::Rbac);
+        let quota = br#"{"message":"pods \"x\" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2","code":403}"#;
+        assert!(matches!(refusal(quota), Refusal::Other(m) if m.contains("exceeded quota")));
+        assert!(matches!(refusal(b"not json"), Refusal::Other(m) if m == "not json"));
+    }
+
+    #[test]
+    fn a_terminating_namespace_is_remembered_briefly_and_never_hides_an_rbac_refusal() {
+        let counters = ApiCounters::default();
+        let t0 = Instant::now();
+        let permission = "create pods in namespace churn-1-a".to_string();
+        counters.namespace_terminating_at("churn-1-a", t0);
+        assert!(counters.terminating_at("churn-1-a", t0 + TERMINATING_FOR / 2));
+        assert!(!counters.terminating_at("churn-1-a", t0 + TERMINATING_FOR));
+        assert!(!counters.terminating_at("alive", t0));
+        report_refusal(
+            &counters,
+            permission.clone(),
+            Some("churn-1-a"),
+            Refusal::NamespaceTerminating,
+        );
+        assert!(counters.denied().is_empty(), "no RBAC refusal was said");
+        assert!(
+            counters.deny(permission),
+            "a real RBAC refusal there is still said"
+        );
     }
 
     #[test]

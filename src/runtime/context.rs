@@ -7,7 +7,6 @@
 //! says which pod, claim, revision or workload failed. This module depends on no other
 //! part of the reconcile machinery (the executor, the decoder and the serving loop all
 //! depend on it), so there is no import loop among them.
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
@@ -16,7 +15,7 @@ use kube::{Client, Resource};
 
 use crate::runtime::children::Children;
 use crate::runtime::events::Events;
-use crate::runtime::expectations::{Expectations, ObjectKind, Watched, resource_version};
+use crate::runtime::expectations::{Cached, Expectations, ObjectKind, Watched};
 use crate::runtime::metrics::Metrics;
 use crate::runtime::owner_index::OwnerIndex;
 use crate::runtime::watches::Watches;
@@ -158,13 +157,14 @@ pub struct Context {
     pub metrics: Arc<Metrics>,
     /// The caches of the controller's children that are not pods or claims.
     pub children: Children,
-    /// Failures in a row per object (`namespace/name`), for the retry backoff.
-    pub failures: Mutex<std::collections::HashMap<String, u32>>,
+    /// Failures in a row per object (`namespace/name`) and the retry they wait for.
+    pub failures: Mutex<std::collections::HashMap<String, Failures>>,
     /// The problem messages last announced per object, so a problem that persists is one
     /// event, not one per reconcile (events are API writes too).
     pub announced: Mutex<std::collections::HashMap<String, std::collections::BTreeSet<String>>>,
-    /// Objects triggered and not yet reconciled (the queue depth metric).
-    pub queued: Mutex<HashSet<String>>,
+    /// Objects woken and not yet reconciled, and the reconciles running (the workqueue
+    /// figures and the stall check).
+    pub queue: Arc<crate::runtime::workqueue::WorkQueue>,
     /// Backoffs a kind keeps across reconciles (a DaemonSet's per-node Failed-pod backoff).
     pub backoffs: crate::runtime::backoff::Backoffs,
     /// Per object (`namespace/name`): its uid and the resourceVersion our last write of
@@ -179,6 +179,15 @@ pub struct Context {
     /// Where objects of cluster-scoped kinds keep their namespaced children (a
     /// SidecarSet's ControllerRevisions): the run's namespace, else its lease namespace.
     pub system_namespace: String,
+}
+
+/// One object's failures in a row: how many, when its retry is due, and the generation
+/// that failed (the object's own events do not cut the wait short; a spec change does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Failures {
+    pub count: u32,
+    pub retry_at: std::time::Instant,
+    pub generation: Option<i64>,
 }
 
 /// The versions of the objects' own status writes (see [`Context::own_writes`]).
@@ -229,27 +238,55 @@ pub fn controller_in(meta: &ObjectMeta, group: &str, kind: &str) -> Option<(Stri
 }
 
 impl Context {
+    /// Forgets everything kept about the object `owner` (it was deleted): its expectations, failures, backoff, announced problems, own status
+    /// writes and its place in the queue-depth count.
+    pub fn forget_object(&self, owner: &str) {
+        self.expectations.forget_owner(owner);
+        self.own_writes.forget(owner);
+        self.status_window.forget(owner);
+        self.failures
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(owner);
+        self.announced
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(owner);
+        self.queue.forget(owner);
+    }
+
+    /// How long `owner` (at `generation`) must still wait out the backoff of its last
+    /// failure; a new generation (a spec change) waits for nothing.
+    pub fn backing_off(
+        &self,
+        owner: &str,
+        generation: Option<i64>,
+        now: std::time::Instant,
+    ) -> Option<std::time::Duration> {
+        let failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let f = failures.get(owner)?;
+        (f.generation == generation)
+            .then(|| f.retry_at.checked_duration_since(now))
+            .flatten()
+            .filter(|d| !d.is_zero())
+    }
+
     /// How many of `owner`'s earlier writes the caches do not show yet (hash lookups in the
     /// stores, not scans: a big rollout has hundreds of expectations).
     pub fn pending_writes(&self, owner: &str) -> usize {
-        let meta = |m: &ObjectMeta| {
-            (
-                m.uid.clone().unwrap_or_default(),
-                resource_version(m.resource_version.as_deref()),
-            )
-        };
-        let lookup = |object: &Watched| -> Option<(String, u64)> {
+        let now = k8s_openapi::jiff::Timestamp::now();
+        let lookup = |object: &Watched| -> Option<Cached> {
             match &object.kind {
                 ObjectKind::Pod => self
                     .watches
                     .pods
                     .get(&ObjectRef::new(&object.name).within(&object.namespace))
-                    .map(|p| meta(p.meta())),
+                    .map(|p| Cached::of(p.meta(), now)),
                 ObjectKind::Claim => self
                     .watches
                     .claims
                     .get(&ObjectRef::new(&object.name).within(&object.namespace))
-                    .map(|c| meta(&c.metadata)),
+                    .map(|c| Cached::of(&c.metadata, now)),
                 ObjectKind::Child(key) => self.children.find(key, &object.namespace, &object.name),
             }
         };

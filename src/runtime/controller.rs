@@ -13,7 +13,7 @@ use kube::runtime::reflector::ObjectRef;
 use kube::{Client, Resource};
 
 pub use crate::runtime::context::{
-    Context, Error, FIELD_MANAGER, controller_of, fresh_problems, key, owned_by, uncontrolled_in,
+    Context, Error, FIELD_MANAGER, Failures, controller_of, fresh_problems, key, owned_by, uncontrolled_in,
     write_status,
 };
 use crate::runtime::decoded::{self, Decoded};
@@ -22,7 +22,18 @@ use crate::runtime::expectations::{Expectations, ObjectKind};
 use crate::runtime::metrics::Metrics;
 use crate::runtime::scope::Scoped;
 use crate::runtime::triggers::{Triggers, Wake};
-use crate::runtime::watches::{Subscriptions, Watches};
+use crate::runtime::watches::{Change, Subscriptions, Watches};
+use crate::runtime::workqueue::Running;
+
+/// The longest a reconcile runs: past it, it is stopped and retried with backoff, so no
+/// reconcile holds one of the `--workers` permits for good (a write that never answers).
+/// Far above any reconcile seen (the 1,000-pod benchmark's longest takes seconds at the
+/// default --qps), and below the 5-minute read timeout of a request.
+pub const RECONCILE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// The longest a reconcile waits for the caches' first lists before it gives its permit
+/// back and comes again.
+pub const STORES_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The retry delay after the `failures`-th failure in a row of one object: 500 ms doubled
 /// per failure, at most 60 s, scaled by `jitter` in [0.5, 1.5) so that many objects
@@ -181,7 +192,7 @@ pub async fn serve<K, R, Fut, F>(
 {
     use futures::StreamExt;
     use kube::runtime::controller::{Action as Requeue, Config, Controller};
-    let (objects, object_events, drive) = crate::runtime::watches::shared(
+    let (objects, changes, drive) = crate::runtime::watches::own(
         crate::runtime::watches::scoped::<Decoded<K>>(&s.client, s.namespace.as_deref()),
         what,
     );
@@ -212,31 +223,46 @@ pub async fn serve<K, R, Fut, F>(
         }
     };
     let ctx = Arc::new(Context {
-        events: Events::new(s.client.clone()),
+        events: Events::new(s.client.clone()).skipping_terminating(s.metrics.api.clone()),
         client: s.client,
         watches: s.watches,
         expectations: Expectations::default(),
+        queue: s.metrics.queue(kind),
         metrics: s.metrics,
         children: triggers.children.clone(),
         failures: Mutex::default(),
         announced: Mutex::default(),
-        queued: Mutex::default(),
         backoffs: Default::default(),
         own_writes: Default::default(),
         status_window: Default::default(),
         scope: s.namespace.clone(),
         system_namespace: s.system_namespace.clone(),
     });
-    let queue = ctx.clone();
+    let queue = ctx.queue.clone();
     let mark = Arc::new(move |r: &ObjectRef<Decoded<K>>| {
-        let key = format!("{}/{}", r.namespace.as_deref().unwrap_or_default(), r.name);
-        let mut q = queue.queued.lock().unwrap_or_else(|e| e.into_inner());
-        if q.insert(key) {
-            queue.metrics.queue_changed(kind, 1);
-        }
+        queue.add(&format!(
+            "{}/{}",
+            r.namespace.as_deref().unwrap_or_default(),
+            r.name
+        ));
     });
     let mark_objects = mark.clone();
-    let object_events = object_events.inspect(move |o| mark_objects(&ObjectRef::from_obj(o.as_ref())));
+    let deleted = ctx.clone();
+    // A deleted object's bookkeeping goes at once (its expectations, backoff and queue
+    // entry); only live objects are reconciled.
+    let object_events = changes.filter_map(move |change| {
+        let live = match change {
+            Change::Applied(object) => {
+                mark_objects(&ObjectRef::from_obj(object.as_ref()));
+                Some(object)
+            }
+            Change::Deleted(object) => {
+                deleted.forget_object(&key(object.as_ref()));
+                None
+            }
+        };
+        futures::future::ready(live)
+    });
     let wake = Wake {
         ctx: ctx.clone(),
         objects: objects.clone(),
@@ -263,8 +289,17 @@ pub async fn serve<K, R, Fut, F>(
         let (reconcile, gate, latest) = (reconcile.clone(), gate.clone(), latest.clone());
         async move {
             let owner = key(object.as_ref());
+            let queue = ctx.queue.clone();
+            // A failed object waits out its backoff whatever event woke it (its own
+            // status write, a pod of its own), unless its spec changed.
+            let generation = object.meta().generation;
+            if let Some(wait) = ctx.backing_off(&owner, generation, std::time::Instant::now()) {
+                drop(Running::start(&queue, &owner));
+                return Ok(Requeue::requeue(wait));
+            }
             // First come, first served (the semaphore is fair); the object is read again
             // after the wait, so a change made meanwhile is planned now, not next round.
+            // The wait is bounded: every permit holder is (below).
             let _permit = match &gate {
                 Some(gate) => gate.clone().acquire_owned().await.ok(),
                 None => None,
@@ -275,22 +310,47 @@ pub async fn serve<K, R, Fut, F>(
                     .unwrap_or(object),
                 None => object,
             };
-            if ctx
-                .queued
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&owner)
-            {
-                ctx.metrics.queue_changed(kind, -1);
-            }
+            let _running = Running::start(&queue, &owner);
             // Every store a planner reads has listed once: an unlisted one reads as empty
-            // (no nodes: every DaemonSet pod "lost"; no children: all made again).
-            ctx.watches.ready().await;
-            ctx.children.ready().await;
+            // (no nodes: every DaemonSet pod "lost"; no children: all made again). A store
+            // that cannot list (a watch refused) holds no permit for longer than this.
+            let listed = async {
+                ctx.watches.ready().await;
+                ctx.children.ready().await;
+            };
+            if tokio::time::timeout(STORES_WAIT, listed).await.is_err() {
+                tracing::warn!(
+                    kind,
+                    object = owner,
+                    "the caches have not listed yet; trying again"
+                );
+                return Ok(Requeue::requeue(STORES_WAIT));
+            }
             ctx.metrics.reconcile_started(kind);
-            let result = match &object.object {
-                Ok(read) => reconcile(read.clone(), ctx.clone()).await,
-                Err(unreadable) => decoded::report(&ctx, kind, object.as_ref(), unreadable).await,
+            let planned = async {
+                match &object.object {
+                    Ok(read) => reconcile(read.clone(), ctx.clone()).await,
+                    Err(unreadable) => decoded::report(&ctx, kind, object.as_ref(), unreadable).await,
+                }
+            };
+            let result = tokio::time::timeout(RECONCILE_TIMEOUT, planned)
+                .await
+                .unwrap_or_else(|_| {
+                    Err(Error::Internal(format!(
+                        "the reconcile of {kind} {owner} took longer than {}s; it was stopped and is retried \
+                         (its writes so far are expected, none is repeated)",
+                        RECONCILE_TIMEOUT.as_secs()
+                    )))
+                });
+            // A write refused because the object's namespace is being deleted is no failure
+            // to retry: the object goes with its namespace, and its deletion ends it.
+            let namespace = object.meta().namespace.as_deref().unwrap_or_default();
+            let result = match result {
+                Err(error) if !namespace.is_empty() && ctx.metrics.api.terminating(namespace) => {
+                    tracing::debug!(kind, object = owner, %error, "its namespace is being deleted; waiting for its deletion");
+                    Ok(Requeue::await_change())
+                }
+                result => result,
             };
             ctx.metrics
                 .reconcile_finished(kind, result.as_ref().err().map(Error::reason));
@@ -307,17 +367,37 @@ pub async fn serve<K, R, Fut, F>(
         let owner = key(object.as_ref());
         let failures = {
             let mut all = ctx.failures.lock().unwrap_or_else(|e| e.into_inner());
-            let n = all.entry(owner.clone()).or_insert(0);
-            *n = n.saturating_add(1);
-            *n
+            let count = all.get(&owner).map_or(0, |f| f.count).saturating_add(1);
+            let delay = backoff(count, jitter(&owner, count));
+            all.insert(
+                owner.clone(),
+                Failures {
+                    count,
+                    retry_at: std::time::Instant::now() + delay,
+                    generation: object.meta().generation,
+                },
+            );
+            (count, delay)
         };
-        let delay = backoff(failures, jitter(&owner, failures));
+        let (failures, delay) = failures;
+        ctx.queue.retry();
         tracing::warn!(%error, object = owner, failures, ?delay, "{kind} reconcile failed; retrying");
         Requeue::requeue(delay)
     };
+    let forget = ctx.clone();
     let reconciles = controller
         .run(reconcile_one, error_policy, ctx)
-        .for_each(|_| async {});
+        .for_each(move |result| {
+            // Woken, but gone from the cache before its turn: it waits no longer.
+            if let Err(kube::runtime::controller::Error::ObjectNotFound(object)) = &result {
+                forget.queue.forget(&format!(
+                    "{}/{}",
+                    object.namespace.as_deref().unwrap_or_default(),
+                    object.name
+                ));
+            }
+            async {}
+        });
     tokio::select! {
         _ = reconciles => {}
         _ = drive => {}

@@ -28,6 +28,8 @@ const SHOWN: usize = 10;
 pub struct Events {
     recorder: Recorder,
     batches: Arc<Mutex<Batches>>,
+    /// The client's record of namespaces being deleted (None: not known).
+    api: Option<Arc<crate::runtime::client::ApiCounters>>,
 }
 
 impl Events {
@@ -35,7 +37,14 @@ impl Events {
         Self {
             recorder: Recorder::new(client, Reporter::from(REPORTER)),
             batches: Arc::default(),
+            api: None,
         }
+    }
+
+    /// Events that are not sent to namespaces `api` knows are being deleted.
+    pub fn skipping_terminating(mut self, api: Arc<crate::runtime::client::ApiCounters>) -> Self {
+        self.api = Some(api);
+        self
     }
 
     /// A normal event of pod writes: `note` with `{pods}` standing for the pod names, on
@@ -94,6 +103,12 @@ impl Events {
     }
 
     pub async fn publish(&self, regarding: &ObjectReference, warning: bool, reason: &str, note: String) {
+        // An event is a create: none goes to a namespace being deleted.
+        if let Some(api) = &self.api
+            && api.terminating(regarding.namespace.as_deref().unwrap_or("default"))
+        {
+            return;
+        }
         let event = Event {
             type_: if warning {
                 EventType::Warning

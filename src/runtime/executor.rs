@@ -11,6 +11,9 @@
 //!   stale cache never makes the planner repeat a create or a delete.
 //! - A conflict (stale cache) is not an error: the watch brings the fresh object, which
 //!   triggers the next reconcile.
+//! - Nothing is created in a namespace the API server just said is being deleted (see
+//!   [`crate::runtime::client::ApiCounters::terminating`]): such creates are dropped, not
+//!   failed, so an object whose namespace goes away neither retries nor reports them.
 use std::collections::BTreeMap;
 
 use futures::StreamExt;
@@ -83,6 +86,16 @@ pub async fn execute(ctx: &Context, namespace: &str, owner: &str, actions: Vec<A
     let mut outcome = Outcome::default();
     let namespace = namespace.to_string();
     let owner = owner.to_string();
+    let (actions, dropped): (Vec<Action>, Vec<Action>) = actions
+        .into_iter()
+        .partition(|a| creates_in(a, &namespace).is_none_or(|target| !ctx.metrics.api.terminating(&target)));
+    if !dropped.is_empty() {
+        tracing::debug!(
+            owner,
+            creates = dropped.len(),
+            "not creating in a namespace being deleted"
+        );
+    }
     let (creates, others): (Vec<Action>, Vec<Action>) = actions
         .into_iter()
         .partition(|a| matches!(a, Action::CreatePod { .. }));
@@ -180,6 +193,17 @@ pub async fn execute(ctx: &Context, namespace: &str, owner: &str, actions: Vec<A
         batch_size *= 2;
     }
     outcome
+}
+
+/// The namespace `action` creates an object in, if it is a create (`namespace`: the
+/// workload's).
+fn creates_in(action: &Action, namespace: &str) -> Option<String> {
+    match action {
+        Action::CreatePod { .. } | Action::CreateClaim { .. } => Some(namespace.to_string()),
+        Action::Child(ChildAction::Create { object, .. }) => object.metadata.namespace.clone(),
+        Action::Elsewhere { namespace, action } => creates_in(action, namespace),
+        _ => None,
+    }
 }
 
 async fn run(ctx: &Context, namespace: &str, owner: &str, action: Action) -> (Step, Option<String>) {

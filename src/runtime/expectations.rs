@@ -6,7 +6,11 @@
 //! - `Created(name)` is met once the cache holds an object of that name, or once the watch
 //!   delivered an event of it ([`Expectations::seen`]: it may be gone again, a pod created
 //!   on a node that went away);
-//! - `Deleted(name, uid)` once the cache has no object of that name with that uid;
+//! - `Deleted(name, uid)` once the cache has no object of that name with that uid, or holds
+//!   it stuck in its deletion: [`STUCK_AFTER`] past its `deletionTimestamp` (the end of its
+//!   grace period). A pod whose node went away, or one a finalizer holds, may stay
+//!   terminating for good, and its owner must not wait for it; a pod still in its grace
+//!   period is waited for (surge and maxUnavailable count it);
 //! - `Version(name, rv)` once the cached object's resourceVersion is at least `rv`, or the
 //!   object is gone.
 //!
@@ -66,16 +70,49 @@ pub enum Expect {
     Version(Watched, u64),
 }
 
-/// What the cache holds for an object: its uid and resourceVersion.
-pub type Lookup<'a> = dyn Fn(&Watched) -> Option<(String, u64)> + 'a;
+/// How long past the end of its grace period an object still being deleted is taken as
+/// stuck there (its kubelet is gone, a finalizer holds it): a kubelet that runs confirms a
+/// pod's end within seconds of it.
+pub const STUCK_AFTER: Duration = Duration::from_secs(15);
+
+/// What the cache holds of an object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cached {
+    pub uid: String,
+    pub version: u64,
+    /// It is being deleted and is [`STUCK_AFTER`] past its `deletionTimestamp`.
+    pub stuck_deleting: bool,
+}
+
+impl Cached {
+    /// The cached facts of an object's metadata, at the wall-clock time `now`.
+    pub fn of(
+        meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+        now: k8s_openapi::jiff::Timestamp,
+    ) -> Self {
+        let stuck = meta.deletion_timestamp.as_ref().is_some_and(|t| {
+            now.duration_since(t.0)
+                .try_into()
+                .is_ok_and(|past: Duration| past >= STUCK_AFTER)
+        });
+        Self {
+            uid: meta.uid.clone().unwrap_or_default(),
+            version: resource_version(meta.resource_version.as_deref()),
+            stuck_deleting: stuck,
+        }
+    }
+}
+
+/// What the cache holds for an object, if anything.
+pub type Lookup<'a> = dyn Fn(&Watched) -> Option<Cached> + 'a;
 
 impl Expect {
     pub fn is_met(&self, lookup: &Lookup<'_>) -> bool {
         match self {
             Expect::Created(object) => lookup(object).is_some(),
-            Expect::Deleted(object, uid) => lookup(object).is_none_or(|(u, _)| &u != uid),
+            Expect::Deleted(object, uid) => lookup(object).is_none_or(|c| &c.uid != uid || c.stuck_deleting),
             Expect::Version(object, resource_version) => {
-                lookup(object).is_none_or(|(_, rv)| rv >= *resource_version)
+                lookup(object).is_none_or(|c| c.version >= *resource_version)
             }
         }
     }
@@ -186,8 +223,14 @@ mod tests {
         Watched::new(ObjectKind::Pod, "ns", name)
     }
 
-    fn cached(name: &'static str, uid: &'static str, rv: u64) -> impl Fn(&Watched) -> Option<(String, u64)> {
-        move |o: &Watched| (o.name == name && o.namespace == "ns").then(|| (uid.to_string(), rv))
+    fn cached(name: &'static str, uid: &'static str, rv: u64) -> impl Fn(&Watched) -> Option<Cached> {
+        move |o: &Watched| {
+            (o.name == name && o.namespace == "ns").then(|| Cached {
+                uid: uid.to_string(),
+                version: rv,
+                stuck_deleting: false,
+            })
+        }
     }
 
     #[test]
@@ -224,6 +267,38 @@ mod tests {
         assert!(!deleted.is_met(&cached("web-a", "u1", 1)));
         assert!(deleted.is_met(&cached("web-a", "u2", 1)));
         assert!(deleted.is_met(&|_| None));
+    }
+
+    #[test]
+    fn a_delete_is_met_once_the_object_is_stuck_past_its_grace_period() {
+        use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
+        use k8s_openapi::jiff::{SignedDuration, Timestamp};
+        // A pod whose node went away stays terminating until something force-deletes it:
+        // its owner does not wait for that (tests/daemonset.rs waited 5 minutes).
+        let now = Timestamp::now();
+        let meta = |grace_ends: Timestamp| ObjectMeta {
+            uid: Some("u2".into()),
+            resource_version: Some("7".into()),
+            deletion_timestamp: Some(Time(grace_ends)),
+            ..ObjectMeta::default()
+        };
+        let in_grace = Cached::of(&meta(now + SignedDuration::from_secs(20)), now);
+        let just_past = Cached::of(&meta(now - SignedDuration::from_secs(5)), now);
+        let stuck = Cached::of(&meta(now - SignedDuration::from_secs(16)), now);
+        assert!(!in_grace.stuck_deleting && !just_past.stuck_deleting && stuck.stuck_deleting);
+        let deleted = Expect::Deleted(pod("agent-n2"), "u2".into());
+        let held = |c: Cached| move |o: &Watched| (o.name == "agent-n2").then(|| c.clone());
+        assert!(
+            !deleted.is_met(&held(in_grace)),
+            "a pod in its grace period is waited for"
+        );
+        assert!(!deleted.is_met(&held(just_past)));
+        let terminating = held(stuck);
+        assert!(deleted.is_met(&terminating));
+        assert!(
+            !Expect::Version(pod("agent-n2"), 8).is_met(&terminating),
+            "only a delete is met by it"
+        );
     }
 
     #[test]
@@ -267,7 +342,13 @@ mod tests {
         e.expect("/nightly", Expect::Created(job.clone()));
         assert_eq!(e.owners_expecting(&job), ["/nightly"]);
         assert_eq!(e.pending("/nightly", &|_| None), 1);
-        let found = |o: &Watched| (o == &job).then(|| ("j1".to_string(), 3));
+        let found = |o: &Watched| {
+            (o == &job).then(|| Cached {
+                uid: "j1".to_string(),
+                version: 3,
+                stuck_deleting: false,
+            })
+        };
         assert_eq!(e.pending("/nightly", &found), 0);
     }
 

@@ -3,9 +3,14 @@
 //!
 //! Series:
 //! - `kruise_reconcile_total{controller}` / `kruise_reconcile_errors_total{controller,reason}`;
-//! - `kruise_reconcile_active{controller}`: reconciles running now;
-//! - `kruise_queue_depth{controller}`: objects waiting for a reconcile (triggered or requeued,
-//!   not yet started);
+//! - `kruise_reconcile_active{controller}`: reconciles running now (from the queue: one
+//!   dropped mid-way is not counted as running);
+//! - `kruise_queue_depth{controller}`: objects woken and not yet reconciled (nor deleted);
+//! - per controller, controller-runtime's workqueue figures with a `name` label
+//!   ([`crate::runtime::workqueue`]): `workqueue_depth`, `workqueue_adds_total`,
+//!   `workqueue_queue_duration_seconds`, `workqueue_work_duration_seconds`,
+//!   `workqueue_unfinished_work_seconds`, `workqueue_longest_running_processor_seconds`,
+//!   `workqueue_retries_total`;
 //! - `kruise_api_requests_total{verb,resource}` and `kruise_api_writes_total`, from the
 //!   shared client's counters (read when scraped);
 //! - `kruise_admission_total{operation,kind,result}`: admission calls answered.
@@ -13,17 +18,20 @@
 //! Invariant: updating a metric is an atomic operation on a series; reading metrics never
 //! blocks a reconcile for longer than one map copy.
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
 use prometheus_client::metrics::MetricType;
 use prometheus_client::metrics::counter::{ConstCounter, Counter};
 use prometheus_client::metrics::family::Family;
-use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::gauge::ConstGauge;
 use prometheus_client::registry::Registry;
 
 use super::client::ApiCounters;
+use prometheus_client::metrics::histogram::Histogram;
+
+use super::workqueue::{Figures, Stall, WorkQueue};
 
 /// The content type of [`Metrics::render`].
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
@@ -75,14 +83,107 @@ impl Collector for ApiSeries {
     }
 }
 
+/// Every controller's queue, by controller name.
+type Queues = Arc<Mutex<BTreeMap<&'static str, Arc<WorkQueue>>>>;
+
+/// A series of the queues: its name, its help and how it reads one queue.
+type QueueSeriesOf<F> = (&'static str, &'static str, F);
+type Reading<V> = fn(&Figures) -> V;
+type HistogramOf = fn(&WorkQueue) -> &Histogram;
+
+/// The queues' figures, read when scraped.
+#[derive(Debug)]
+struct QueueSeries(Queues);
+
+impl Collector for QueueSeries {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let queues: Vec<Arc<WorkQueue>> = self
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        let figures: Vec<_> = queues.iter().map(|q| (q.name, q.figures())).collect();
+        let gauges: [QueueSeriesOf<Reading<f64>>; 3] = [
+            ("workqueue_depth", "Objects waiting for a reconcile.", |f| {
+                f.depth as f64
+            }),
+            (
+                "workqueue_unfinished_work_seconds",
+                "Seconds the reconciles running now have run, summed.",
+                |f| f.unfinished_work,
+            ),
+            (
+                "workqueue_longest_running_processor_seconds",
+                "Seconds the longest running reconcile has run.",
+                |f| f.longest_running,
+            ),
+        ];
+        for (name, help, value) in gauges {
+            let mut family = encoder.encode_descriptor(name, help, None, MetricType::Gauge)?;
+            for (queue, f) in &figures {
+                let gauge = ConstGauge::new(value(f));
+                gauge.encode(family.encode_family(&[("name", *queue)])?)?;
+            }
+        }
+        let counters: [QueueSeriesOf<Reading<u64>>; 2] = [
+            ("workqueue_adds", "Objects woken into the queue.", |f| f.adds),
+            ("workqueue_retries", "Reconciles retried after a failure.", |f| {
+                f.retries
+            }),
+        ];
+        for (name, help, value) in counters {
+            let mut family = encoder.encode_descriptor(name, help, None, MetricType::Counter)?;
+            for (queue, f) in &figures {
+                ConstCounter::new(value(f)).encode(family.encode_family(&[("name", *queue)])?)?;
+            }
+        }
+        let histograms: [QueueSeriesOf<HistogramOf>; 2] = [
+            (
+                "workqueue_queue_duration_seconds",
+                "Seconds an object waited from its wake-up to its reconcile.",
+                |q| &q.queue_latency,
+            ),
+            (
+                "workqueue_work_duration_seconds",
+                "Seconds a reconcile took.",
+                |q| &q.work_duration,
+            ),
+        ];
+        for (name, help, histogram) in histograms {
+            let mut family = encoder.encode_descriptor(name, help, None, MetricType::Histogram)?;
+            for queue in &queues {
+                histogram(queue).encode(family.encode_family(&[("name", queue.name)])?)?;
+            }
+        }
+        // Our own names for two of them, by `controller` (older than the workqueue series).
+        let ours: [QueueSeriesOf<Reading<usize>>; 2] = [
+            ("kruise_reconcile_active", "Reconciles running now.", |f| {
+                f.running
+            }),
+            ("kruise_queue_depth", "Objects waiting for a reconcile.", |f| {
+                f.depth
+            }),
+        ];
+        for (name, help, value) in ours {
+            let mut family = encoder.encode_descriptor(name, help, None, MetricType::Gauge)?;
+            for (queue, f) in &figures {
+                let gauge = ConstGauge::new(value(f) as i64);
+                gauge.encode(family.encode_family(&[("controller", *queue)])?)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// All metrics of one `run` process.
 #[derive(Debug)]
 pub struct Metrics {
     registry: Registry,
     reconciles: Family<ByController, Counter>,
     errors: Family<ByReason, Counter>,
-    active: Family<ByController, Gauge>,
-    queued: Family<ByController, Gauge>,
+    queues: Queues,
     admissions: Family<ByAdmission, Counter>,
     pub api: Arc<ApiCounters>,
 }
@@ -98,8 +199,7 @@ impl Metrics {
         let mut registry = Registry::default();
         let reconciles = Family::<ByController, Counter>::default();
         let errors = Family::<ByReason, Counter>::default();
-        let active = Family::<ByController, Gauge>::default();
-        let queued = Family::<ByController, Gauge>::default();
+        let queues = Queues::default();
         let admissions = Family::<ByAdmission, Counter>::default();
         registry.register("kruise_reconcile", "Reconciles started.", reconciles.clone());
         registry.register(
@@ -108,27 +208,17 @@ impl Metrics {
             errors.clone(),
         );
         registry.register(
-            "kruise_reconcile_active",
-            "Reconciles running now.",
-            active.clone(),
-        );
-        registry.register(
-            "kruise_queue_depth",
-            "Objects waiting for a reconcile.",
-            queued.clone(),
-        );
-        registry.register(
             "kruise_admission",
             "Admission calls answered, by operation, kind and result.",
             admissions.clone(),
         );
         registry.register_collector(Box::new(ApiSeries(api.clone())));
+        registry.register_collector(Box::new(QueueSeries(queues.clone())));
         Self {
             registry,
             reconciles,
             errors,
-            active,
-            queued,
+            queues,
             admissions,
             api,
         }
@@ -140,13 +230,12 @@ impl Metrics {
         }
     }
 
+    /// A reconcile starts planning (what runs is counted by the controller's queue).
     pub fn reconcile_started(&self, controller: &'static str) {
         self.reconciles.get_or_create(&Self::controller(controller)).inc();
-        self.active.get_or_create(&Self::controller(controller)).inc();
     }
 
     pub fn reconcile_finished(&self, controller: &'static str, error: Option<&str>) {
-        self.active.get_or_create(&Self::controller(controller)).dec();
         if let Some(reason) = error {
             let labels = ByReason {
                 controller: controller.to_string(),
@@ -156,12 +245,26 @@ impl Metrics {
         }
     }
 
-    pub fn queue_changed(&self, controller: &'static str, delta: i64) {
-        let gauge = self.queued.get_or_create(&Self::controller(controller));
-        let now = gauge.inc_by(delta) + delta;
-        if now < 0 {
-            gauge.set(0);
-        }
+    /// The queue of `controller` (made on first use).
+    pub fn queue(&self, controller: &'static str) -> Arc<WorkQueue> {
+        self.queues
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(controller)
+            .or_insert_with(|| Arc::new(WorkQueue::new(controller)))
+            .clone()
+    }
+
+    /// The controllers stalled at `now` (see [`WorkQueue::stall`]).
+    pub fn stalls(&self, now: std::time::Instant, limit: std::time::Duration) -> Vec<Stall> {
+        let queues: Vec<Arc<WorkQueue>> = self
+            .queues
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        queues.iter().filter_map(|q| q.stall(now, limit)).collect()
     }
 
     /// One admission call answered (`result`: allowed, denied, patched, error).
@@ -205,8 +308,11 @@ mod tests {
         let metrics = Metrics::default();
         metrics.reconcile_started("CloneSet");
         metrics.reconcile_finished("CloneSet", Some("CreatePod"));
-        metrics.queue_changed("CloneSet", 2);
-        metrics.queue_changed("CloneSet", -5);
+        let queue = metrics.queue("CloneSet");
+        queue.add("ns/a");
+        queue.add("ns/b");
+        queue.start("ns/a");
+        queue.retry();
         metrics.admission("CREATE", "CloneSet", "patched");
         let text = metrics.render();
         let parsed = parse(&text);
@@ -218,11 +324,24 @@ mod tests {
             parsed["kruise_reconcile_errors_total{controller=\"CloneSet\",reason=\"CreatePod\"}"],
             1.0
         );
-        assert_eq!(parsed["kruise_reconcile_active{controller=\"CloneSet\"}"], 0.0);
+        assert_eq!(parsed["kruise_reconcile_active{controller=\"CloneSet\"}"], 1.0);
+        assert_eq!(parsed["kruise_queue_depth{controller=\"CloneSet\"}"], 1.0);
+        assert_eq!(parsed["workqueue_depth{name=\"CloneSet\"}"], 1.0);
+        assert_eq!(parsed["workqueue_adds_total{name=\"CloneSet\"}"], 2.0);
+        assert_eq!(parsed["workqueue_retries_total{name=\"CloneSet\"}"], 1.0);
         assert_eq!(
-            parsed["kruise_queue_depth{controller=\"CloneSet\"}"], 0.0,
-            "never below 0"
+            parsed["workqueue_queue_duration_seconds_count{name=\"CloneSet\"}"],
+            1.0
         );
+        assert_eq!(
+            parsed["workqueue_work_duration_seconds_count{name=\"CloneSet\"}"],
+            0.0
+        );
+        assert!(
+            parsed.contains_key("workqueue_unfinished_work_seconds{name=\"CloneSet\"}"),
+            "{text}"
+        );
+        assert!(parsed.contains_key("workqueue_longest_running_processor_seconds{name=\"CloneSet\"}"));
         assert_eq!(parsed["kruise_api_writes_total"], 0.0);
         assert_eq!(
             parsed["kruise_admission_total{operation=\"CREATE\",kind=\"CloneSet\",result=\"patched\"}"],

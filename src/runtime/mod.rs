@@ -33,3 +33,4 @@ pub mod strategic_merge;
 pub mod template_defaults;
 pub mod triggers;
 pub mod watches;
+pub mod workqueue;

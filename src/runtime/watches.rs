@@ -31,7 +31,7 @@ use futures::{FutureExt, SinkExt, StreamExt};
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::api::core::v1::{Node, PersistentVolumeClaim, Pod};
 use kube::api::Api;
-use kube::runtime::reflector::{self, ReflectHandle, Store};
+use kube::runtime::reflector::{self, Store};
 use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Client, Resource};
 
@@ -193,26 +193,89 @@ where
     (store, index, fanout, drive)
 }
 
-/// A shared store with one subscription (applied objects only), and the future that drives
-/// its watch.
-pub fn shared<K>(api: Api<K>, what: &'static str) -> (Store<K>, ReflectHandle<K>, BoxFuture<'static, ()>)
+/// A change of one of a controller's own objects, as its watch saw it.
+#[derive(Debug)]
+pub enum Change<K> {
+    /// Created or changed (or listed).
+    Applied(Arc<K>),
+    /// Deleted (a Delete event, or gone from a re-list).
+    Deleted(Arc<K>),
+}
+
+/// A controller's own kind: its store, the stream of its changes (the object itself, never
+/// a reference to look up again), and the future that drives its watch (`what` names it in
+/// warnings).
+///
+/// Not kube's `reflect_shared`: its subscription stream looks each object up in the store
+/// when it is read, and an object deleted in between (a namespace being deleted) makes it
+/// answer `Pending` with no wake-up registered; under kube's `select_all` of triggers that
+/// stream is then never polled again and the controller hears of none of its objects.
+pub fn own<K>(
+    api: Api<K>,
+    what: &'static str,
+) -> (Store<K>, mpsc::Receiver<Change<K>>, BoxFuture<'static, ()>)
 where
     K: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
 {
-    let (store, writer) = reflector::store_shared(SUBSCRIBER_BUFFER);
-    // Invariant: a store made by `store_shared` always hands out subscriptions.
-    let events = writer.subscribe().expect("a shared store has subscriptions");
-    let drive = watcher(api, watcher::Config::default())
+    let events = watcher(api, watcher::Config::default())
         .default_backoff()
-        .modify(strip)
-        .reflect_shared(writer)
-        .for_each(move |event| async move {
-            if let Err(error) = event {
-                tracing::warn!(what, %error, "watch failed; retrying with backoff");
+        .modify(strip);
+    relay(events, what)
+}
+
+/// [`own`] from any stream of watch events (tests give it one of their own).
+pub(crate) fn relay<K, S>(
+    events: S,
+    what: &'static str,
+) -> (Store<K>, mpsc::Receiver<Change<K>>, BoxFuture<'static, ()>)
+where
+    K: Resource<DynamicType = ()> + Clone + Debug + Send + Sync + 'static,
+    S: futures::Stream<Item = Result<watcher::Event<K>, watcher::Error>> + Send + 'static,
+{
+    let (store, mut writer) = reflector::store();
+    let reader = store.clone();
+    let (tx, rx) = mpsc::channel(SUBSCRIBER_BUFFER);
+    let drive = events
+        .for_each(move |event| {
+            let changes = match event {
+                Ok(event) => {
+                    // A (re-)list: every object listed is a change (a create or update may
+                    // have been missed), and so is every cached one the list no longer has.
+                    let before = matches!(event, watcher::Event::InitDone).then(|| reader.state());
+                    writer.apply_watcher_event(&event);
+                    let cached = |o: &K| reader.get(&reflector::ObjectRef::from_obj(o));
+                    match event {
+                        watcher::Event::Apply(o) => {
+                            vec![Change::Applied(cached(&o).unwrap_or_else(|| Arc::new(o)))]
+                        }
+                        watcher::Event::Delete(o) => vec![Change::Deleted(Arc::new(o))],
+                        watcher::Event::InitDone => {
+                            let gone = before
+                                .unwrap_or_default()
+                                .into_iter()
+                                .filter(|o| cached(o).is_none())
+                                .map(Change::Deleted);
+                            let listed = reader.state().into_iter().map(Change::Applied);
+                            gone.chain(listed).collect()
+                        }
+                        watcher::Event::Init | watcher::Event::InitApply(_) => Vec::new(),
+                    }
+                }
+                Err(error) => {
+                    tracing::warn!(what, %error, "watch failed; retrying with backoff");
+                    Vec::new()
+                }
+            };
+            let mut tx = tx.clone();
+            async move {
+                for change in changes {
+                    // The controller stopped: nobody to tell.
+                    let _ = tx.send(change).await;
+                }
             }
         })
         .boxed();
-    (store, events, drive)
+    (store, rx, drive)
 }
 
 /// A plain store (no subscription), and the future that drives its watch.
