@@ -66,6 +66,15 @@ impl RunningController {
         Self::start_with_env(ns, extra, &[])
     }
 
+    /// A run of every namespace (no `-n`), with `extra` flags; `ns` names its log and gives
+    /// the kubeconfig. For a control plane of the test's own: it reconciles every object.
+    pub fn start_everywhere(ns: &TestNamespace, extra: &[&str]) -> Self {
+        let (code, _, err) = super::kruise(ns.kubeconfig.as_path(), &["install"]);
+        assert_eq!(code, 0, "kubectl kruise install failed: {err}");
+        Self::spawn_in(ns, None, extra, &[])
+            .unwrap_or_else(|lost| panic!("run lost its metrics port: {lost}"))
+    }
+
     /// [`Self::start_with`] with environment variables set for the run.
     ///
     /// A port found free may be taken before the run binds it (another test's run or
@@ -97,20 +106,27 @@ impl RunningController {
 
     /// One start; Err(log) when the run's metrics port was taken before it bound it.
     fn spawn(ns: &TestNamespace, extra: &[&str], env: &[(&str, &str)]) -> Result<Self, String> {
+        Self::spawn_in(ns, Some(&ns.name), extra, env)
+    }
+
+    /// One start, scoped to `scope` (None: every namespace).
+    fn spawn_in(
+        ns: &TestNamespace,
+        scope: Option<&str>,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> Result<Self, String> {
         let kubeconfig = ns.kubeconfig.as_path();
+        let scope: Vec<&str> = scope.map(|s| vec!["-n", s]).unwrap_or_default();
         let metrics_port = free_port();
         let log = std::env::temp_dir().join(format!("kruise-run-{}-{metrics_port}.log", ns.name));
         let file = std::fs::File::create(&log).expect("log file");
         let child = Command::new(CLI)
-            .args([
-                "run",
-                "-n",
-                &ns.name,
-                "--metrics-addr",
-                &format!("127.0.0.1:{metrics_port}"),
-            ])
+            .arg("run")
+            .args(&scope)
+            .args(["--metrics-addr", &format!("127.0.0.1:{metrics_port}")])
             .args(extra)
-            .args(if AS_MANAGER {
+            .args(if AS_MANAGER && !scope.is_empty() {
                 as_manager_args(&ns.name)
             } else {
                 Vec::new()
