@@ -152,7 +152,7 @@ impl Error {
 pub struct Context {
     pub client: Client,
     pub watches: Watches,
-    pub expectations: Expectations,
+    pub expectations: Arc<Expectations>,
     pub events: Events,
     pub metrics: Arc<Metrics>,
     /// The caches of the controller's children that are not pods or claims.

@@ -18,7 +18,7 @@ pub use crate::runtime::context::{
 };
 use crate::runtime::decoded::{self, Decoded};
 use crate::runtime::events::Events;
-use crate::runtime::expectations::{Expectations, ObjectKind};
+use crate::runtime::expectations::ObjectKind;
 use crate::runtime::metrics::Metrics;
 use crate::runtime::scope::Scoped;
 use crate::runtime::triggers::{Triggers, Wake};
@@ -226,7 +226,7 @@ pub async fn serve<K, R, Fut, F>(
         events: Events::new(s.client.clone()).skipping_terminating(s.metrics.api.clone()),
         client: s.client,
         watches: s.watches,
-        expectations: Expectations::default(),
+        expectations: Arc::default(),
         queue: s.metrics.queue(kind),
         metrics: s.metrics,
         children: triggers.children.clone(),
@@ -238,6 +238,7 @@ pub async fn serve<K, R, Fut, F>(
         scope: s.namespace.clone(),
         system_namespace: s.system_namespace.clone(),
     });
+    ctx.queue.count_expectations(ctx.expectations.clone());
     let queue = ctx.queue.clone();
     let mark = Arc::new(move |r: &ObjectRef<Decoded<K>>| {
         queue.add(&format!(

@@ -166,6 +166,20 @@ impl Expectations {
         owners.retain(|_, set| !set.is_empty());
     }
 
+    /// How many owners wait on an unmet expectation, and how long the oldest one has
+    /// waited at `now` (the `kruise_expectations_*` figures: an expectation that is never
+    /// met is visible long before it times out).
+    pub fn waiting(&self, now: Instant) -> (usize, Duration) {
+        let owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        let oldest = owners
+            .values()
+            .flat_map(|set| set.values())
+            .map(|since| now.saturating_duration_since(*since))
+            .max()
+            .unwrap_or_default();
+        (owners.len(), oldest)
+    }
+
     /// Forgets one expectation (the write it was for failed).
     pub fn forget(&self, owner: &str, expectation: &Expect) {
         let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
@@ -350,6 +364,19 @@ mod tests {
             })
         };
         assert_eq!(e.pending("/nightly", &found), 0);
+    }
+
+    #[test]
+    fn the_owners_waiting_and_the_oldest_wait_are_counted() {
+        let e = Expectations::default();
+        assert_eq!(e.waiting(Instant::now()), (0, Duration::ZERO));
+        e.expect("ns/a", Expect::Created(pod("a-1")));
+        e.expect("ns/a", Expect::Created(pod("a-2")));
+        e.expect("ns/b", Expect::Created(pod("b-1")));
+        let now = Instant::now();
+        let (owners, oldest) = e.waiting(now + Duration::from_secs(30));
+        assert_eq!(owners, 2);
+        assert!(oldest >= Duration::from_secs(30), "{oldest:?}");
     }
 
     #[test]

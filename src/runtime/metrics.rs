@@ -11,6 +11,9 @@
 //!   `workqueue_queue_duration_seconds`, `workqueue_work_duration_seconds`,
 //!   `workqueue_unfinished_work_seconds`, `workqueue_longest_running_processor_seconds`,
 //!   `workqueue_retries_total`;
+//! - `kruise_expectations_waiting{controller}` / `kruise_expectation_oldest_seconds{controller}`
+//!   (objects waiting for the cache to show their
+//!   writes, and the longest such wait);
 //! - `kruise_api_requests_total{verb,resource}` and `kruise_api_writes_total`, from the
 //!   shared client's counters (read when scraped);
 //! - `kruise_admission_total{operation,kind,result}`: admission calls answered.
@@ -169,7 +172,7 @@ impl Collector for QueueSeries {
         for (name, help, value) in ours {
             let mut family = encoder.encode_descriptor(name, help, None, MetricType::Gauge)?;
             for (queue, f) in &figures {
-                let gauge = ConstGauge::new(value(f) as i64);
+                let gauge = ConstGauge::new(value(f));
                 gauge.encode(family.encode_family(&[("controller", *queue)])?)?;
             }
         }

@@ -17,7 +17,7 @@
 //! - Reading the figures (a scrape, a health check) copies nothing per object beyond the
 //!   one pass over the waiting and running sets.
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
@@ -31,6 +31,8 @@ pub struct WorkQueue {
     pub queue_latency: Histogram,
     /// Seconds a reconcile took.
     pub work_duration: Histogram,
+    /// The controller's expectations (for their figures), once it runs.
+    expectations: OnceLock<Arc<crate::runtime::expectations::Expectations>>,
 }
 
 #[derive(Debug)]
@@ -82,6 +84,10 @@ pub struct Figures {
     pub unfinished_work: f64,
     /// Seconds the longest running reconcile has run.
     pub longest_running: f64,
+    /// Objects waiting for the cache to show their earlier writes (expectations).
+    pub expecting: usize,
+    /// Seconds the oldest unmet expectation has waited.
+    pub oldest_expectation: f64,
 }
 
 fn seconds_buckets() -> impl Iterator<Item = f64> {
@@ -106,6 +112,7 @@ impl WorkQueue {
             }),
             queue_latency: Histogram::new(seconds_buckets()),
             work_duration: Histogram::new(seconds_buckets()),
+            expectations: OnceLock::new(),
         }
     }
 
@@ -167,6 +174,11 @@ impl WorkQueue {
         self.state().waiting.remove(key);
     }
 
+    /// Counts `expectations` in the figures (the controller's own, set once it runs).
+    pub fn count_expectations(&self, expectations: Arc<crate::runtime::expectations::Expectations>) {
+        let _ = self.expectations.set(expectations);
+    }
+
     /// The figures now.
     pub fn figures(&self) -> Figures {
         self.figures_at(Instant::now())
@@ -178,6 +190,11 @@ impl WorkQueue {
             .running
             .values()
             .map(|started| now.saturating_duration_since(*started).as_secs_f64());
+        let (expecting, oldest) = self
+            .expectations
+            .get()
+            .map(|e| e.waiting(now))
+            .unwrap_or_default();
         let (unfinished_work, longest_running) =
             ages.fold((0.0, 0.0), |(sum, max), age| (sum + age, f64::max(max, age)));
         Figures {
@@ -187,6 +204,8 @@ impl WorkQueue {
             retries: state.retries,
             unfinished_work,
             longest_running,
+            expecting,
+            oldest_expectation: oldest.as_secs_f64(),
         }
     }
 
