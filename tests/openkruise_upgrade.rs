@@ -271,6 +271,17 @@ async fn over_release(release: &str, with_manager: bool) {
         let (code, _, err) = kruise(&plane.kubeconfig, &["install", "--take-over", "--yes"]);
         assert_eq!(code, 2, "{release}: a running kruise-manager is refused\n{err}");
         assert!(err.contains("kruise-manager is running"), "{err}");
+        // Nor does run start beside it: the two would fight over every object.
+        let (code, _, err) = kruise(&plane.kubeconfig, &["run", "--webhooks=false"]);
+        assert_eq!(
+            code, 2,
+            "{release}: run beside a running kruise-manager is refused\n{err}"
+        );
+        assert!(
+            err.contains("refusing to run: OpenKruise's kruise-manager is running")
+                && err.contains("--replicas=0"),
+            "{err}"
+        );
         manager
             .patch(
                 "kruise-controller-manager",

@@ -287,6 +287,7 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     // One identity per process: the lease holder's name and the User-Agent of every request.
     let identity = leader::identity();
     let (client, counters) = client::build(config, args.qps, args.burst, client::user_agent(&identity))?;
+    refuse_beside_kruise_manager(&client).await?;
     let lease_namespace = args
         .leader_elect_namespace
         .clone()
@@ -301,7 +302,6 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     )
     .await;
     require_crds(&client, &needed_crds(&controllers, args.webhooks)).await?;
-    refuse_beside_kruise_manager(&client).await?;
 
     let metrics = Arc::new(metrics::Metrics::new(counters));
     let health = Arc::new(Health::default());
