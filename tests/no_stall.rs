@@ -189,3 +189,54 @@ async fn a_parallel_asts_with_every_timing_feature_scales_and_rolls_without_a_st
             "podUpdatePolicy": "InPlaceIfPossible", "inPlaceUpdateStrategy": { "gracePeriodSeconds": 1 } } } });
     roll_an_asts(&ns, "tp", extra).await;
 }
+
+/// A stalled controller is said, not silent: with its reconciles hanging (a fault the run
+/// takes from its environment) and work waiting, `/healthz` answers 503 naming it and `run`
+/// stops with exit 3 naming it; the other controllers are not named.
+#[tokio::test]
+async fn a_stalled_controller_fails_healthz_and_stops_run_naming_it() {
+    let ns = TestNamespace::create("stall").await;
+    let mut controller = RunningController::start_with_env(
+        &ns,
+        &["--workers", "1", "--stall-after", "3s"],
+        &[("KRUISE_FAULT_HANG_RECONCILE", "CloneSet")],
+    );
+    let api: Api<CloneSet> = ns.api();
+    for name in ["first", "second"] {
+        let set: CloneSet = support::object(
+            json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet",
+            "metadata": { "name": name },
+            "spec": { "replicas": 1, "selector": { "matchLabels": { "app": name } },
+                "template": { "metadata": { "labels": { "app": name } },
+                    "spec": { "containers": [{ "name": "app", "image": "nginx:1.25" }] } } } }),
+        );
+        api.create(&PostParams::default(), &set).await.expect("CloneSet");
+    }
+    let health = wait_for("/healthz to fail", Duration::from_secs(30), || async {
+        match controller.get("/healthz") {
+            Some((status, body)) if status.contains("503") => Ok(body),
+            other => Err(format!("{other:?}")),
+        }
+    })
+    .await;
+    assert!(health.contains("controller CloneSet is stalled"), "{health}");
+    assert!(!health.contains("controller StatefulSet"), "{health}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let code = loop {
+        if let Some(code) = controller.exit_code() {
+            break code;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "run did not stop:\n{}",
+            controller.log_tail()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(code, 3, "{}", controller.log_tail());
+    assert!(
+        controller.log_text().contains("controller CloneSet is stalled"),
+        "{}",
+        controller.log_tail()
+    );
+}

@@ -31,6 +31,13 @@ use crate::runtime::workqueue::Running;
 /// default --qps), and below the 5-minute read timeout of a request.
 pub const RECONCILE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
 
+/// A fault for tests: `KRUISE_FAULT_HANG_RECONCILE=KIND` makes every reconcile of
+/// controller KIND hang before it plans (bounded by [`RECONCILE_TIMEOUT`] like any other),
+/// so that a test can show a stall reported by `/healthz` and by `run`'s exit.
+fn hangs(kind: &str) -> bool {
+    std::env::var("KRUISE_FAULT_HANG_RECONCILE").is_ok_and(|k| k == kind)
+}
+
 /// The longest a reconcile waits for the caches' first lists before it gives its permit
 /// back and comes again.
 pub const STORES_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -329,6 +336,9 @@ pub async fn serve<K, R, Fut, F>(
             }
             ctx.metrics.reconcile_started(kind);
             let planned = async {
+                if hangs(kind) {
+                    futures::future::pending::<()>().await;
+                }
                 match &object.object {
                     Ok(read) => reconcile(read.clone(), ctx.clone()).await,
                     Err(unreadable) => decoded::report(&ctx, kind, object.as_ref(), unreadable).await,

@@ -229,6 +229,12 @@ impl RunningController {
     }
 
     /// SIGTERM, then waits; returns the exit code.
+    /// The exit code, once the run has exited by itself (None while it runs).
+    pub fn exit_code(&mut self) -> Option<i32> {
+        let child = self.child.as_mut()?;
+        child.try_wait().ok().flatten().map(|s| s.code().unwrap_or(-1))
+    }
+
     pub fn stop(mut self) -> i32 {
         let mut child = self.child.take().expect("running");
         let _ = Command::new("kill")
