@@ -210,11 +210,17 @@ pub enum Refusal {
     Rbac,
     /// A create in a namespace being deleted.
     NamespaceTerminating,
-    /// Anything else (an admission webhook, pod security, a quota): the server's message.
+    /// A refusal known to be no permission problem (an admission webhook, pod security, a
+    /// quota): the server's message.
     Other(String),
 }
 
-/// The cause of a 403 from its response body (a `Status`; anything unreadable is `Other`).
+/// Words of the refusals that are no missing permission (an admission webhook's, pod
+/// security's, a quota's).
+const NOT_RBAC: &[&str] = &["admission webhook", "violates PodSecurity", "exceeded quota"];
+
+/// The cause of a 403 from its response body (a `Status`); a refusal not known to have
+/// another cause is taken as a missing permission, as before causes were told apart.
 pub fn refusal(body: &[u8]) -> Refusal {
     let status: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
     let message = status["message"].as_str().unwrap_or_default();
@@ -226,12 +232,12 @@ pub fn refusal(body: &[u8]) -> Refusal {
         || message.contains("because it is being terminated")
     {
         Refusal::NamespaceTerminating
-    } else if message.contains("User \"") && message.contains(" cannot ") {
-        Refusal::Rbac
-    } else if message.is_empty() {
-        Refusal::Other(String::from_utf8_lossy(body).chars().take(300).collect())
-    } else {
+    } else if NOT_RBAC.iter().any(|cause| message.contains(cause)) {
         Refusal::Other(message.to_string())
+    } else {
+        // The authorizer's refusal, and admission rules that stand for a permission (the
+        // owner-reference plugin's `blockOwnerDeletion` needs `update` on finalizers).
+        Refusal::Rbac
     }
 }
 
@@ -537,7 +543,16 @@ mod tests {
         assert_eq!(refusal(owner), Refusal::Rbac);
         let quota = br#"{"message":"pods \"x\" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2","code":403}"#;
         assert!(matches!(refusal(quota), Refusal::Other(m) if m.contains("exceeded quota")));
-        assert!(matches!(refusal(b"not json"), Refusal::Other(m) if m == "not json"));
+        let webhook = br#"{"message":"admission webhook \"v.kb.io\" denied the request: no","code":403}"#;
+        assert!(matches!(refusal(webhook), Refusal::Other(_)));
+        // Newer API servers leave the user out of the owner-reference plugin's words.
+        let owner_short = br#"{"message":"pods \"x\" is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers on: , <nil>","code":403}"#;
+        assert_eq!(refusal(owner_short), Refusal::Rbac);
+        assert_eq!(
+            refusal(b"not json"),
+            Refusal::Rbac,
+            "a 403 without words is taken as a permission"
+        );
     }
 
     #[test]

@@ -255,6 +255,12 @@ impl Context {
         self.queue.forget(owner);
     }
 
+    /// Whether `namespace` is being deleted: the namespace cache shows it, or the API server
+    /// refused a create there for it within the last seconds (before the cache shows it).
+    pub fn namespace_terminating(&self, namespace: &str) -> bool {
+        self.watches.terminating(namespace) || self.metrics.api.terminating(namespace)
+    }
+
     /// How long `owner` (at `generation`) must still wait out the backoff of its last
     /// failure; a new generation (a spec change) waits for nothing.
     pub fn backing_off(

@@ -357,7 +357,7 @@ pub async fn serve<K, R, Fut, F>(
             // to retry: the object goes with its namespace, and its deletion ends it.
             let namespace = object.meta().namespace.as_deref().unwrap_or_default();
             let result = match result {
-                Err(error) if !namespace.is_empty() && ctx.metrics.api.terminating(namespace) => {
+                Err(error) if !namespace.is_empty() && ctx.namespace_terminating(namespace) => {
                     tracing::debug!(kind, object = owner, %error, "its namespace is being deleted; waiting for its deletion");
                     Ok(Requeue::await_change())
                 }

@@ -11,9 +11,10 @@
 //!   stale cache never makes the planner repeat a create or a delete.
 //! - A conflict (stale cache) is not an error: the watch brings the fresh object, which
 //!   triggers the next reconcile.
-//! - Nothing is created in a namespace the API server just said is being deleted (see
-//!   [`crate::runtime::client::ApiCounters::terminating`]): such creates are dropped, not
-//!   failed, so an object whose namespace goes away neither retries nor reports them.
+//! - Nothing is created in a namespace being deleted ([`Context::namespace_terminating`]: the
+//!   namespace cache says so, or the API server just refused a create there for it): such
+//!   creates are dropped, not failed, so an object whose namespace goes away neither retries
+//!   nor reports them.
 use std::collections::BTreeMap;
 
 use futures::StreamExt;

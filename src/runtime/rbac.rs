@@ -39,11 +39,11 @@ pub const fn rule(
 pub const READ: &[&str] = &["get", "list", "watch"];
 
 /// What every run needs, whatever controllers it runs: the shared watches (pods, claims,
-/// revisions, nodes), the events of every controller, and the CRD check at start.
+/// revisions, nodes, namespaces), the events of every controller, and the CRD check at start.
 pub const SHARED: &[Rule] = &[
     rule(
         "",
-        &["pods", "persistentvolumeclaims", "nodes"],
+        &["pods", "persistentvolumeclaims", "nodes", "namespaces"],
         &["list", "watch"],
     ),
     rule("apps", &["controllerrevisions"], &["list", "watch"]),

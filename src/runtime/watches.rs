@@ -29,7 +29,7 @@ use futures::channel::mpsc;
 use futures::future::{BoxFuture, Shared};
 use futures::{FutureExt, SinkExt, StreamExt};
 use k8s_openapi::api::apps::v1::ControllerRevision;
-use k8s_openapi::api::core::v1::{Node, PersistentVolumeClaim, Pod};
+use k8s_openapi::api::core::v1::{Namespace, Node, PersistentVolumeClaim, Pod};
 use kube::api::Api;
 use kube::runtime::reflector::{self, Store};
 use kube::runtime::{WatchStreamExt, watcher};
@@ -52,6 +52,8 @@ pub struct Watches {
     pub revisions: Store<ControllerRevision>,
     /// Nodes (topology-spread ranks read their labels; per-node kinds read all of them).
     pub nodes: Store<Node>,
+    /// Namespaces: nothing is created in one being deleted ([`Watches::terminating`]).
+    pub namespaces: Store<Namespace>,
     /// Pods, PVCs and ControllerRevisions by controller owner uid.
     pub pod_owners: Arc<OwnerIndex>,
     pub claim_owners: Arc<OwnerIndex>,
@@ -350,8 +352,11 @@ pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<
         "controllerrevisions",
     );
     let (nodes, _, node_fanout, nodes_drive) = fanned_out(Api::<Node>::all(client.clone()), "nodes");
+    // Not waited for: unlisted, it says no namespace is being deleted (as before it lists).
+    let (namespaces, namespaces_drive) = plain(Api::<Namespace>::all(client.clone()), "namespaces");
     let ready = first_lists(pods.clone(), claims.clone(), revisions.clone(), nodes.clone());
     let watches = Watches {
+        namespaces,
         ready,
         pods,
         claims,
@@ -366,7 +371,13 @@ pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<
     };
     (
         watches,
-        vec![pods_drive, claims_drive, revisions_drive, nodes_drive],
+        vec![
+            pods_drive,
+            claims_drive,
+            revisions_drive,
+            nodes_drive,
+            namespaces_drive,
+        ],
     )
 }
 
@@ -377,6 +388,13 @@ impl Watches {
             .pods
             .get(&reflector::ObjectRef::new(name).within(namespace))?;
         Some(Arc::new(record.pod()))
+    }
+
+    /// Whether the cached namespace `name` is being deleted.
+    pub fn terminating(&self, name: &str) -> bool {
+        self.namespaces
+            .get(&reflector::ObjectRef::new(name))
+            .is_some_and(|n| n.metadata.deletion_timestamp.is_some())
     }
 
     /// Waits until every store has its first full list. Any number of callers may wait at
