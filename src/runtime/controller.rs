@@ -3,9 +3,17 @@
 //! reconcile's writes ([`publish_outcome`]) and how a reconcile ends ([`requeue`]). What a
 //! reconcile shares lives in [`crate::runtime::context`] and is re-exported here.
 //!
-//! Invariant: an event of a pod, claim, node or other child wakes every object that may be
-//! waiting for it (its controller, owners expecting it, objects interested in an
-//! uncontrolled one), by the one rule of [`crate::runtime::triggers`].
+//! Invariants:
+//! - An event of a pod, claim, node or other child wakes every object that may be waiting
+//!   for it (its controller, owners expecting it, objects interested in an uncontrolled
+//!   one), by the one rule of [`crate::runtime::triggers`].
+//! - Every wait of a reconcile ends: the gate's (every permit holder is bounded), the
+//!   caches' first lists ([`STORES_WAIT`]), the reconcile itself ([`RECONCILE_TIMEOUT`]),
+//!   an expectation ([`crate::runtime::expectations::TIMEOUT`]); the permit, the queue's
+//!   "running" mark and the queue entry are given back on every path, a future dropped
+//!   mid-way included; a deleted object's bookkeeping goes with its delete event.
+//! - A failed object waits out its backoff whatever event wakes it, unless its spec
+//!   changed; a write refused because its namespace is being deleted is no failure.
 use std::sync::{Arc, Mutex};
 
 use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
