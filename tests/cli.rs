@@ -211,7 +211,7 @@ fn ctrl_c_exits_130() {
          context:\n    cluster: s\n    user: u\ncurrent-context: c\n"
     );
     std::fs::write(&kubeconfig, text).expect("write kubeconfig");
-    let child = Command::new(CLI)
+    let mut child = Command::new(CLI)
         .arg("version")
         .arg("--kubeconfig")
         .arg(&kubeconfig)
@@ -219,7 +219,16 @@ fn ctrl_c_exits_130() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("spawn");
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    // Once it has said its client version it is waiting for the server, its Ctrl-C handler
+    // in place (a fixed sleep raced the start of a loaded machine; a SIGINT that came
+    // first was ignored where the test ran as a background job, and version exited 0).
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().expect("stdout")),
+        &mut first,
+    )
+    .expect("read stdout");
+    assert!(first.starts_with("Client Version"), "{first}");
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

@@ -184,9 +184,16 @@ pub fn main() -> ExitCode {
         if !interruptible {
             return Some(work.await);
         }
+        // The handler is in place before any work starts (its first poll registers it): a
+        // Ctrl-C that comes once the command has said anything is never lost, even when the
+        // process was started with SIGINT ignored (a background job of a script).
+        let mut interrupted = std::pin::pin!(tokio::signal::ctrl_c());
+        if futures::poll!(interrupted.as_mut()).is_ready() {
+            return None;
+        }
         tokio::select! {
             outcome = work => Some(outcome),
-            _ = tokio::signal::ctrl_c() => None,
+            _ = interrupted => None,
         }
     });
     let Some(outcome) = outcome else {
