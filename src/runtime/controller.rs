@@ -384,21 +384,22 @@ pub async fn serve<K, R, Fut, F>(
     };
     let error_policy = move |object: Arc<Decoded<K>>, error: &Error, ctx: Arc<Context>| {
         let owner = key(object.as_ref());
-        let failures = {
+        let (failures, delay) = {
             let mut all = ctx.failures.lock().unwrap_or_else(|e| e.into_inner());
             let count = all.get(&owner).map_or(0, |f| f.count).saturating_add(1);
             let delay = backoff(count, jitter(&owner, count));
+            let retry_at = std::time::Instant::now() + delay;
+            let generation = object.meta().generation;
             all.insert(
                 owner.clone(),
                 Failures {
                     count,
-                    retry_at: std::time::Instant::now() + delay,
-                    generation: object.meta().generation,
+                    retry_at,
+                    generation,
                 },
             );
             (count, delay)
         };
-        let (failures, delay) = failures;
         ctx.queue.retry();
         tracing::warn!(%error, object = owner, failures, ?delay, "{kind} reconcile failed; retrying");
         Requeue::requeue(delay)
