@@ -2,13 +2,22 @@
 //! fails open (`failurePolicy: Ignore`): a pod created while `run` is down is created
 //! without its sidecars, and the SidecarSet's status and events say so (the controller).
 //!
-//! Invariants: the SidecarSets, Namespaces and their ControllerRevisions are read from
-//! caches (watches started with the server), never fetched per request; an unreadable
-//! SidecarSet injects nothing; a pod this handler cannot read is allowed unchanged with a
-//! warning. As upstream, a pod is refused, naming the SidecarSet and the field, when a
-//! matching SidecarSet cannot inject it: it pins a revision (`injectionStrategy.revision`)
-//! that does not exist, its `resourcesPolicy` finds no target container or an expression
-//! fails, or a `patchPodMetadata` merge meets an annotation that is not JSON.
+//! Invariants:
+//! - The SidecarSets, Namespaces and their ControllerRevisions are read from caches
+//!   (watches started with the server), never fetched per request. A pod that comes before
+//!   those caches have their first lists (a configuration left by an earlier run on the
+//!   same address) waits for them [`CACHES_WAIT`] at most, then is allowed unchanged with a
+//!   warning: never decided from empty caches.
+//! - A SidecarSet is injected with the hash annotations its controller writes for it,
+//!   computed here when it has not written them yet (a pod injected with none would never
+//!   count as updated).
+//! - An unreadable SidecarSet injects nothing; a pod this handler cannot read is allowed
+//!   unchanged with a warning.
+//! - As upstream, a pod is refused, naming the SidecarSet and the field, when a matching
+//!   SidecarSet cannot inject it: it pins a revision (`injectionStrategy.revision`) that
+//!   does not exist, its `resourcesPolicy` finds no target container or an expression
+//!   fails, or a `patchPodMetadata` merge meets an annotation that is not JSON.
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use axum::Json;
@@ -22,7 +31,7 @@ use serde_json::Value;
 
 use super::shared::{PodInjection, Shared};
 use crate::api::sidecarset::SidecarSet;
-use crate::workloads::sidecarset::{inject, matching, pinned};
+use crate::workloads::sidecarset::{hash, inject, matching, pinned};
 
 /// Why a pod is not injected.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +54,17 @@ pub struct Inputs<'a> {
     pub now: Timestamp,
 }
 
+/// The set to inject as it stands once its controller wrote its hash annotations: a set
+/// created a moment ago (or just changed) may not have them yet, and a pod injected with
+/// none (or the old ones) would never count as updated, nor be upgradable in place. A
+/// pinned revision's set is injected as stored.
+fn current_hashes(set: Cow<'_, SidecarSet>) -> Cow<'_, SidecarSet> {
+    match set {
+        Cow::Borrowed(current) => Cow::Owned(hash::with_fresh_annotations(current).0),
+        pinned => pinned,
+    }
+}
+
 /// The JSON patch that injects `pod` (None: nothing to inject). Pure.
 pub fn injection_patch(
     pod_value: &Value,
@@ -56,7 +76,7 @@ pub fn injection_patch(
     let chosen = matching::injecting(inputs.sets, &pod, inputs.namespace_labels);
     let versions = chosen
         .iter()
-        .map(|set| pinned::to_inject(set, &pod, inputs.revisions, inputs.roll))
+        .map(|set| pinned::to_inject(set, &pod, inputs.revisions, inputs.roll).map(current_hashes))
         .collect::<Result<Vec<_>, _>>()
         .map_err(NotInjected::Refused)?;
     let chosen: Vec<&SidecarSet> = versions.iter().map(AsRef::as_ref).collect();
@@ -137,6 +157,10 @@ fn decide(
     injection_patch(&pod, &inputs)
 }
 
+/// How long a pod hook waits for the webhooks' caches' first lists: within the API server's
+/// timeout for the call ([`super::registration::TIMEOUT_SECONDS`], 3 s).
+pub const CACHES_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// `pod` with `patch` applied (a patch computed on it always applies).
 fn with_patch(mut pod: Value, patch: Option<json_patch::Patch>) -> Value {
     if let Some(patch) = patch
@@ -167,6 +191,14 @@ pub async fn mutate_pod(
     let Some(original) = request.object.as_ref().and_then(|o| serde_json::to_value(o).ok()) else {
         return Json(response.into_review());
     };
+    if !shared.health.serving_within(CACHES_WAIT).await {
+        let message = "kubectl-kruise did not inject sidecars: its caches have no first list yet";
+        tracing::warn!(pod = %request.name, "{message}; the pod is created without its sidecars");
+        let mut answer = response;
+        answer.warnings = Some(vec![message.to_string()]);
+        shared.metrics.admission("CREATE", "Pod", "error");
+        return Json(answer.into_review());
+    }
     // The WorkloadSpread first (its subset's patch may add what a SidecarSet selects), as
     // upstream orders them; a dry run places nothing (placing writes the spread's status).
     let spread = match request.dry_run || request.sub_resource.is_some() {
@@ -225,6 +257,8 @@ pub async fn validate_pod(
     let Some(injection) = shared.pods.as_ref().filter(|_| !request.dry_run) else {
         return Json(response.into_review());
     };
+    // The spreads are read from a cache: a release waits for its first list (bounded).
+    let _ = shared.health.serving_within(CACHES_WAIT).await;
     let eviction =
         request.operation == Operation::Create && request.sub_resource.as_deref() == Some("eviction");
     let deletion = request.operation == Operation::Delete && request.sub_resource.is_none();
@@ -271,6 +305,16 @@ mod tests {
 
     use super::*;
 
+    fn inputs<'a>(sets: &'a [&'a SidecarSet]) -> Inputs<'a> {
+        Inputs {
+            sets,
+            namespace_labels: None,
+            revisions: &[],
+            roll: 0,
+            now: "2026-12-04T12:00:00Z".parse().expect("t"),
+        }
+    }
+
     #[test]
     fn the_patch_adds_the_sidecar_and_leaves_what_the_pod_had() {
         let set: SidecarSet = serde_json::from_value(
@@ -284,13 +328,8 @@ mod tests {
         let pod = json!({ "apiVersion": "v1", "kind": "Pod",
             "metadata": { "generateName": "web-", "namespace": "shop", "labels": { "app": "web" } },
             "spec": { "containers": [{ "name": "app", "image": "nginx", "resources": {} }] } });
-        let inputs = Inputs {
-            sets: &[&set],
-            namespace_labels: None,
-            revisions: &[],
-            roll: 0,
-            now: "2026-12-04T12:00:00Z".parse().expect("t"),
-        };
+        let sets = [&set];
+        let inputs = inputs(&sets);
         let patch = injection_patch(&pod, &inputs).expect("ok").expect("a patch");
         let mut patched = pod.clone();
         json_patch::patch(&mut patched, &patch).expect("applies");
@@ -314,5 +353,32 @@ mod tests {
             "metadata": { "namespace": "shop", "labels": { "app": "api" } },
             "spec": { "containers": [{ "name": "app", "image": "nginx" }] } });
         assert!(injection_patch(&other, &inputs).expect("ok").is_none());
+    }
+
+    #[test]
+    fn a_set_its_controller_has_not_hashed_yet_injects_the_hashes_it_will_write() {
+        let set: SidecarSet = serde_json::from_value(
+            json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "SidecarSet",
+            "metadata": { "name": "mesh" },
+            "spec": { "selector": { "matchLabels": { "app": "web" } },
+                "containers": [{ "name": "mesh", "image": "envoy:1" }] } }),
+        )
+        .expect("set");
+        let pod = json!({ "apiVersion": "v1", "kind": "Pod",
+            "metadata": { "namespace": "shop", "labels": { "app": "web" } },
+            "spec": { "containers": [{ "name": "app", "image": "nginx" }] } });
+        let sets = [&set];
+        let inputs = inputs(&sets);
+        let patch = injection_patch(&pod, &inputs).expect("ok").expect("a patch");
+        let mut patched = pod.clone();
+        json_patch::patch(&mut patched, &patch).expect("applies");
+        let entry = |key: &str| -> String {
+            let text = patched["metadata"]["annotations"][key].as_str().expect(key);
+            let hashes: Value = serde_json::from_str(text).expect("JSON");
+            hashes["mesh"]["hash"].as_str().expect("hash").to_string()
+        };
+        let (with, without) = hash::hashes(&set);
+        assert_eq!(entry(inject::HASH_ANNOTATION), with);
+        assert_eq!(entry(inject::HASH_WITHOUT_IMAGE_ANNOTATION), without);
     }
 }
