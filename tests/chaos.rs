@@ -322,16 +322,10 @@ async fn survive_kills(tag: &str, doc: Value, bounds: Bounds, kills: usize, pods
     survive_kills_with(tag, doc, None, bounds, kills, pods).await;
 }
 
-/// Waits until the run in `ns` registered its webhooks (pods created later get sidecars).
+/// Waits until the API server calls the webhooks of the run in `ns` (pods created later
+/// get sidecars).
 async fn webhooks_registered(ns: &TestNamespace) {
-    let configs: Api<k8s_openapi::api::admissionregistration::v1::MutatingWebhookConfiguration> =
-        Api::all(ns.client.clone());
-    let name = format!("kubectl-kruise.{}", ns.name);
-    wait_for("the run's webhooks", CONVERGE, || async {
-        configs.get(&name).await.map(|_| ()).map_err(|e| e.to_string())
-    })
-    .await;
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    support::webhooks::answering(ns).await;
 }
 
 /// [`survive_kills`], where `doc` rolls the pods of `pods_from` (created after it, once the

@@ -23,14 +23,8 @@ async fn update_revision_of_web(ns: &TestNamespace, webhooks: bool) {
     let _controller = RunningController::start_with(ns, &[flag]);
     let api = kruise_api(ns, "CloneSet", "v1alpha1");
     if webhooks {
-        // The configurations are registered once the run leads.
-        let name = format!("kubectl-kruise.{}", ns.name);
-        let configs: kube::Api<k8s_openapi::api::admissionregistration::v1::MutatingWebhookConfiguration> =
-            kube::Api::all(ns.client.clone());
-        wait_for("the webhook configurations", Duration::from_secs(30), || async {
-            configs.get(&name).await.map(|_| ()).map_err(|e| e.to_string())
-        })
-        .await;
+        // The configurations are registered once the run leads, and called a moment later.
+        support::webhooks::answering(ns).await;
     }
     let web: DynamicObject = serde_json::from_value(json!({
         "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet",

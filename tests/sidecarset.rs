@@ -7,7 +7,6 @@ mod support;
 
 use std::time::Duration;
 
-use k8s_openapi::api::admissionregistration::v1::MutatingWebhookConfiguration;
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::Pod;
 use kube::ResourceExt;
@@ -54,25 +53,9 @@ fn bare_pod(name: &str, app: &str) -> Pod {
     support::object(pod)
 }
 
-/// Waits until the run's pod webhook is registered (and a moment for the API server).
+/// Waits until the API server calls the run's webhooks (pods created later get sidecars).
 async fn pod_webhook(ns: &TestNamespace) {
-    let api: Api<MutatingWebhookConfiguration> = Api::all(ns.client.clone());
-    let name = format!("kubectl-kruise.{}", ns.name);
-    wait_for("the pod webhook", LONG, || async {
-        let config = api.get(&name).await.map_err(|e| e.to_string())?;
-        let pods = config
-            .webhooks
-            .iter()
-            .flatten()
-            .any(|w| w.name == "pods.sidecarset.kubectl-kruise.io");
-        if pods {
-            Ok(())
-        } else {
-            Err("no pod webhook".to_string())
-        }
-    })
-    .await;
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    support::webhooks::answering(ns).await;
 }
 
 /// Waits until the controller wrote the SidecarSet's hash annotations.

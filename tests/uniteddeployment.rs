@@ -549,14 +549,7 @@ async fn elastic_subsets_fill_in_order_and_scaling_moves_replicas_as_the_bounds_
 #[tokio::test]
 async fn the_webhook_refuses_a_repeated_subset_naming_the_field_and_defaults_the_rest() {
     let (ns, nodes, controller, uds) = started("ud-hook").await;
-    let api: Api<k8s_openapi::api::admissionregistration::v1::ValidatingWebhookConfiguration> =
-        Api::all(ns.client.clone());
-    let name = format!("kubectl-kruise.{}", ns.name);
-    wait_for("the validating webhook", LONG, || async {
-        api.get(&name).await.map(|_| ()).map_err(|e| e.to_string())
-    })
-    .await;
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    support::webhooks::answering(&ns).await;
     let app = "hook";
     let twice = json!([subset(&ns, "a", json!({})), subset(&ns, "a", json!({}))]);
     let refused = uds

@@ -89,6 +89,7 @@ async fn while_run_is_up_defaults_come_back_and_a_missed_selector_is_refused_and
     let ns = TestNamespace::create("webhooks").await;
     let controller = RunningController::start(&ns);
     registered(&ns).await;
+    support::webhooks::answering(&ns).await;
 
     let set = create(&ns, "CloneSet", "v1alpha1", "bare", "bare")
         .await
@@ -231,6 +232,7 @@ async fn a_sigkilled_run_leaves_configurations_that_block_and_slow_nothing() {
     // A run started again defaults nothing it missed, and plans it the same way.
     let again = RunningController::start(&ns);
     reregistered(&ns, &stale).await;
+    support::webhooks::answering(&ns).await;
     let set = create(&ns, "CloneSet", "v1alpha1", "after-restart", "after-restart")
         .await
         .expect("created");
@@ -289,6 +291,7 @@ async fn a_leader_and_its_standby_serve_under_one_ca_and_the_standby_registers_o
     assert_eq!(leader.stop(), 0);
     let second = reregistered(&ns, &first).await;
     assert_eq!(ca_of(&second), ca, "one CA for the leader and the standby");
+    support::webhooks::answering(&ns).await;
     let set = create(&ns, "CloneSet", "v1alpha1", "after-takeover", "after-takeover")
         .await
         .expect("created");
@@ -302,6 +305,9 @@ async fn a_forced_certificate_renewal_fails_no_admission_call() {
     // A 9 s serving certificate: renewed every 6 s or so.
     let controller = RunningController::start_with_env(&ns, &[], &[("KRUISE_WEBHOOK_CERT_LIFETIME", "9")]);
     registered(&ns).await;
+    // The renewals are what is measured: the first call comes once the API server calls
+    // the run at all (a full run once saw its first create pass uncalled).
+    support::webhooks::answering(&ns).await;
     let secrets: Api<Secret> = ns.api();
     let not_after = || async {
         let secret = secrets.get("kubectl-kruise-webhook-certs").await.expect("Secret");

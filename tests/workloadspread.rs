@@ -9,7 +9,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::StreamExt;
-use k8s_openapi::api::admissionregistration::v1::ValidatingWebhookConfiguration;
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{Node, Pod};
 use kube::ResourceExt;
@@ -57,25 +56,9 @@ fn template(app: &str) -> Value {
         "spec": { "containers": [{ "name": "app", "image": "nginx:1.25" }] } })
 }
 
-/// Waits until the run's pod webhooks are registered (and a moment for the API server).
+/// Waits until the API server calls the run's webhooks (pods created later are placed).
 async fn pod_webhooks(ns: &TestNamespace) {
-    let api: Api<ValidatingWebhookConfiguration> = Api::all(ns.client.clone());
-    let name = format!("kubectl-kruise.{}", ns.name);
-    wait_for("the pod webhooks", LONG, || async {
-        let config = api.get(&name).await.map_err(|e| e.to_string())?;
-        let release = config
-            .webhooks
-            .iter()
-            .flatten()
-            .any(|w| w.name == "pods.workloadspread.kubectl-kruise.io");
-        if release {
-            Ok(())
-        } else {
-            Err("no pod release webhook".to_string())
-        }
-    })
-    .await;
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    support::webhooks::answering(ns).await;
 }
 
 /// The subset a pod's annotation names.

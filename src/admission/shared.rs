@@ -32,6 +32,20 @@ impl Health {
         metrics.stalls(std::time::Instant::now(), limit)
     }
 
+    /// Whether the webhooks' caches have their first lists within `limit` (polled every
+    /// 20 ms): a pod hook answers from them, so it waits this long before it answers
+    /// without them.
+    pub async fn serving_within(&self, limit: std::time::Duration) -> bool {
+        let until = tokio::time::Instant::now() + limit;
+        while !self.serving.load(Ordering::Relaxed) {
+            if tokio::time::Instant::now() >= until {
+                return false;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        true
+    }
+
     /// Why the run is not ready, if it is not. `exclude_leader` (`/readyz?exclude=leader`,
     /// the in-cluster manager's readiness probe): ready once it serves the webhooks, so
     /// that every replica, standby or not, is an endpoint of their Service.
@@ -90,5 +104,18 @@ mod tests {
         );
         health.leading.store(true, Ordering::Relaxed);
         assert_eq!(health.not_ready(false), None);
+    }
+
+    #[tokio::test]
+    async fn a_hook_waits_for_the_webhook_caches_a_bounded_time() {
+        use std::time::Duration;
+        let health = Arc::new(Health::default());
+        assert!(!health.serving_within(Duration::from_millis(60)).await);
+        let listed = health.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            listed.serving.store(true, Ordering::Relaxed);
+        });
+        assert!(health.serving_within(Duration::from_secs(30)).await);
     }
 }

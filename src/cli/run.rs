@@ -377,6 +377,23 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         true => Some(start_admission(&client, namespace.as_deref(), &lease_namespace, &args, shared).await?),
         false => None,
     };
+    // The pod hooks answer from their caches: the API server is pointed at this run (or
+    // this standby becomes an endpoint) once they have their first lists, bounded.
+    if admission.is_some() {
+        tokio::select! {
+            listed = health.serving_within(WEBHOOK_CACHES_WAIT) => if !listed {
+                eprintln!(
+                    "warning: the webhooks' caches (SidecarSets, Namespaces, WorkloadSpreads) have no first list after {}s; \
+        going on (a pod admitted before they do gets no sidecars and no subset, with a warning)",
+                    WEBHOOK_CACHES_WAIT.as_secs()
+                );
+            },
+            _ = stop_signal() => {
+                eprintln!("stopped before the webhooks were registered");
+                return Ok(());
+            }
+        }
+    }
 
     let elector = args.leader_elect.then(|| {
         leader::Elector::new(
@@ -606,7 +623,10 @@ async fn start_admission(
     Ok(admission)
 }
 
-/// Ctrl-C or SIGTERM.
+/// How long `run` waits for the webhooks' caches before it competes for the lease and
+/// registers the webhooks (then goes on, saying so).
+const WEBHOOK_CACHES_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Resolves with what to say once a controller is stalled (see
 /// [`crate::runtime::workqueue::WorkQueue::stall`]); never while none is.
 async fn watchdog(health: Arc<Health>, metrics: Arc<crate::runtime::metrics::Metrics>) -> String {
@@ -623,6 +643,7 @@ async fn watchdog(health: Arc<Health>, metrics: Arc<crate::runtime::metrics::Met
     }
 }
 
+/// Ctrl-C or SIGTERM.
 async fn stop_signal() {
     #[cfg(unix)]
     {

@@ -18,6 +18,7 @@ pub mod manifests;
 pub mod nodes;
 pub mod pods;
 pub mod terminal;
+pub mod webhooks;
 
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
