@@ -1,7 +1,7 @@
 //! The CRDs' transition rules on the real control plane: what upstream's webhook refuses on
-//! update holds without any webhook (a CloneSet's and an Advanced StatefulSet's selector,
-//! the Advanced StatefulSet's serviceName and podManagementPolicy), and the error names the
-//! field. What may change still does.
+//! update holds without any webhook (the selector of a CloneSet, an Advanced StatefulSet
+//! and an Advanced DaemonSet, the Advanced StatefulSet's serviceName and
+//! podManagementPolicy), and the error names the field. What may change still does.
 mod support;
 
 use kube::api::{Patch, PatchParams, PostParams};
@@ -56,6 +56,28 @@ async fn immutable_fields_are_refused_on_update_naming_the_field_and_the_rest_ma
             "podManagementPolicy through v1alpha1",
             json!({ "podManagementPolicy": "Parallel" }),
             vec!["spec.podManagementPolicy", "immutable"],
+        ),
+        (
+            "DaemonSet",
+            "v1alpha1",
+            "selector",
+            json!({ "selector": { "matchLabels": { "tier": "web" } } }),
+            vec!["spec.selector", "immutable"],
+        ),
+        (
+            "DaemonSet",
+            "v1beta1",
+            "selector through v1beta1",
+            json!({ "selector": { "matchLabels": { "tier": "web" } } }),
+            vec!["spec.selector", "immutable"],
+        ),
+        (
+            "DaemonSet",
+            "v1beta1",
+            "image and partition",
+            json!({ "template": { "spec": { "containers": [{ "name": "main", "image": "nginx:1.26" }] } },
+                "updateStrategy": { "rollingUpdate": { "partition": 1 } } }),
+            vec![],
         ),
         (
             "StatefulSet",

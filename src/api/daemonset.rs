@@ -94,6 +94,7 @@ pub const PROGRESSIVE_CREATE_POD_ANNOTATION: &str = "daemonset.kruise.io/progres
     "!has(self.lifecycle) || !has(self.lifecycle.inPlaceUpdate)",
     "lifecycle.inPlaceUpdate is not supported by DaemonSet",
 ))]
+#[schemars(transform = cel::rule_at(cel::SELECTOR_IMMUTABLE, ".selector", cel::SELECTOR_IMMUTABLE_MSG))]
 pub struct DaemonSetSpec {
     /// Pod selector; must match the template labels. Immutable.
     pub selector: LabelSelector,

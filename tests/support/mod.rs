@@ -359,8 +359,9 @@ pub fn kruise_api(ns: &TestNamespace, kind: &str, version: &str) -> Api<kube::ap
     dynamic_api(ns, &format!("apps.kruise.io/{version}"), kind, &plural)
 }
 
-/// A minimal CloneSet or Advanced StatefulSet (`kind` at `version`) with no pods: its
-/// selector is `app: NAME`, its template's label `app: APP` (another value: it misses).
+/// A minimal CloneSet, Advanced StatefulSet or Advanced DaemonSet (`kind` at `version`;
+/// the first two with no pods): its selector is `app: NAME`, its template's label
+/// `app: APP` (another value: it misses).
 pub fn kruise_workload(kind: &str, version: &str, name: &str, app: &str) -> kube::api::DynamicObject {
     let mut doc = serde_json::json!({
         "apiVersion": format!("apps.kruise.io/{version}"), "kind": kind,
@@ -374,6 +375,9 @@ pub fn kruise_workload(kind: &str, version: &str, name: &str, app: &str) -> kube
     });
     if kind == "StatefulSet" {
         doc["spec"]["serviceName"] = serde_json::json!(name);
+    }
+    if kind == "DaemonSet" {
+        doc["spec"].as_object_mut().map(|spec| spec.remove("replicas"));
     }
     object(doc)
 }
