@@ -106,6 +106,27 @@ async fn refused_pod(pods: &Api<Pod>, pod: &Value) -> String {
     .await
 }
 
+/// Creates pods named `NAME-N` of app `web` (a new name each try) until one is injected by
+/// `set_name` from `revision`: the webhook's revision cache follows its watch, so a pod
+/// made just after a new revision may still get the one before. That pod.
+async fn injected_from(pods: &Api<Pod>, name: &str, set_name: &str, revision: &str) -> Pod {
+    let tries = std::sync::atomic::AtomicUsize::new(0);
+    wait_for(&format!("a pod injected from {revision}"), LONG, || async {
+        let n = tries.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let pod = pods
+            .create(&PostParams::default(), &bare_pod(&format!("{name}-{n}"), "web"))
+            .await
+            .map_err(|e| e.to_string())?;
+        let hashes = pod.annotations().get("kruise.io/sidecarset-hash").cloned();
+        let entry: Value = serde_json::from_str(&hashes.unwrap_or_default()).unwrap_or_default();
+        match entry[set_name]["controllerRevision"].as_str() {
+            Some(got) if got == revision => Ok(pod),
+            other => Err(format!("{} injected from {other:?}", pod.name_any())),
+        }
+    })
+    .await
+}
+
 /// A test's namespace, its `run`, and `set` created, hashed and injectable: the SidecarSet
 /// API, its name and its hash annotation.
 async fn ready_set(ns: &TestNamespace, set: DynamicObject) -> (Api<DynamicObject>, String, String) {
@@ -392,6 +413,21 @@ async fn a_sidecar_image_change_goes_in_place_within_the_partition_and_pause_hol
     let resume = json!({ "spec": { "updateStrategy": { "paused": false } } });
     patch_set(&sets, &set_name, resume, "resume").await;
     status_is(json!({ "matchedPods": 3, "updatedPods": 3, "readyPods": 3, "updatedReadyPods": 3 })).await;
+    // As upstream (and its e2e, which reads it as soon as the status says done): each
+    // upgraded pod records the set as upgradable.
+    for pod in pods.list(&ListParams::default()).await.expect("pods").items {
+        let condition = pod
+            .status
+            .as_ref()
+            .and_then(|s| s.conditions.as_ref())
+            .and_then(|c| c.iter().find(|c| c.type_ == "SidecarSetUpgradable").cloned());
+        let condition = condition.unwrap_or_else(|| panic!("{} has no SidecarSetUpgradable", pod.name_any()));
+        assert_eq!(condition.status, "True", "{}: {condition:?}", pod.name_any());
+        assert_eq!(
+            condition.message.as_deref(),
+            Some(format!(r#"{{"{set_name}":true}}"#).as_str())
+        );
+    }
     assert_eq!(controller.stop(), 0);
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;
 }
@@ -813,21 +849,9 @@ async fn a_pinned_revision_is_injected_and_a_missing_one_refuses_the_pod() {
         }
     })
     .await;
-    // The webhook's revision cache catches up with the watch.
-    tokio::time::sleep(Duration::from_secs(1)).await;
     let pods: Api<Pod> = ns.api();
-    let pod = pods
-        .create(&PostParams::default(), &bare_pod("pinned", "web"))
-        .await
-        .expect("pod");
+    let pod = injected_from(&pods, "pinned", &set_name, &first).await;
     assert_eq!(sidecar_view(&pod).1, "fluentbit:1", "the pinned revision's image");
-    let entry: Value = serde_json::from_str(
-        pod.annotations()
-            .get("kruise.io/sidecarset-hash")
-            .expect("hash annotation"),
-    )
-    .expect("json");
-    assert_eq!(entry[&set_name]["controllerRevision"], first.as_str());
 
     patch_set(&sets, &set_name, pin("no-such-revision"), "a pin to nothing").await;
     let late = serde_json::to_value(bare_pod("refused", "web")).expect("json");
@@ -838,6 +862,61 @@ async fn a_pinned_revision_is_injected_and_a_missing_one_refuses_the_pod() {
     );
     assert_eq!(controller.stop(), 0);
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;
+}
+
+/// `v1beta1` spells the custom version `spec.customVersion` (`v1alpha1`: a label): the
+/// revisions carry it, and a pin to an older custom version injects that revision.
+#[tokio::test]
+async fn a_v1beta1_custom_version_labels_its_revision_and_a_pin_to_it_injects_that_revision() {
+    let ns = TestNamespace::create("scs-custom").await;
+    let controller = RunningController::start(&ns);
+    let mut set = log_set(&ns);
+    set.types = Some(kube::api::TypeMeta {
+        api_version: "apps.kruise.io/v1beta1".into(),
+        kind: "SidecarSet".into(),
+    });
+    set.data["spec"]["customVersion"] = json!("v1");
+    let beta = support::cluster_api(&ns, "apps.kruise.io/v1beta1", "SidecarSet", "sidecarsets");
+    pod_webhook(&ns).await;
+    let set_name = set.name_any();
+    beta.create(&PostParams::default(), &set)
+        .await
+        .expect("a v1beta1 SidecarSet");
+    let revisions: Api<k8s_openapi::api::apps::v1::ControllerRevision> = ns.api();
+    let of_version = |version: &'static str| {
+        let revisions = revisions.clone();
+        let set_name = set_name.clone();
+        async move {
+            let selector = format!(
+                "kruise.io/sidecarset-name={set_name},apps.kruise.io/sidecarset-custom-version={version}"
+            );
+            let list = revisions
+                .list(&ListParams::default().labels(&selector))
+                .await
+                .map_err(|e| e.to_string())?;
+            match list.items.as_slice() {
+                [one] => Ok(one.name_any()),
+                other => Err(format!("{} revisions labelled {version}", other.len())),
+            }
+        }
+    };
+    let first = wait_for("the revision labelled v1", LONG, || of_version("v1")).await;
+    let mut changed = log_set(&ns).data["spec"]["containers"].clone();
+    changed[0]["image"] = json!("fluentbit:2");
+    patch_set(
+        &beta,
+        &set_name,
+        json!({ "spec": { "containers": changed, "customVersion": "v2",
+            "injectionStrategy": { "revision": { "customVersion": "v1" } } } }),
+        "a new image as v2, v1 pinned",
+    )
+    .await;
+    wait_for("the revision labelled v2", LONG, || of_version("v2")).await;
+    let pods: Api<Pod> = ns.api();
+    let pod = injected_from(&pods, "pinned", &set_name, &first).await;
+    assert_eq!(sidecar_view(&pod).1, "fluentbit:1", "v1's image");
+    assert_eq!(controller.stop(), 0);
+    let _ = beta.delete(&set_name, &DeleteParams::default()).await;
 }
 
 /// Hot upgrade (reference §1.10): the sidecar runs as `mesh-1` (working) and `mesh-2` (idle

@@ -169,7 +169,7 @@ pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrad
     for pod in matched.iter().copied().filter(|p| !is_updated(p) && picked(p)) {
         if bare_entry(pod).is_none_or(|e| &e.hash != bare) {
             upgrade.not_upgradable.push(pod.name_any());
-            if let Some(patch) = upgradable::patch(&set.name_any(), pod, false, false, now) {
+            if let Some(patch) = upgradable::patch(&set.name_any(), pod, false, now) {
                 upgrade.actions.push(condition(pod, patch));
             }
         } else if ready(set, pod) && !consistent(set, pod) {
@@ -200,7 +200,7 @@ pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrad
             unavailable += 1;
         }
         upgrade.actions.push(upgrade_pod(set, pod, hash, now));
-        if let Some(patch) = upgradable::patch(&set.name_any(), pod, true, true, now) {
+        if let Some(patch) = upgradable::patch(&set.name_any(), pod, true, now) {
             upgrade.actions.push(condition(pod, patch));
         }
     }

@@ -77,20 +77,31 @@ fn comparable(data: &Value) -> Value {
     spec
 }
 
-/// The custom version of `set`'s current spec (its v1alpha1 label), if any.
+/// The custom version of `set`'s current spec, if any: `v1beta1`'s `spec.customVersion`,
+/// else `v1alpha1`'s label (as upstream's conversion maps one onto the other).
 pub fn custom_version(set: &SidecarSet) -> Option<&str> {
-    set.metadata
-        .labels
-        .as_ref()
-        .and_then(|l| l.get(CUSTOM_VERSION_LABEL))
-        .map(String::as_str)
+    let label = || {
+        set.metadata
+            .labels
+            .as_ref()
+            .and_then(|l| l.get(CUSTOM_VERSION_LABEL))
+            .map(String::as_str)
+    };
+    set.spec
+        .custom_version
+        .as_deref()
+        .filter(|v| !v.is_empty())
+        .or_else(label)
         .filter(|v| !v.is_empty())
 }
 
-/// The labels of a new revision of `set`.
+/// The labels of a new revision of `set`: its own, its name, and its custom version.
 pub fn labels(set: &SidecarSet) -> BTreeMap<String, String> {
     let mut labels = set.metadata.labels.clone().unwrap_or_default();
     labels.insert(NAME_LABEL.into(), set.metadata.name.clone().unwrap_or_default());
+    if let Some(version) = custom_version(set) {
+        labels.insert(CUSTOM_VERSION_LABEL.into(), version.to_string());
+    }
     labels
 }
 
@@ -209,6 +220,42 @@ mod tests {
                 "containers": [{ "name": "log", "image": image }] }),
             json!({ "team": "obs" }),
         )
+    }
+
+    #[test]
+    fn the_custom_version_is_v1beta1_s_spec_field_or_v1alpha1_s_label_and_labels_the_revision() {
+        let spec = |extra: Value| {
+            let mut spec = json!({ "selector": { "matchLabels": { "app": "web" } },
+                "containers": [{ "name": "log", "image": "fluentbit:1" }] });
+            spec.as_object_mut()
+                .expect("spec")
+                .extend(extra.as_object().expect("extra").clone());
+            spec
+        };
+        let beta = set(spec(json!({ "customVersion": "v2" })), json!({}));
+        assert_eq!(custom_version(&beta), Some("v2"));
+        assert_eq!(
+            labels(&beta).get(CUSTOM_VERSION_LABEL).map(String::as_str),
+            Some("v2")
+        );
+        let alpha = set(spec(json!({})), json!({ CUSTOM_VERSION_LABEL: "v1" }));
+        assert_eq!(custom_version(&alpha), Some("v1"));
+        let both = set(
+            spec(json!({ "customVersion": "v3" })),
+            json!({ CUSTOM_VERSION_LABEL: "v1" }),
+        );
+        assert_eq!(
+            custom_version(&both),
+            Some("v3"),
+            "the spec field wins, as upstream's conversion"
+        );
+        assert_eq!(
+            labels(&both).get(CUSTOM_VERSION_LABEL).map(String::as_str),
+            Some("v3")
+        );
+        let empty = set(spec(json!({ "customVersion": "" })), json!({}));
+        assert_eq!(custom_version(&empty), None);
+        assert!(!labels(&empty).contains_key(CUSTOM_VERSION_LABEL));
     }
 
     #[test]

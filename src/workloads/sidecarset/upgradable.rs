@@ -5,10 +5,9 @@
 //! `UpdateImmutableField`). Pure.
 //!
 //! Invariants: a patch is planned only when this set's entry changes (a pod that stays
-//! not upgradable costs no write per round); an upgraded pod writes the condition only if
-//! it carried this set as not upgradable (upstream sets it after every upgrade; a pod that
-//! never had the condition has nothing to clear, so the upgrade stays one write); the other
-//! SidecarSets' entries are kept.
+//! not upgradable costs no write per round, a pod upgraded again costs none either); as
+//! upstream, an upgraded pod records this set as upgradable, so its first upgrade writes
+//! the condition True (OpenKruise's e2e reads it); the other SidecarSets' entries are kept.
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::Pod;
@@ -35,19 +34,10 @@ fn entries(pod: &Pod) -> Option<BTreeMap<String, bool>> {
 }
 
 /// The status patch that records `upgradable` for `set` on `pod`, if it changes anything.
-/// `only_if_recorded`: write nothing when the pod has no entry for `set` yet.
-pub fn patch(
-    set: &str,
-    pod: &Pod,
-    upgradable: bool,
-    only_if_recorded: bool,
-    now: Timestamp,
-) -> Option<Value> {
+pub fn patch(set: &str, pod: &Pod, upgradable: bool, now: Timestamp) -> Option<Value> {
     let mut map = entries(pod).unwrap_or_default();
-    match map.get(set) {
-        Some(have) if *have == upgradable => return None,
-        None if only_if_recorded => return None,
-        _ => {}
+    if map.get(set) == Some(&upgradable) {
+        return None;
     }
     map.insert(set.to_string(), upgradable);
     let all = map.values().all(|v| *v);
@@ -83,42 +73,29 @@ mod tests {
     }
 
     #[test]
-    fn not_upgradable_is_recorded_once_and_cleared_after_an_upgrade() {
+    fn not_upgradable_is_recorded_once_and_an_upgrade_records_upgradable_once() {
         let fresh = pod(None);
-        let written = patch("log", &fresh, false, false, now()).expect("recorded");
+        let written = patch("log", &fresh, false, now()).expect("recorded");
         let condition = &written["status"]["conditions"][0];
         assert_eq!(condition["status"], "False");
         assert_eq!(condition["reason"], "UpdateImmutableField");
         assert_eq!(condition["message"], r#"{"log":false}"#);
+        assert_eq!(patch("log", &pod(Some(r#"{"log":false}"#)), false, now()), None);
+        let first = patch("log", &fresh, true, now()).expect("a first upgrade records it");
+        assert_eq!(first["status"]["conditions"][0]["status"], "True");
+        assert_eq!(first["status"]["conditions"][0]["message"], r#"{"log":true}"#);
         assert_eq!(
-            patch("log", &pod(Some(r#"{"log":false}"#)), false, false, now()),
-            None
-        );
-        assert_eq!(
-            patch("log", &fresh, true, true, now()),
+            patch("log", &pod(Some(r#"{"log":true}"#)), true, now()),
             None,
-            "an upgrade of a pod that never had it writes nothing"
+            "an upgrade of a pod recorded upgradable writes nothing"
         );
-        let cleared = patch(
-            "log",
-            &pod(Some(r#"{"log":false,"mesh":true}"#)),
-            true,
-            true,
-            now(),
-        )
-        .expect("cleared");
+        let cleared = patch("log", &pod(Some(r#"{"log":false,"mesh":true}"#)), true, now()).expect("cleared");
         let condition = &cleared["status"]["conditions"][0];
         assert_eq!(condition["status"], "True");
         assert_eq!(condition["reason"], "AllSidecarsetUpgradable");
         assert_eq!(condition["message"], r#"{"log":true,"mesh":true}"#);
-        let other_false = patch(
-            "log",
-            &pod(Some(r#"{"log":false,"mesh":false}"#)),
-            true,
-            true,
-            now(),
-        )
-        .expect("kept");
+        let other_false =
+            patch("log", &pod(Some(r#"{"log":false,"mesh":false}"#)), true, now()).expect("kept");
         assert_eq!(other_false["status"]["conditions"][0]["status"], "False");
     }
 }
