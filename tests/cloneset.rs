@@ -1003,3 +1003,47 @@ async fn a_v1beta1_cloneset_rolls_out_in_place_and_the_cli_writes_its_nested_kno
     assert_eq!(a.data["spec"], b.data["spec"]);
     assert_eq!(controller.stop(), 0);
 }
+
+/// As upstream (its e2e "creates with unschedulable scheduler"): a pod is created
+/// `PreparingNormal` and stays so while no node takes it; a scheduled pod turns `Normal`.
+#[tokio::test]
+async fn a_new_pod_is_preparing_normal_until_it_is_scheduled() {
+    let ns = TestNamespace::create("cs-preparing").await;
+    let controller = RunningController::start(&ns);
+    let state = |pod: &Pod| {
+        pod.labels()
+            .get("lifecycle.apps.kruise.io/state")
+            .cloned()
+            .unwrap_or_default()
+    };
+    let mut pending = cloneset("pending", 1, json!({ "type": "ReCreate" }), json!({}));
+    if let Some(spec) = pending.spec.template.spec.as_mut() {
+        spec.scheduler_name = Some("unschedulable".into());
+    }
+    create(&ns, &pending).await;
+    let pod = wait_for("the pod", Duration::from_secs(60), || async {
+        pods(&ns, "pending")
+            .await
+            .into_iter()
+            .next()
+            .ok_or_else(|| controller.log_tail())
+    })
+    .await;
+    assert_eq!(state(&pod), "PreparingNormal");
+    for _ in 0..5 {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        for pod in pods(&ns, "pending").await {
+            assert_eq!(state(&pod), "PreparingNormal", "{} has no node", pod.name_any());
+        }
+    }
+    create(
+        &ns,
+        &cloneset("placed", 2, json!({ "type": "ReCreate" }), json!({})),
+    )
+    .await;
+    wait_settled(&ns, "placed", 2, 2, &controller).await;
+    for pod in pods(&ns, "placed").await {
+        assert_eq!(state(&pod), "Normal", "{} is scheduled", pod.name_any());
+    }
+    assert_eq!(controller.stop(), 0);
+}

@@ -85,6 +85,11 @@ impl World {
             world.converge_step();
         }
         world.settle();
+        // Scheduled: the pods created PreparingNormal are Normal by now.
+        for pod in &mut world.pods {
+            pod.labels_mut()
+                .insert(lifecycle::STATE_LABEL.into(), lifecycle::NORMAL.into());
+        }
         world
     }
 
@@ -268,16 +273,55 @@ fn a_new_set_creates_its_pods_then_opens_their_readiness_gate() {
             .iter()
             .all(|a| matches!(a, Action::CreatePod { .. }))
     );
+    assert!(
+        world
+            .pods
+            .iter()
+            .all(|p| lifecycle::state(p) == lifecycle::PREPARING_NORMAL),
+        "created PreparingNormal, as upstream"
+    );
     world.settle();
     assert_eq!(world.unavailable(), 3, "the gate is not written yet");
-    let gates = world.converge_step();
-    assert!(gates.actions.iter().all(|a| matches!(
-        a,
-        Action::PatchPodStatus {
-            why: Why::ReadinessGate,
-            ..
-        }
-    )));
+    // Scheduled: each pod's gate opens and it turns Normal (a status and a pod write).
+    let next = world.converge_step();
+    let gates = next
+        .actions
+        .iter()
+        .filter(|a| {
+            matches!(
+                a,
+                Action::PatchPodStatus {
+                    why: Why::ReadinessGate,
+                    ..
+                }
+            )
+        })
+        .count();
+    let normal = next
+        .actions
+        .iter()
+        .filter(|a| {
+            matches!(
+                a,
+                Action::PatchPod {
+                    why: Why::Lifecycle,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(
+        (gates, normal, next.actions.len()),
+        (3, 3, 6),
+        "{:?}",
+        next.actions
+    );
+    assert!(
+        world
+            .pods
+            .iter()
+            .all(|p| lifecycle::state(p) == lifecycle::NORMAL)
+    );
     world.settle();
     assert_eq!(world.unavailable(), 0);
     assert_eq!(world.at("web-1"), 3);

@@ -87,16 +87,10 @@ pub fn new_pod(set: &CloneSet, template: &PodTemplateSpec, revision: &str, id: &
     labels.insert(REVISION_LABEL.into(), revision.into());
     labels.insert(POD_TEMPLATE_HASH_LABEL.into(), short_hash(revision).into());
     labels.insert(INSTANCE_ID_LABEL.into(), id.into());
-    // Created straight into Normal when no preNormal hook is set: upstream writes
-    // PreparingNormal and flips it once the pod is scheduled, which costs a write per pod
-    // and changes nothing a user can observe (an unscheduled pod is unavailable anyway).
-    let pre_normal = set.spec.lifecycle.as_ref().and_then(|l| l.pre_normal.as_ref());
-    let state = if lifecycle::is_configured(pre_normal) {
-        lifecycle::PREPARING_NORMAL
-    } else {
-        lifecycle::NORMAL
-    };
-    labels.insert(lifecycle::STATE_LABEL.into(), state.into());
+    // Created in PreparingNormal, as upstream: it turns Normal once scheduled (and, with a
+    // preNormal hook, once every hook is on), so a pod no node takes stays PreparingNormal
+    // where users and OpenKruise's e2e look for it. One more write per new pod.
+    labels.insert(lifecycle::STATE_LABEL.into(), lifecycle::PREPARING_NORMAL.into());
     pod.metadata
         .annotations
         .get_or_insert_with(BTreeMap::new)
@@ -191,7 +185,7 @@ mod tests {
         assert_eq!(labels[REVISION_LABEL], "guestbook-b976d4544");
         assert_eq!(labels[POD_TEMPLATE_HASH_LABEL], "b976d4544");
         assert_eq!(labels[INSTANCE_ID_LABEL], "x7k2p");
-        assert_eq!(labels[lifecycle::STATE_LABEL], lifecycle::NORMAL);
+        assert_eq!(labels[lifecycle::STATE_LABEL], lifecycle::PREPARING_NORMAL);
         let spec = pod.spec.as_ref().expect("spec");
         assert!(
             spec.readiness_gates
