@@ -138,6 +138,14 @@ where
         true
     }
 
+    /// Whether `status` counts as many pods as the spec asks for (`status.replicas` equals
+    /// `spec.replicas`) where the stored status did not. Such a counters-only change is
+    /// written at once: the pod count a scale waits for (OpenKruise's e2e allows 3 s) is
+    /// never held. Default: never (nothing is held by default anyway).
+    fn status_count_reached(&self, _status: &Self::Status) -> bool {
+        false
+    }
+
     /// The status to write after a failed write of this round (`planned`: the plan's, if
     /// any). Default: the plan's, unchanged.
     fn with_failure(&self, planned: Option<Self::Status>, _error: &Error) -> Option<Self::Status> {
@@ -285,10 +293,13 @@ where
             map.insert("conditions".into(), Value::Null);
         }
         // Counters alone wait out the window of the last write, unless the rollout is
-        // complete (or a write failed): the round comes back when the window ends.
+        // complete, the pod count reaches the spec's (or a write failed): the round comes
+        // back when the window ends.
         let settled = status.as_ref().is_none_or(|s| object.status_at_rest(s));
+        let count_reached = status.as_ref().is_some_and(|s| object.status_count_reached(s));
         if outcome.first_error.is_none()
             && !settled
+            && !count_reached
             && crate::runtime::coalesce::counters_only(&value, &stored)
             && let Some(left) = ctx.status_window.hold(&owner, Instant::now())
         {

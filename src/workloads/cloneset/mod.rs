@@ -147,6 +147,11 @@ impl crate::runtime::driver::Reconciled for CloneSet {
             && updated_available >= expected
     }
 
+    fn status_count_reached(&self, status: &Self::Status) -> bool {
+        let want = self.spec.replicas.unwrap_or(1);
+        status.replicas == want && self.status.as_ref().is_none_or(|s| s.replicas != want)
+    }
+
     /// A failed pod create or delete is the round's `FailedScale` condition, a failed pod
     /// write its `FailedUpdate` (as upstream's syncCloneSet records them), with the error
     /// naming the pod.
@@ -195,4 +200,51 @@ where
 {
     crate::runtime::driver::run::<CloneSet, _>("clonesets", serve, crate::runtime::triggers::Triggers::new())
         .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::api::cloneset::CloneSetStatus;
+    use crate::runtime::driver::Reconciled;
+
+    fn set(replicas: i32, stored: Option<i32>) -> CloneSet {
+        let mut set: CloneSet = serde_json::from_value(json!({
+            "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "metadata": { "name": "web" },
+            "spec": { "replicas": replicas, "selector": { "matchLabels": { "app": "web" } },
+                "template": { "metadata": { "labels": { "app": "web" } },
+                    "spec": { "containers": [{ "name": "app", "image": "nginx" }] } } } }))
+        .expect("set");
+        set.status = stored.map(|replicas| CloneSetStatus {
+            replicas,
+            ..Default::default()
+        });
+        set
+    }
+
+    #[test]
+    fn the_pod_count_reaching_the_spec_is_written_at_once_and_only_then() {
+        let status = |replicas| CloneSetStatus {
+            replicas,
+            ..Default::default()
+        };
+        // (spec, stored, planned) -> written at once
+        let table = [
+            (3, None, 3, true),
+            (3, Some(0), 3, true),
+            (3, Some(2), 3, true),
+            (3, Some(3), 3, false),
+            (3, Some(0), 2, false),
+            (0, Some(3), 0, true),
+        ];
+        for (want, stored, planned, at_once) in table {
+            assert_eq!(
+                set(want, stored).status_count_reached(&status(planned)),
+                at_once,
+                "spec {want}, stored {stored:?}, planned {planned}"
+            );
+        }
+    }
 }

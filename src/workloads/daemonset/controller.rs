@@ -121,6 +121,11 @@ impl crate::runtime::driver::Reconciled for DaemonSet {
             && status.number_misscheduled == 0
             && (limited || status.updated_number_scheduled == desired)
     }
+
+    fn status_count_reached(&self, status: &DaemonSetStatus) -> bool {
+        let reached = |s: &DaemonSetStatus| s.current_number_scheduled == s.desired_number_scheduled;
+        reached(status) && !self.status.as_ref().is_some_and(reached)
+    }
 }
 
 /// The Failed-pod backoff's key: the set's uid, its generation and the node (upstream's).

@@ -92,6 +92,11 @@ impl crate::runtime::driver::Reconciled for StatefulSet {
             && status.updated_replicas >= expected
     }
 
+    fn status_count_reached(&self, status: &StatefulSetStatus) -> bool {
+        let want = self.spec.replicas.unwrap_or(1);
+        status.replicas == want && self.status.as_ref().is_none_or(|s| s.replicas != want)
+    }
+
     /// The round's failure condition replaces the conditions (they are rebuilt by every
     /// status write, reference §4.7).
     fn with_failure(&self, planned: Option<StatefulSetStatus>, error: &Error) -> Option<StatefulSetStatus> {
