@@ -1,7 +1,8 @@
 //! `run`'s admission webhooks on the real control plane, where the kube-apiserver itself
 //! calls the server: defaults written back, a selector that misses its template refused,
 //! the configurations removed by a graceful exit and harmless after a SIGKILL, one CA for a
-//! leader and its standby, and a certificate renewal that fails no admission call.
+//! leader and its standby, a certificate renewal that fails no admission call, and the
+//! spec defaults of the jobs.
 mod support;
 
 use std::time::{Duration, Instant};
@@ -338,4 +339,54 @@ async fn a_forced_certificate_renewal_fails_no_admission_call() {
         undefaulted.len()
     );
     drop(controller);
+}
+
+/// A BroadcastJob and an AdvancedCronJob get OpenKruise's spec defaults at admission, so
+/// `kubectl get -o yaml` shows the policies that apply; their pod templates stay as written.
+#[tokio::test]
+async fn jobs_get_upstreams_spec_defaults_and_keep_their_pod_templates() {
+    let ns = TestNamespace::create("webhooks-jobs").await;
+    let controller = RunningController::start(&ns);
+    registered(&ns).await;
+    support::webhooks::answering(&ns).await;
+    let pod = json!({ "spec": { "restartPolicy": "Never",
+        "containers": [{ "name": "c", "image": "busybox" }] } });
+    let job = support::dynamic_api(&ns, "apps.kruise.io/v1alpha1", "BroadcastJob", "broadcastjobs")
+        .create(
+            &PostParams::default(),
+            &support::object(
+                json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "BroadcastJob",
+                "metadata": { "name": "bare" }, "spec": { "template": pod.clone(), "paused": true } }),
+            ),
+        )
+        .await
+        .expect("a bare BroadcastJob");
+    let spec = &job.data["spec"];
+    assert_eq!(spec["completionPolicy"]["type"], "Always", "{spec}");
+    assert_eq!(spec["parallelism"], 2147483647, "{spec}");
+    assert_eq!(spec["failurePolicy"]["type"], "FailFast", "{spec}");
+    assert_eq!(spec["template"], pod, "the pod template as written");
+    let cron = support::dynamic_api(
+        &ns,
+        "apps.kruise.io/v1alpha1",
+        "AdvancedCronJob",
+        "advancedcronjobs",
+    )
+    .create(
+        &PostParams::default(),
+        &support::object(
+            json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "AdvancedCronJob",
+                "metadata": { "name": "bare" }, "spec": { "schedule": "0 0 1 1 *",
+                    "template": { "broadcastJobTemplate": { "spec": { "template": pod.clone() } } } } }),
+        ),
+    )
+    .await
+    .expect("a bare AdvancedCronJob");
+    let spec = &cron.data["spec"];
+    assert_eq!(spec["concurrencyPolicy"], "Allow", "{spec}");
+    assert_eq!(spec["paused"], false, "{spec}");
+    assert_eq!(spec["successfulJobsHistoryLimit"], 3, "{spec}");
+    assert_eq!(spec["failedJobsHistoryLimit"], 1, "{spec}");
+    assert_eq!(spec["template"]["broadcastJobTemplate"]["spec"]["template"], pod);
+    assert_eq!(controller.stop(), 0);
 }

@@ -1,13 +1,15 @@
 //! The defaults OpenKruise's mutating webhook writes into a CloneSet, an Advanced
-//! StatefulSet, an Advanced DaemonSet or a SidecarSet (its `SetDefaults*`, spec level; the
-//! SidecarSet's in `crate::workloads::sidecarset::defaults`), so `kubectl get -o yaml` shows what the
+//! StatefulSet, an Advanced DaemonSet, a BroadcastJob, an AdvancedCronJob or a SidecarSet
+//! (its `SetDefaults*`, spec level; the SidecarSet's in
+//! `crate::workloads::sidecarset::defaults`), so `kubectl get -o yaml` shows what the
 //! controller will do. Pure: an object as JSON in, the defaulted object out; the webhook
 //! answers with the JSON patch between them.
 //!
 //! Invariants: a field the user set is never changed, only absent ones are filled; the
 //! planners read the same defaults when a field is absent (an object created while no
-//! webhook ran is planned the same way); the pod template gets OpenKruise's template
-//! defaults ([`template_defaults`]) on create and when an update changed it, so a template
+//! webhook ran is planned the same way); the pod template (not a job's, see [`of`]) gets
+//! OpenKruise's template defaults ([`template_defaults`]) on create and when an update
+//! changed it, so a template
 //! stored through us hashes to the revision name OpenKruise would compute, and the
 //! controllers hash every template defaulted anyway (a template stored while no webhook
 //! ran gets the same revision).
@@ -154,6 +156,38 @@ pub fn daemonset(object: &Value) -> Value {
     out
 }
 
+/// A BroadcastJob's defaults: completion policy `Always`, parallelism unlimited (2^31-1,
+/// as upstream spells it), failure policy `FailFast`.
+pub fn broadcastjob(object: &Value) -> Value {
+    let mut out = object.clone();
+    fill(&mut out, &["spec", "completionPolicy", "type"], json!("Always"));
+    fill(&mut out, &["spec", "parallelism"], json!(i32::MAX));
+    fill(&mut out, &["spec", "failurePolicy", "type"], json!("FailFast"));
+    out
+}
+
+/// An AdvancedCronJob's defaults: concurrency policy `Allow` (`Replace` for an image-list
+/// pull job: running two at once is useless), not paused, 3 successful and 1 failed job
+/// kept; an image-list pull job template gets its completion and pull policies.
+pub fn advancedcronjob(object: &Value) -> Value {
+    let mut out = object.clone();
+    let pull = ["spec", "template", "imageListPullJobTemplate", "spec"];
+    let at = |leaf: &[&'static str]| [&pull[..], leaf].concat();
+    let pulls = out["spec"]["template"]["imageListPullJobTemplate"].is_object();
+    if pulls && text(&out, &at(&["completionPolicy", "type"])).is_none() {
+        fill(&mut out, &at(&["completionPolicy", "type"]), json!("Always"));
+        fill(&mut out, &at(&["pullPolicy", "timeoutSeconds"]), json!(600));
+        fill(&mut out, &at(&["pullPolicy", "backoffLimit"]), json!(3));
+        fill(&mut out, &at(&["imagePullPolicy"]), json!("IfNotPresent"));
+    }
+    let concurrency = if pulls { "Replace" } else { "Allow" };
+    fill(&mut out, &["spec", "concurrencyPolicy"], json!(concurrency));
+    fill(&mut out, &["spec", "paused"], json!(false));
+    fill(&mut out, &["spec", "successfulJobsHistoryLimit"], json!(3));
+    fill(&mut out, &["spec", "failedJobsHistoryLimit"], json!(1));
+    out
+}
+
 /// The defaults of `kind`, if it has any here; the pod template too when `template` (on
 /// create, and on an update that changed it, as upstream; never a DaemonSet's, whose
 /// webhook upstream leaves the template alone).
@@ -164,6 +198,10 @@ pub fn of(kind: &str, object: &Value, template: bool) -> Option<Value> {
         "DaemonSet" => return Some(daemonset(object)),
         "SidecarSet" => return Some(crate::workloads::sidecarset::defaults::defaulted(object)),
         "UnitedDeployment" => return Some(crate::workloads::uniteddeployment::validation::defaulted(object)),
+        // Their pod templates are left as written: upstream's template defaults would make
+        // an unset restartPolicy `Always`, which a job's pods cannot have.
+        "BroadcastJob" => return Some(broadcastjob(object)),
+        "AdvancedCronJob" => return Some(advancedcronjob(object)),
         _ => return None,
     };
     if template && out["spec"]["template"].is_object() {
@@ -175,6 +213,63 @@ pub fn of(kind: &str, object: &Value, template: bool) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bare_broadcastjob_gets_upstreams_policies_and_parallelism_and_a_set_field_is_kept() {
+        let bare = json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "BroadcastJob",
+            "spec": { "template": { "spec": { "containers": [{ "name": "c", "image": "busybox" }] } } } });
+        let out = of("BroadcastJob", &bare, true).expect("defaults");
+        assert_eq!(
+            out["spec"]["template"], bare["spec"]["template"],
+            "no restartPolicy: Always"
+        );
+        assert_eq!(out["spec"]["completionPolicy"], json!({ "type": "Always" }));
+        assert_eq!(out["spec"]["parallelism"], json!(2147483647));
+        assert_eq!(out["spec"]["failurePolicy"], json!({ "type": "FailFast" }));
+        let mut set = bare.clone();
+        set["spec"]["parallelism"] = json!("50%");
+        set["spec"]["completionPolicy"] = json!({ "type": "Never" });
+        set["spec"]["failurePolicy"] = json!({ "type": "Continue", "restartLimit": 2 });
+        let out = of("BroadcastJob", &set, false).expect("defaults");
+        assert_eq!(out["spec"]["parallelism"], "50%");
+        assert_eq!(out["spec"]["completionPolicy"], json!({ "type": "Never" }));
+        assert_eq!(
+            out["spec"]["failurePolicy"],
+            json!({ "type": "Continue", "restartLimit": 2 })
+        );
+    }
+
+    #[test]
+    fn a_bare_advancedcronjob_gets_upstreams_defaults_and_its_child_template_is_left_alone() {
+        let bare = json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "AdvancedCronJob",
+            "spec": { "schedule": "*/1 * * * *", "template": { "broadcastJobTemplate": { "spec": {
+                "template": { "spec": { "containers": [{ "name": "c", "image": "busybox" }] } } } } } } });
+        let out = of("AdvancedCronJob", &bare, true).expect("defaults");
+        assert_eq!(out["spec"]["concurrencyPolicy"], "Allow");
+        assert_eq!(out["spec"]["paused"], false);
+        assert_eq!(out["spec"]["successfulJobsHistoryLimit"], 3);
+        assert_eq!(out["spec"]["failedJobsHistoryLimit"], 1);
+        assert_eq!(
+            out["spec"]["template"], bare["spec"]["template"],
+            "no restartPolicy: Always"
+        );
+        let pulls = json!({ "spec": { "schedule": "0 * * * *", "concurrencyPolicy": "Forbid",
+            "template": { "imageListPullJobTemplate": { "spec": { "images": ["nginx"] } } } } });
+        let out = of("AdvancedCronJob", &pulls, true).expect("defaults");
+        assert_eq!(out["spec"]["concurrencyPolicy"], "Forbid", "kept");
+        let spec = &out["spec"]["template"]["imageListPullJobTemplate"]["spec"];
+        assert_eq!(spec["completionPolicy"], json!({ "type": "Always" }));
+        assert_eq!(
+            spec["pullPolicy"],
+            json!({ "timeoutSeconds": 600, "backoffLimit": 3 })
+        );
+        assert_eq!(spec["imagePullPolicy"], "IfNotPresent");
+        let unset = json!({ "spec": { "template": { "imageListPullJobTemplate": { "spec": {} } } } });
+        assert_eq!(
+            of("AdvancedCronJob", &unset, true).expect("d")["spec"]["concurrencyPolicy"],
+            "Replace"
+        );
+    }
 
     #[test]
     fn a_bare_cloneset_gets_upstreams_defaults_and_a_set_field_is_kept() {
