@@ -1,6 +1,8 @@
 //! Conformance of the simulated kubelet on bare pods, against the real control plane:
 //! start, readiness gates both ways, in-place image restart, completion, deletion,
-//! per-pod delays, PVC binding. Each test would fail if its rule broke.
+//! per-pod delays, PVC binding; and of the plane's namespaces (their `default`
+//! ServiceAccount and `kube-root-ca.crt`, which OpenKruise's e2e framework waits for).
+//! Each test would fail if its rule broke.
 mod support;
 
 use std::time::{Duration, Instant};
@@ -477,4 +479,22 @@ async fn a_hanging_in_place_restart_never_finishes() {
     let p = pods.get("web").await.expect("get pod");
     let app = &p.status.and_then(|s| s.container_statuses).expect("statuses")[0];
     assert_eq!((app.image.as_str(), app.restart_count), ("nginx:1", 0));
+}
+
+#[tokio::test]
+async fn a_new_namespace_gets_its_default_service_account_and_root_ca() {
+    use k8s_openapi::api::core::v1::{ConfigMap, ServiceAccount};
+    let ns = TestNamespace::create("plane-ns").await;
+    let accounts: Api<ServiceAccount> = ns.api();
+    let maps: Api<ConfigMap> = ns.api();
+    wait_for("the default ServiceAccount", WAIT, || async {
+        accounts.get("default").await.map_err(|e| e.to_string())
+    })
+    .await;
+    let ca = wait_for("kube-root-ca.crt", WAIT, || async {
+        maps.get("kube-root-ca.crt").await.map_err(|e| e.to_string())
+    })
+    .await;
+    let pem = ca.data.and_then(|d| d.get("ca.crt").cloned()).unwrap_or_default();
+    assert!(pem.contains("BEGIN CERTIFICATE"), "{pem}");
 }

@@ -28,6 +28,10 @@ pub const BASE_CONTROLLERS: &[&str] = &[
     "persistentvolume-binder-controller",
     "persistentvolumeclaim-protection-controller",
     "persistentvolume-protection-controller",
+    // Every namespace gets its `default` ServiceAccount and its `kube-root-ca.crt`, as on
+    // a real cluster (OpenKruise's e2e framework waits for both).
+    "serviceaccount-controller",
+    "root-ca-certificate-publisher-controller",
 ];
 pub const COMPARISON_CONTROLLERS: &[&str] = &["statefulset-controller", "daemonset-controller"];
 
@@ -111,7 +115,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Error> {
     let kcm = Component::spawn(
         "kube-controller-manager",
         &bin("kube-controller-manager"),
-        &controller_manager_args(&kubeconfig, &controllers),
+        &controller_manager_args(&kubeconfig, &controllers, &pki.ca_cert),
         &run.log("kube-controller-manager"),
     )?;
     let scheduler = Component::spawn(
@@ -219,9 +223,11 @@ fn apiserver_args(pki: &pki::Pki, etcd_port: u16, port: u16) -> Vec<String> {
     ]
 }
 
-fn controller_manager_args(kubeconfig: &str, controllers: &[&str]) -> Vec<String> {
+fn controller_manager_args(kubeconfig: &str, controllers: &[&str], ca: &Path) -> Vec<String> {
     vec![
         format!("--kubeconfig={kubeconfig}"),
+        // What the root-ca-certificate-publisher publishes as `kube-root-ca.crt`.
+        format!("--root-ca-file={}", ca.display()),
         "--leader-elect=false".into(),
         "--secure-port=0".into(),
         format!("--controllers={}", controllers.join(",")),
