@@ -322,12 +322,6 @@ async fn survive_kills(tag: &str, doc: Value, bounds: Bounds, kills: usize, pods
     survive_kills_with(tag, doc, None, bounds, kills, pods).await;
 }
 
-/// Waits until the API server calls the webhooks of the run in `ns` (pods created later
-/// get sidecars).
-async fn webhooks_registered(ns: &TestNamespace) {
-    support::webhooks::answering(ns).await;
-}
-
 /// [`survive_kills`], where `doc` rolls the pods of `pods_from` (created after it, once the
 /// webhooks are registered): a SidecarSet and the workload it injects into.
 async fn survive_kills_with(
@@ -357,7 +351,7 @@ async fn survive_kills_with(
         .await
         .expect("create the workload");
     if let Some(owner) = pods_from {
-        webhooks_registered(&ns).await;
+        support::webhooks::answering(&ns).await;
         let api_version = owner["apiVersion"].as_str().expect("apiVersion");
         let kind = owner["kind"].as_str().expect("kind");
         support::dynamic_api(&ns, api_version, kind, &format!("{}s", kind.to_lowercase()))
@@ -823,7 +817,7 @@ async fn chaos_workloadspread_placement_survives_sigkill_loops() {
     };
 
     let first = RunningController::start_with(&ns, &["--leader-elect=false"]);
-    webhooks_registered(&ns).await;
+    support::webhooks::answering(&ns).await;
     spreads
         .create(&PostParams::default(), &ws)
         .await
@@ -857,7 +851,7 @@ async fn chaos_workloadspread_placement_survives_sigkill_loops() {
         controller.kill();
     }
     let last = RunningController::start_with(&ns, &["--leader-elect=false"]);
-    webhooks_registered(&ns).await;
+    support::webhooks::answering(&ns).await;
     workload.scale(20).await;
     let log = format!(" (seed {seed}); controller log:\n{}", last.log_tail());
     workload.wait_converged(&ns, "nginx:1", &log).await;

@@ -53,11 +53,6 @@ fn bare_pod(name: &str, app: &str) -> Pod {
     support::object(pod)
 }
 
-/// Waits until the API server calls the run's webhooks (pods created later get sidecars).
-async fn pod_webhook(ns: &TestNamespace) {
-    support::webhooks::answering(ns).await;
-}
-
 /// Waits until the controller wrote the SidecarSet's hash annotations.
 async fn hashed(api: &Api<DynamicObject>, name: &str) -> String {
     wait_for("the hash annotations", LONG, || async {
@@ -133,7 +128,7 @@ async fn ready_set(ns: &TestNamespace, set: DynamicObject) -> (Api<DynamicObject
     let sets = sidecarsets(ns);
     let set_name = set.name_any();
     // The webhooks first: the set is defaulted and judged as it is created.
-    pod_webhook(ns).await;
+    support::webhooks::answering(ns).await;
     sets.create(&PostParams::default(), &set)
         .await
         .expect("SidecarSet");
@@ -446,7 +441,7 @@ async fn the_handbook_sidecarset_injects_its_container_and_volume() {
     sets.create(&PostParams::default(), &set)
         .await
         .expect("the handbook SidecarSet");
-    pod_webhook(&ns).await;
+    support::webhooks::answering(&ns).await;
     let pods: Api<Pod> = ns.api();
     let pod = pods
         .create(&PostParams::default(), &bare_pod("nginx", "nginx"))
@@ -877,7 +872,7 @@ async fn a_v1beta1_custom_version_labels_its_revision_and_a_pin_to_it_injects_th
     });
     set.data["spec"]["customVersion"] = json!("v1");
     let beta = support::cluster_api(&ns, "apps.kruise.io/v1beta1", "SidecarSet", "sidecarsets");
-    pod_webhook(&ns).await;
+    support::webhooks::answering(&ns).await;
     let set_name = set.name_any();
     beta.create(&PostParams::default(), &set)
         .await

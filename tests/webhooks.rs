@@ -89,7 +89,6 @@ fn defaulted(cloneset: &Value) -> bool {
 async fn while_run_is_up_defaults_come_back_and_a_missed_selector_is_refused_and_a_graceful_exit_cleans_up() {
     let ns = TestNamespace::create("webhooks").await;
     let controller = RunningController::start(&ns);
-    registered(&ns).await;
     support::webhooks::answering(&ns).await;
 
     let set = create(&ns, "CloneSet", "v1alpha1", "bare", "bare")
@@ -305,7 +304,6 @@ async fn a_forced_certificate_renewal_fails_no_admission_call() {
     let ns = TestNamespace::create("webhooks-renew").await;
     // A 9 s serving certificate: renewed every 6 s or so.
     let controller = RunningController::start_with_env(&ns, &[], &[("KRUISE_WEBHOOK_CERT_LIFETIME", "9")]);
-    registered(&ns).await;
     // The renewals are what is measured: the first call comes once the API server calls
     // the run at all (a full run once saw its first create pass uncalled).
     support::webhooks::answering(&ns).await;
@@ -347,7 +345,6 @@ async fn a_forced_certificate_renewal_fails_no_admission_call() {
 async fn jobs_get_upstreams_spec_defaults_and_keep_their_pod_templates() {
     let ns = TestNamespace::create("webhooks-jobs").await;
     let controller = RunningController::start(&ns);
-    registered(&ns).await;
     support::webhooks::answering(&ns).await;
     let pod = json!({ "spec": { "restartPolicy": "Never",
         "containers": [{ "name": "c", "image": "busybox" }] } });

@@ -56,11 +56,6 @@ fn template(app: &str) -> Value {
         "spec": { "containers": [{ "name": "app", "image": "nginx:1.25" }] } })
 }
 
-/// Waits until the API server calls the run's webhooks (pods created later are placed).
-async fn pod_webhooks(ns: &TestNamespace) {
-    support::webhooks::answering(ns).await;
-}
-
 /// The subset a pod's annotation names.
 fn subset_of(pod: &Pod) -> Option<String> {
     let value: Value = serde_json::from_str(pod.annotations().get(MATCHED)?).ok()?;
@@ -164,7 +159,7 @@ async fn started(prefix: &str) -> (TestNamespace, TestNodes, RunningController, 
     let ns = TestNamespace::create(prefix).await;
     let nodes = TestNodes::zoned(&ns, 0).await;
     let controller = RunningController::start(&ns);
-    pod_webhooks(&ns).await;
+    support::webhooks::answering(&ns).await;
     let spreads = kruise_api(&ns, "WorkloadSpread", "v1alpha1");
     (ns, nodes, controller, spreads)
 }
@@ -494,7 +489,7 @@ async fn without_the_webhook_pods_are_adopted_by_node_or_reported_outside_any_su
 async fn bad_spreads_are_refused_naming_the_field_and_a_missing_target_is_reported() {
     let ns = TestNamespace::create("ws-bad").await;
     let controller = RunningController::start(&ns);
-    pod_webhooks(&ns).await;
+    support::webhooks::answering(&ns).await;
     let spreads = kruise_api(&ns, "WorkloadSpread", "v1alpha1");
     let front = json!({ "apiVersion": "apps/v1", "kind": "Deployment", "name": "front" });
     let refused = |ws: DynamicObject| {
