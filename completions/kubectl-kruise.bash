@@ -2336,7 +2336,7 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__run)
-            opts="-n -s -v -h -V --controllers --qps --burst --workers --metrics-addr --webhooks --webhook-addr --webhook-host --webhook-service --leader-elect --leader-elect-namespace --leader-elect-name --leader-elect-lease-duration --stall-after --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
+            opts="-n -s -v -h -V --controllers --qps --burst --workers --metrics-addr --webhooks --webhook-addr --webhook-host --webhook-service --leader-elect --leader-elect-namespace --leader-elect-name --leader-elect-lease-duration --stall-after --feature-gates --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2395,6 +2395,10 @@ _kubectl__kruise() {
                     return 0
                     ;;
                 --stall-after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --feature-gates)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -749,6 +749,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --leader-elect-name 'Name of the Lease'
             cand --leader-elect-lease-duration 'How long the Lease holds without a renewal (a standby takes over after it)'
             cand --stall-after 'A controller with an object waiting this long, and no reconcile finished in as long, is stalled'
+            cand --feature-gates 'OpenKruise''s feature gates, as kruise-manager takes them (NAME=true|false,...; AllAlpha, AllBeta)'
             cand --kubeconfig 'Path to the kubeconfig file to use'
             cand --context 'The name of the kubeconfig context to use'
             cand --cluster 'The name of the kubeconfig cluster to use'

@@ -594,6 +594,7 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l le
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l leader-elect-name -d 'Name of the Lease' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l leader-elect-lease-duration -d 'How long the Lease holds without a renewal (a standby takes over after it)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l stall-after -d 'A controller with an object waiting this long, and no reconcile finished in as long, is stalled' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l feature-gates -d 'OpenKruise\'s feature gates, as kruise-manager takes them (NAME=true|false,...; AllAlpha, AllBeta)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l context -d 'The name of the kubeconfig context to use' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l cluster -d 'The name of the kubeconfig cluster to use' -r

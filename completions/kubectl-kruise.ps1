@@ -790,6 +790,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('--leader-elect-name', '--leader-elect-name', [CompletionResultType]::ParameterName, 'Name of the Lease')
             [CompletionResult]::new('--leader-elect-lease-duration', '--leader-elect-lease-duration', [CompletionResultType]::ParameterName, 'How long the Lease holds without a renewal (a standby takes over after it)')
             [CompletionResult]::new('--stall-after', '--stall-after', [CompletionResultType]::ParameterName, 'A controller with an object waiting this long, and no reconcile finished in as long, is stalled')
+            [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'OpenKruise''s feature gates, as kruise-manager takes them (NAME=true|false,...; AllAlpha, AllBeta)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')

@@ -1047,3 +1047,136 @@ async fn a_new_pod_is_preparing_normal_until_it_is_scheduled() {
     }
     assert_eq!(controller.stop(), 0);
 }
+
+#[tokio::test]
+async fn containers_with_launch_priority_update_in_place_highest_first_each_after_the_last_is_ready() {
+    let ns = TestNamespace::create("cs-priority").await;
+    let controller = RunningController::start(&ns);
+    let mut set = cloneset("prio", 1, json!({ "type": "InPlaceIfPossible" }), json!({}));
+    if let Some(spec) = set.spec.template.spec.as_mut() {
+        spec.containers.push(support::object(json!({
+            "name": "redis",
+            "image": "redis:7",
+            "env": [{ "name": "KRUISE_CONTAINER_PRIORITY", "value": "10" }],
+            // The simulated kubelet reports it ready 2-3 s after it starts.
+            "lifecycle": { "postStart": { "exec": { "command": ["sleep", "2"] } } },
+        })));
+    }
+    create(&ns, &set).await;
+    wait_settled(&ns, "prio", 1, 1, &controller).await;
+    let set = ns.api::<CloneSet>().get("prio").await.expect("get CloneSet");
+    let mut containers =
+        serde_json::to_value(&set.spec.template.spec.expect("spec").containers).expect("json");
+    containers[0]["image"] = json!("nginx:1.26");
+    containers[1]["image"] = json!("redis:8");
+    merge_patch(
+        &ns,
+        "prio",
+        json!({ "spec": { "template": { "spec": { "containers": containers } } } }),
+    )
+    .await;
+    wait_settled(&ns, "prio", 1, 1, &controller).await;
+
+    let pod = pods(&ns, "prio").await.into_iter().next().expect("the pod");
+    let state: serde_json::Value = serde_json::from_str(
+        pod.annotations()
+            .get("apps.kruise.io/inplace-update-state")
+            .expect("in-place state"),
+    )
+    .expect("state json");
+    let batches: Vec<&serde_json::Value> = state["containerBatchesRecord"]
+        .as_array()
+        .expect("batches")
+        .iter()
+        .map(|b| &b["containers"])
+        .collect();
+    assert_eq!(batches, vec![&json!(["redis"]), &json!(["app"])], "{state}");
+    let status = |name: &str| {
+        pod.status
+            .as_ref()
+            .and_then(|s| s.container_statuses.as_ref())
+            .and_then(|l| l.iter().find(|c| c.name == name).cloned())
+            .expect("container status")
+    };
+    let (nginx, redis) = (status("app"), status("redis"));
+    assert_eq!((nginx.restart_count, redis.restart_count), (1, 1));
+    let redis_started = redis
+        .state
+        .and_then(|s| s.running)
+        .and_then(|r| r.started_at)
+        .expect("redis running");
+    let nginx_stopped = nginx
+        .last_state
+        .and_then(|s| s.terminated)
+        .and_then(|t| t.finished_at)
+        .expect("nginx restarted");
+    assert!(
+        nginx_stopped.0 > redis_started.0 + Duration::from_secs(2),
+        "nginx stopped at {} while redis (ready 2 s after its start at {}) was not ready yet",
+        nginx_stopped.0,
+        redis_started.0
+    );
+    assert_eq!(controller.stop(), 0);
+}
+
+#[tokio::test]
+async fn with_openkruises_partition_rollback_gate_a_grown_partition_rolls_pods_back_in_place() {
+    let ns = TestNamespace::create("cs-rollback").await;
+    let controller =
+        RunningController::start_with(&ns, &["--feature-gates", "CloneSetPartitionRollback=true"]);
+    let set = cloneset(
+        "back",
+        4,
+        json!({ "type": "InPlaceIfPossible", "partition": 2, "maxUnavailable": 1 }),
+        json!({}),
+    );
+    create(&ns, &set).await;
+    wait_settled(&ns, "back", 4, 4, &controller).await;
+    let before = views(&pods(&ns, "back").await);
+    set_image(&ns, "back", "nginx:1.26").await;
+    wait_settled(&ns, "back", 4, 2, &controller).await;
+    merge_patch(
+        &ns,
+        "back",
+        json!({ "spec": { "updateStrategy": { "partition": 4 } } }),
+    )
+    .await;
+    let images = || async {
+        let list = pods(&ns, "back").await;
+        list.iter().map(|p| PodView::of(p).image).collect::<Vec<_>>()
+    };
+    wait_for("every pod back on nginx:1.25", LONG, || async {
+        let now = images().await;
+        if now.iter().all(|i| i == "nginx:1.25") && now.len() == 4 {
+            Ok(())
+        } else {
+            Err(format!("{now:?}\n{}", controller.log_tail()))
+        }
+    })
+    .await;
+    wait_settled(&ns, "back", 4, 0, &controller).await;
+    let after = views(&pods(&ns, "back").await);
+    for (name, b) in &before {
+        assert_eq!(
+            after.get(name).map(|a| &a.uid),
+            Some(&b.uid),
+            "{name} kept (rolled back in place)"
+        );
+    }
+    assert_eq!(controller.stop(), 0);
+}
+
+#[test]
+fn an_unknown_feature_gate_is_refused_naming_it_and_openkruises_gates() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-kruise"))
+        .args(["run", "--feature-gates", "CloneSetRollback=true"])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("unknown feature gate CloneSetRollback")
+            && stderr.contains("CloneSetPartitionRollback"),
+        "{stderr}"
+    );
+}

@@ -240,6 +240,8 @@ pub(crate) fn preview(
         collision_count: 0,
         node_labels: &std::collections::BTreeMap::new(),
         now,
+        // The CLI does not know the run's gates: upstream's defaults.
+        features: Default::default(),
     };
     let old = active.iter().filter(|p| !is_at_revision(p, update)).count() as i64;
     let moving = usize::try_from((old - partition).max(0)).unwrap_or(0);

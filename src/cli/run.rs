@@ -137,6 +137,17 @@ pub struct RunArgs {
     /// the pod), and run stops with exit code 3 naming it (0s: never judged stalled)
     #[arg(long, default_value = "2m", value_parser = super::duration, value_name = "DURATION")]
     pub stall_after: std::time::Duration,
+    /// OpenKruise's feature gates, as kruise-manager takes them (NAME=true|false,...; AllAlpha, AllBeta)
+    ///
+    /// Upstream's names and defaults (v1.9.0). CloneSetPartitionRollback and
+    /// PreparingUpdateAsUpdate change what the controllers do; a gate this binary cannot
+    /// follow is accepted and named in a warning at start (node-agent features, for one)
+    #[arg(long, value_name = "GATES", value_parser = parse_feature_gates)]
+    pub feature_gates: Option<crate::runtime::features::FeatureGates>,
+}
+
+fn parse_feature_gates(value: &str) -> Result<crate::runtime::features::FeatureGates, String> {
+    crate::runtime::features::FeatureGates::parse(value)
 }
 
 fn parse_webhook_service(value: &str) -> Result<(String, String, i32), String> {
@@ -276,6 +287,11 @@ async fn require_crds(client: &kube::Client, needed: &[(String, String)]) -> any
 
 pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let controllers = chosen_controllers(&args)?;
+    let gates = args.feature_gates.clone().unwrap_or_default();
+    for warning in gates.unsupported() {
+        eprintln!("warning: {warning}");
+    }
+    let features = gates.features();
     let workers: Vec<u16> = controllers
         .iter()
         .map(|c| workers_for(&args, c.name))
@@ -474,6 +490,7 @@ the same lease with --leader-elect-namespace so one waits for the other",
         subscriptions: stores.subscribe(),
         namespace: namespace.clone(),
         system_namespace: system_namespace.clone(),
+        features,
         workers,
         metrics: metrics.clone(),
         shutdown: Box::pin(shutdown.clone()) as Shutdown,

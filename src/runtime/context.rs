@@ -179,6 +179,8 @@ pub struct Context {
     /// Where objects of cluster-scoped kinds keep their namespaced children (a
     /// SidecarSet's ControllerRevisions): the run's namespace, else its lease namespace.
     pub system_namespace: String,
+    /// OpenKruise's feature gates the planners read (`run --feature-gates`).
+    pub features: crate::runtime::features::Features,
 }
 
 /// One object's failures in a row: how many, when its retry is due, and the generation

@@ -170,6 +170,8 @@ pub struct Serve<F> {
     /// Where objects of cluster-scoped kinds keep their namespaced children (a
     /// SidecarSet's ControllerRevisions): upstream's "Kruise namespace".
     pub system_namespace: String,
+    /// OpenKruise's feature gates the planners read (`run --feature-gates`).
+    pub features: crate::runtime::features::Features,
     /// Concurrent reconciles; 0: no cap (see `run --workers`).
     pub workers: u16,
     pub metrics: Arc<Metrics>,
@@ -252,6 +254,7 @@ pub async fn serve<K, R, Fut, F>(
         status_window: Default::default(),
         scope: s.namespace.clone(),
         system_namespace: s.system_namespace.clone(),
+        features: s.features,
     });
     ctx.queue.count_expectations(ctx.expectations.clone());
     let queue = ctx.queue.clone();

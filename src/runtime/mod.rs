@@ -19,6 +19,7 @@ pub mod driver;
 pub mod events;
 pub mod executor;
 pub mod expectations;
+pub mod features;
 pub mod history;
 pub mod inplace;
 pub mod leader;

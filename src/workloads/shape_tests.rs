@@ -163,6 +163,7 @@ proptest! {
             collision_count: 0,
             node_labels: &BTreeMap::new(),
             now: NOW.parse().expect("time"),
+            features: Default::default(),
         };
         let _ = crate::workloads::cloneset::plan::plan(&snapshot);
     }

@@ -6,6 +6,7 @@
 //! to update; the shared executor sends the writes.
 pub mod decide;
 pub mod patch;
+pub mod priority;
 pub mod state;
 pub mod step;
 

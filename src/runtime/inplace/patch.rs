@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::decide::MetadataChanges;
+use super::priority;
 use super::state::{
     GRACE_ANNOTATION, InPlaceUpdateState, LEGACY_GRACE_ANNOTATION, LEGACY_STATE_ANNOTATION, READINESS_GATE,
     RecordedStatus, STATE_ANNOTATION,
@@ -133,16 +134,58 @@ fn image_ids(pod: &Pod, containers: impl Iterator<Item = String>) -> BTreeMap<St
         .collect()
 }
 
-/// Records an applied batch in `state` (reference §1.6): the imageIDs the containers run
-/// now, and `{timestamp, containers}` appended to `containerBatchesRecord`.
-fn applied(state: &mut InPlaceUpdateState, pod: &Pod, images: &BTreeMap<String, String>, now: &str) {
-    state.last_container_statuses = Some(image_ids(pod, images.keys().cloned()));
-    if !images.is_empty() {
-        let containers: Vec<&String> = images.keys().collect();
+/// Applies the first batch of `images` (by launch priority, see [`priority`]) to `state`
+/// and returns the images to write into the pod now: the imageIDs those containers run
+/// now are recorded (beside any recorded by an earlier batch), the rest is queued in
+/// `nextContainerImages` behind a ready check of this batch, and `{timestamp, containers}`
+/// is appended to `containerBatchesRecord`.
+fn applied(
+    state: &mut InPlaceUpdateState,
+    pod: &Pod,
+    images: &BTreeMap<String, String>,
+    now: &str,
+) -> BTreeMap<String, String> {
+    let (first, later) = priority::first_batch(pod, images.keys());
+    let (batch, next): (BTreeMap<String, String>, BTreeMap<String, String>) = images
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .partition(|(name, _)| first.contains(name));
+    let recorded = image_ids(pod, batch.keys().cloned());
+    match state.last_container_statuses.as_mut() {
+        Some(before) => before.extend(recorded),
+        None => state.last_container_statuses = Some(recorded),
+    }
+    state.pre_check_before_next =
+        (!later.is_empty()).then(|| json!({ "containersRequiredReady": first.iter().collect::<Vec<_>>() }));
+    state.next_container_images = next;
+    if !batch.is_empty() {
+        let containers: Vec<&String> = batch.keys().collect();
         state
             .container_batches_record
             .push(json!({ "timestamp": now, "containers": containers }));
     }
+    batch
+}
+
+/// The write that starts the next container batch of `pod`'s in-place update: once the
+/// batch before it runs its new images and its containers are ready. None otherwise.
+pub fn next_batch(pod: &Pod, state: &InPlaceUpdateState, now: &str) -> Option<Value> {
+    if state.next_container_images.is_empty()
+        || !super::state::is_batch_complete(pod, state)
+        || !super::state::required_containers_ready(pod, state)
+    {
+        return None;
+    }
+    let mut next = state.clone();
+    let images = std::mem::take(&mut next.next_container_images);
+    let batch = applied(&mut next, pod, &images, now);
+    Some(json!({
+        "metadata": {
+            "resourceVersion": pod.metadata.resource_version,
+            "annotations": { STATE_ANNOTATION: next.to_annotation() },
+        },
+        "spec": { "containers": containers_patch(&batch) },
+    }))
 }
 
 fn containers_patch(images: &BTreeMap<String, String>) -> Value {
@@ -182,6 +225,7 @@ pub fn update_pod(pod: &Pod, update: &InPlaceUpdate<'_>, now: &str) -> Value {
         set_map(&mut annotations, k, v.clone());
     }
     let graced = update.grace_seconds > 0 && !update.images.is_empty();
+    let mut batch = BTreeMap::new();
     let mut state = InPlaceUpdateState {
         revision: update.target_revision.into(),
         update_timestamp: now.into(),
@@ -191,7 +235,7 @@ pub fn update_pod(pod: &Pod, update: &InPlaceUpdate<'_>, now: &str) -> Value {
     if !graced {
         // The spec is applied now: record what runs and this batch (upstream records both
         // when it applies, so a pod in a grace period shows `lastContainerStatuses: null`).
-        applied(&mut state, pod, update.images, now);
+        batch = applied(&mut state, pod, update.images, now);
     }
     set_map(&mut annotations, STATE_ANNOTATION, Some(state.to_annotation()));
     let has_legacy = pod
@@ -221,8 +265,8 @@ pub fn update_pod(pod: &Pod, update: &InPlaceUpdate<'_>, now: &str) -> Value {
         );
     } else {
         set_map(&mut annotations, GRACE_ANNOTATION, None);
-        if !update.images.is_empty() {
-            patch["spec"] = json!({ "containers": containers_patch(update.images) });
+        if !batch.is_empty() {
+            patch["spec"] = json!({ "containers": containers_patch(&batch) });
         }
     }
     patch["metadata"]["annotations"] = Value::Object(annotations);
@@ -263,12 +307,12 @@ pub fn grace_step(pod: &Pod, revision_label: Option<&str>, elapsed: i64, now: &s
             update_images: true,
             ..InPlaceUpdateState::default()
         });
-    applied(&mut state, pod, &grace.container_images, now);
+    let batch = applied(&mut state, pod, &grace.container_images, now);
     let mut annotations = drop_annotations;
     annotations[STATE_ANNOTATION] = Value::String(state.to_annotation());
     Some(GraceStep::Apply(json!({
         "metadata": { "resourceVersion": rv, "annotations": annotations },
-        "spec": { "containers": containers_patch(&grace.container_images) },
+        "spec": { "containers": containers_patch(&batch) },
     })))
 }
 

@@ -169,3 +169,94 @@ fn the_gate_needs_writing_until_it_is_plainly_true() {
     conditions(&mut p).truncate(2);
     assert!(needs_gate_true(&p));
 }
+
+/// Spec image of redis, and its status (image, imageID, ready).
+fn two_container_pod(redis_spec: &str, redis_status: (&str, &str, bool)) -> Pod {
+    pod(json!({
+        "metadata": { "name": "web-a", "resourceVersion": "50", "labels": { "controller-revision-hash": "web-1" } },
+        "spec": {
+            "containers": [
+                { "name": "nginx", "image": "nginx:1" },
+                { "name": "redis", "image": redis_spec, "env": [{ "name": "KRUISE_CONTAINER_PRIORITY", "value": "10" }] },
+            ],
+        },
+        "status": {
+            "phase": "Running",
+            "containerStatuses": [
+                { "name": "nginx", "image": "nginx:1", "imageID": "n-1", "ready": true, "restartCount": 0 },
+                { "name": "redis", "image": redis_status.0, "imageID": redis_status.1, "ready": redis_status.2, "restartCount": 0 },
+            ],
+        },
+    }))
+}
+
+fn state_of(patch: &Value) -> InPlaceUpdateState {
+    serde_json::from_str(
+        patch["metadata"]["annotations"][STATE_ANNOTATION]
+            .as_str()
+            .expect("state"),
+    )
+    .expect("json")
+}
+
+#[test]
+fn containers_with_launch_priority_are_updated_in_batches_highest_first() {
+    let images = BTreeMap::from([
+        ("nginx".to_string(), "nginx:2".to_string()),
+        ("redis".to_string(), "busybox:1".to_string()),
+    ]);
+    let metadata = MetadataChanges::default();
+    let update = InPlaceUpdate {
+        target_revision: "web-2",
+        images: &images,
+        metadata: &metadata,
+        grace_seconds: 0,
+        extra_labels: BTreeMap::new(),
+        extra_annotations: BTreeMap::new(),
+    };
+    let before = two_container_pod("redis:1", ("redis:1", "r-1", true));
+    let first = update_pod(&before, &update, "2026-01-01T00:00:00Z");
+    assert_eq!(
+        first["spec"]["containers"],
+        json!([{ "name": "redis", "image": "busybox:1" }])
+    );
+    let state = state_of(&first);
+    assert_eq!(
+        state.next_container_images,
+        BTreeMap::from([("nginx".to_string(), "nginx:2".to_string())])
+    );
+    assert_eq!(
+        state.pre_check_before_next,
+        Some(json!({ "containersRequiredReady": ["redis"] }))
+    );
+    assert_eq!(state.container_batches_record.len(), 1);
+    assert_eq!(state.container_batches_record[0]["containers"], json!(["redis"]));
+    assert!(!super::super::state::is_update_complete(&before, &state));
+
+    // Redis still runs the old image, then runs the new one but is not ready: no next batch.
+    let written = two_container_pod("busybox:1", ("redis:1", "r-1", true));
+    assert_eq!(next_batch(&written, &state, "t"), None);
+    let restarted = two_container_pod("busybox:1", ("busybox:1", "r-2", false));
+    assert_eq!(next_batch(&restarted, &state, "t"), None);
+
+    // Redis ready on its new image: nginx goes next, and both batches are recorded.
+    let ready = two_container_pod("busybox:1", ("busybox:1", "r-2", true));
+    let second = next_batch(&ready, &state, "2026-01-01T00:00:20Z").expect("next batch");
+    assert_eq!(second["metadata"]["resourceVersion"], "50");
+    assert_eq!(
+        second["spec"]["containers"],
+        json!([{ "name": "nginx", "image": "nginx:2" }])
+    );
+    let state = state_of(&second);
+    assert!(state.next_container_images.is_empty());
+    assert_eq!(state.pre_check_before_next, None);
+    let batches: Vec<&Value> = state
+        .container_batches_record
+        .iter()
+        .map(|b| &b["containers"])
+        .collect();
+    assert_eq!(batches, vec![&json!(["redis"]), &json!(["nginx"])]);
+    let recorded = state.last_container_statuses.expect("recorded");
+    assert_eq!(recorded["redis"].image_id, "r-1");
+    assert_eq!(recorded["nginx"].image_id, "n-1");
+}

@@ -93,7 +93,28 @@ fn expected_image(image: &str) -> String {
 
 /// Is the in-place update recorded in `state` finished on `pod`? (reference §1.7, rule 5)
 pub fn is_update_complete(pod: &Pod, state: &InPlaceUpdateState) -> bool {
-    if in_grace_period(pod) || !state.next_container_images.is_empty() {
+    state.next_container_images.is_empty() && is_batch_complete(pod, state)
+}
+
+/// Do the containers the last batch required ready (`preCheckBeforeNext`) report ready?
+pub fn required_containers_ready(pod: &Pod, state: &InPlaceUpdateState) -> bool {
+    let required = state
+        .pre_check_before_next
+        .as_ref()
+        .and_then(|p| p.get("containersRequiredReady"))
+        .and_then(|list| list.as_array());
+    let statuses = pod.status.as_ref().and_then(|s| s.container_statuses.as_deref());
+    required.into_iter().flatten().all(|name| {
+        statuses
+            .unwrap_or_default()
+            .iter()
+            .any(|s| name.as_str() == Some(s.name.as_str()) && s.ready)
+    })
+}
+
+/// Do the containers changed so far run their new images (no grace period pending)?
+pub fn is_batch_complete(pod: &Pod, state: &InPlaceUpdateState) -> bool {
+    if in_grace_period(pod) {
         return false;
     }
     let Some(recorded) = state.last_container_statuses.as_ref() else {

@@ -132,6 +132,19 @@ pub fn refresh(ctx: &StepContext<'_>, pods: &[&Pod]) -> Steps {
             }
             continue;
         }
+        if let Some(s) = inplace_state.as_ref()
+            && !s.next_container_images.is_empty()
+        {
+            // A later container batch waits for the one before it (launch priority).
+            if let Some(p) = patch::next_batch(pod, s, &now) {
+                steps.actions.push(Action::PatchPod {
+                    name,
+                    patch: p,
+                    why: Why::UpdatePodInPlace,
+                });
+            }
+            continue;
+        }
         if inplace_state
             .as_ref()
             .is_some_and(|s| !state::is_update_complete(pod, s))

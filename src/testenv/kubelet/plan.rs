@@ -10,7 +10,12 @@
 //! | start            | bound, phase Pending/unset, after start + image-pull delay    | Running, containers ready, imageIDs |
 //! | in-place restart | Running, a container's status image differs from its spec     | new image/imageID, restartCount + 1 |
 //! | complete         | Running, restartPolicy Never/OnFailure, after completion delay | Succeeded; with a non-zero exit-code Failed (Never) or every container restarted, restartCount + 1, Running again (OnFailure) |
+//! | post-start       | Running, a running container not ready, its postStart hook over | that container ready |
 //! | gates            | Running, images in sync, Ready differs from what gates say    | Ready True/False |
+//!
+//! A container whose `lifecycle.postStart` is an exec of `sleep N` (or `sh -c "sleep N"`)
+//! is reported running but not ready until the first whole second after N seconds from
+//! its start: the kubelet reports it on the sync after the hook returns.
 //!
 //! "Gates say" means: every container ready and every `spec.readinessGates[]`
 //! condition True. The kubelet never writes a readiness-gate condition itself.
@@ -75,6 +80,8 @@ pub enum WaitKey {
     Restart(BTreeMap<String, String>),
     /// Running to completion; the restarts so far (an OnFailure restart waits again).
     Completion(i32),
+    /// A postStart hook runs (measured from the container's start, not from this key).
+    PostStart,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -114,7 +121,7 @@ pub fn plan(pod: &Pod, ctx: &Context<'_>) -> Step {
     }
     let Some(key) = wait_key(pod) else {
         return match phase(pod) {
-            "Running" => gates_step(pod, ctx),
+            "Running" => post_start_step(pod, ctx).unwrap_or_else(|| gates_step(pod, ctx)),
             _ => Step::Nothing,
         };
     };
@@ -130,6 +137,7 @@ pub fn plan(pod: &Pod, ctx: &Context<'_>) -> Step {
         ),
         WaitKey::Restart(_) => annotation_delay(pod, "image-pull-delay", ctx.defaults.image_pull_delay),
         WaitKey::Completion(_) => annotation_delay(pod, "completion-delay", ctx.defaults.completion_delay),
+        WaitKey::PostStart => Duration::ZERO,
     };
     if ctx.waited < delay {
         // Gates may still flip while a completion delay runs.
@@ -147,7 +155,84 @@ pub fn plan(pod: &Pod, ctx: &Context<'_>) -> Step {
         WaitKey::Start => Step::PatchStatus(start_patch(pod, ctx)),
         WaitKey::Restart(_) => Step::PatchStatus(restart_patch(pod, ctx)),
         WaitKey::Completion(_) => Step::PatchStatus(completion_patch(pod, ctx)),
+        WaitKey::PostStart => Step::Nothing,
     }
+}
+
+/// How long the container's postStart hook runs: an exec of `sleep N`, directly or
+/// through `sh -c`; zero for any other hook.
+fn post_start_delay(pod: &Pod, container: &str) -> Duration {
+    let spec = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.containers.iter().find(|c| c.name == container));
+    let command = spec
+        .and_then(|c| c.lifecycle.as_ref())
+        .and_then(|l| l.post_start.as_ref())
+        .and_then(|h| h.exec.as_ref())
+        .and_then(|e| e.command.as_deref())
+        .unwrap_or_default();
+    let words: Vec<&str> = match command {
+        [shell, flag, script] if shell.ends_with("sh") && flag == "-c" => script.split_whitespace().collect(),
+        _ => command.iter().map(String::as_str).collect(),
+    };
+    match words.as_slice() {
+        ["sleep", n] => n
+            .parse::<f64>()
+            .ok()
+            .filter(|n| n.is_finite() && *n > 0.0)
+            .map_or(Duration::ZERO, Duration::from_secs_f64),
+        _ => Duration::ZERO,
+    }
+}
+
+/// Marks ready the running containers whose postStart hook is over, or says how long
+/// until the next one is; None when no container waits on its hook.
+fn post_start_step(pod: &Pod, ctx: &Context<'_>) -> Option<Step> {
+    let mut due = Vec::new();
+    let mut next: Option<Duration> = None;
+    for s in statuses(pod) {
+        let delay = post_start_delay(pod, &s.name);
+        let started = s
+            .state
+            .as_ref()
+            .and_then(|st| st.running.as_ref())
+            .and_then(|r| r.started_at.as_ref());
+        let (false, Some(started), false) = (s.ready, started, delay.is_zero()) else {
+            continue;
+        };
+        let ready_at = started.0 + delay + Duration::from_secs(1);
+        match ready_at.duration_since(ctx.now).try_into() {
+            Ok(left) if left > Duration::ZERO => next = Some(next.map_or(left, |n: Duration| n.min(left))),
+            _ => due.push(s.name.clone()),
+        }
+    }
+    if due.is_empty() {
+        return next.map(|remaining| Step::Wait {
+            key: WaitKey::PostStart,
+            remaining,
+        });
+    }
+    let list: Vec<Value> = statuses(pod)
+        .iter()
+        .map(|s| {
+            let mut value = serde_json::to_value(s).unwrap_or(Value::Null);
+            if due.contains(&s.name) {
+                value["ready"] = json!(true);
+                value["started"] = json!(true);
+            }
+            value
+        })
+        .collect();
+    let conditions = readiness_conditions(pod, &list, ctx);
+    if conditions.is_empty() {
+        return Some(Step::PatchStatus(
+            json!({ "status": { "containerStatuses": list } }),
+        ));
+    }
+    Some(Step::PatchStatus(
+        json!({ "status": { "conditions": conditions, "containerStatuses": list } }),
+    ))
 }
 
 /// `sim://<image>@sha256:<hex sha256 of the image string>`: stable per image, new per change.
@@ -375,13 +460,14 @@ fn container_id(pod: &Pod, container: &str, restart: i32) -> String {
 }
 
 fn running_status(pod: &Pod, name: &str, image: &str, restart: i32, ctx: &Context<'_>) -> Value {
+    let hooked = !post_start_delay(pod, name).is_zero();
     json!({
         "name": name,
         "image": image,
         "imageID": image_id(image),
         "containerID": container_id(pod, name, restart),
-        "ready": true,
-        "started": true,
+        "ready": !hooked,
+        "started": !hooked,
         "restartCount": restart,
         "state": { "running": { "startedAt": ctx.now.to_string() } },
     })

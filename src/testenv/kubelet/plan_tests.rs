@@ -433,3 +433,47 @@ fn a_hanging_restart_never_finishes_but_gates_still_apply() {
     let after = applied(&pod, &p);
     assert_eq!(plan(&after, &ctx(Duration::from_secs(600))), Step::Nothing);
 }
+
+#[test]
+fn a_container_with_a_post_start_sleep_is_ready_only_after_the_hook() {
+    let hooked = TestPod::bound().with(
+        "/spec/containers/0/lifecycle",
+        json!({ "postStart": { "exec": { "command": ["sleep", "10"] } } }),
+    );
+    let started = patch(plan(&hooked.pod(), &ctx(Duration::ZERO)));
+    assert_eq!(started["status"]["containerStatuses"][0]["ready"], json!(false));
+    assert_eq!(ready_of(&started), Some("False"));
+
+    // Running since 00:00:00, the hook sleeps 10 s: at 00:00:05 the kubelet waits 6 s more.
+    let running = hooked
+        .running()
+        .with("/status/containerStatuses/0/ready", json!(false))
+        .with(
+            "/status/conditions",
+            json!([ { "type": "Ready", "status": "False" } ]),
+        );
+    let mut at = ctx(Duration::ZERO);
+    at.now = "2026-01-01T00:00:05Z".parse().expect("timestamp");
+    assert_eq!(
+        plan(&running.pod(), &at),
+        Step::Wait {
+            key: WaitKey::PostStart,
+            remaining: Duration::from_secs(6)
+        }
+    );
+    at.now = "2026-01-01T00:00:11Z".parse().expect("timestamp");
+    let ready = patch(plan(&running.pod(), &at));
+    assert_eq!(ready["status"]["containerStatuses"][0]["ready"], json!(true));
+
+    // `sh -c "sleep 3"` is the same hook; any other hook takes no time.
+    let shell = TestPod::bound().with(
+        "/spec/containers/0/lifecycle",
+        json!({ "postStart": { "exec": { "command": ["/bin/sh", "-c", "sleep 3"] } } }),
+    );
+    assert_eq!(post_start_delay(&shell.pod(), "app"), Duration::from_secs(3));
+    let other = TestPod::bound().with(
+        "/spec/containers/0/lifecycle",
+        json!({ "postStart": { "exec": { "command": ["touch", "/tmp/x"] } } }),
+    );
+    assert_eq!(post_start_delay(&other.pod(), "app"), Duration::ZERO);
+}

@@ -115,6 +115,7 @@ impl crate::runtime::driver::Reconciled for CloneSet {
             collision_count: history.collision_count,
             node_labels: &node_labels,
             now,
+            features: ctx.features,
         };
         let plan = plan::plan(&snapshot);
         crate::runtime::driver::Planned {

@@ -90,6 +90,7 @@ fn without_claim_reuse_a_vanished_pods_claims_are_deleted_and_its_replacement_ge
         collision_count: 0,
         node_labels: &BTreeMap::new(),
         now: NOW.parse().expect("time"),
+        features: Default::default(),
     };
     let plan = plan(&snapshot);
     let orphan_claim = format!("data-{set_name}-{}", ids[0]);
@@ -159,6 +160,7 @@ proptest! {
             collision_count: 0,
             node_labels: &BTreeMap::new(),
             now: NOW.parse().expect("time"),
+            features: Default::default(),
         };
         let plan = plan(&snapshot);
         let deleted: Vec<&String> = plan

@@ -51,7 +51,13 @@ fn counts(
 /// The diffs of §3.6 for this snapshot.
 pub fn diffs_of(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod]) -> Diffs {
     let listed = pods_to_delete(snapshot.set);
-    let (updated, old): (Vec<&Pod>, Vec<&Pod>) = active.iter().partition(|p| at_update_revision(snapshot, p));
+    // With PreparingUpdateAsUpdate, a pod a hook holds before its update counts as updated.
+    let as_updated = |p: &Pod| {
+        at_update_revision(snapshot, p)
+            || (snapshot.features.preparing_update_as_update
+                && lifecycle::state(p) == lifecycle::PREPARING_UPDATE)
+    };
+    let (updated, old): (Vec<&Pod>, Vec<&Pod>) = active.iter().partition(|p| as_updated(p));
     let exclude = snapshot
         .set
         .spec
@@ -64,7 +70,8 @@ pub fn diffs_of(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod]) -> 
         scale_max_unavailable: numbers.scale_max_unavailable,
         updated: counts(&updated, numbers, &listed, snapshot.now),
         old: counts(&old, numbers, &listed, snapshot.now),
-        allow_rollback: false,
+        allow_rollback: snapshot.features.cloneset_partition_rollback
+            && snapshot.update.name != snapshot.current.name,
         exclude_preparing_delete: exclude,
     })
 }

@@ -68,6 +68,7 @@ struct World {
     update: String,
     pods: Vec<Pod>,
     next_id: u32,
+    features: crate::runtime::features::Features,
 }
 
 impl World {
@@ -80,6 +81,7 @@ impl World {
             update: "web-1".into(),
             pods: Vec::new(),
             next_id: 0,
+            features: Default::default(),
         };
         for _ in 0..replicas {
             world.converge_step();
@@ -91,6 +93,12 @@ impl World {
                 .insert(lifecycle::STATE_LABEL.into(), lifecycle::NORMAL.into());
         }
         world
+    }
+
+    fn set_partition(&mut self, partition: i32) {
+        if let Some(strategy) = self.set.spec.update_strategy.as_mut() {
+            strategy.partition = Some(IntOrString::Int(partition));
+        }
     }
 
     /// The user changes the template: a new update revision.
@@ -118,6 +126,7 @@ impl World {
             collision_count: 0,
             node_labels: &BTreeMap::new(),
             now: NOW.parse().expect("time"),
+            features: self.features,
         };
         plan(&snapshot)
     }
@@ -458,17 +467,34 @@ fn partition_steps_hold_exactly_that_many_pods_back() {
     world.run(10, |_, _| {});
     world.change_template(template("nginx:2", None));
     for (partition, old) in [(3, 3), (1, 1), (0, 0)] {
-        world
-            .set
-            .spec
-            .update_strategy
-            .as_mut()
-            .expect("strategy")
-            .partition = Some(IntOrString::Int(partition));
+        world.set_partition(partition);
         world.run(30, |w, _| {
             assert!(w.at("web-1") >= old, "partition {partition} breached")
         });
         assert_eq!(world.at("web-1"), old, "step partition {partition}");
+    }
+}
+
+#[test]
+fn a_grown_partition_rolls_updated_pods_back_only_with_the_rollback_gate() {
+    for rollback in [false, true] {
+        let mut world = World::new(
+            4,
+            strategy(CloneSetUpdateStrategyType::InPlaceIfPossible, 2, 1, 0),
+        );
+        world.features.cloneset_partition_rollback = rollback;
+        world.run(10, |_, _| {});
+        world.change_template(template("nginx:2", None));
+        world.run(30, |_, _| {});
+        assert_eq!((world.at("web-1"), world.at("web-2")), (2, 2));
+        world.set_partition(3);
+        world.run(30, |_, _| {});
+        let expected = if rollback { (3, 1) } else { (2, 2) };
+        assert_eq!(
+            (world.at("web-1"), world.at("web-2")),
+            expected,
+            "CloneSetPartitionRollback={rollback}"
+        );
     }
 }
 

@@ -34,6 +34,8 @@ pub struct Snapshot<'a> {
     /// Labels of the nodes the pods run on (for topology-spread ranks when scaling in).
     pub node_labels: &'a BTreeMap<String, BTreeMap<String, String>>,
     pub now: Timestamp,
+    /// OpenKruise's feature gates that change the plan.
+    pub features: crate::runtime::features::Features,
 }
 
 pub use crate::runtime::actions::{Action, Problem, Why};
