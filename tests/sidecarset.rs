@@ -1061,3 +1061,38 @@ async fn a_resources_policy_sizes_the_sidecar_from_the_app_containers() {
     assert_eq!(controller.stop(), 0);
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;
 }
+
+/// A run not scoped to a namespace keeps a SidecarSet's revisions where kruise-manager
+/// keeps them, in `kruise-system` (made when it is missing).
+#[tokio::test]
+async fn an_unscoped_run_keeps_the_revisions_in_kruise_system() {
+    let ns = TestNamespace::create("scs-system").await;
+    let controller = RunningController::start_everywhere(&ns, &["--leader-elect=false", "--webhooks=false"]);
+    let mut set = log_set(&ns);
+    set.metadata.name = Some(format!("{}-system", ns.name));
+    let sets = sidecarsets(&ns);
+    sets.create(&PostParams::default(), &set)
+        .await
+        .expect("SidecarSet");
+    let set_name = set.name_any();
+    let revisions: Api<k8s_openapi::api::apps::v1::ControllerRevision> =
+        Api::namespaced(support::client().await, "kruise-system");
+    wait_for("a revision in kruise-system", LONG, || async {
+        let list = revisions
+            .list(&ListParams::default().labels(&format!("kruise.io/sidecarset-name={set_name}")))
+            .await
+            .map_err(|e| e.to_string())?;
+        if list.items.len() == 1 {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} revisions\n{}",
+                list.items.len(),
+                controller.log_tail()
+            ))
+        }
+    })
+    .await;
+    assert_eq!(controller.stop(), 0);
+    let _ = sets.delete(&set_name, &DeleteParams::default()).await;
+}

@@ -322,7 +322,10 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     let metrics = Arc::new(metrics::Metrics::new(counters));
     let health = Arc::new(Health::default());
     // Where cluster-scoped kinds keep namespaced children (SidecarSet revisions).
-    let system_namespace = namespace.clone().unwrap_or_else(|| lease_namespace.clone());
+    let system_namespace = system_namespace(namespace.as_deref(), args.leader_elect_namespace.as_deref());
+    if namespace.is_none() {
+        ensure_namespace(&client, &system_namespace).await;
+    }
     // The pod webhook's caches (SidecarSets, Namespaces, their revisions), watched for as
     // long as it serves.
     let pods = args.webhooks.then(|| {
@@ -584,6 +587,37 @@ the same lease with --leader-elect-namespace so one waits for the other",
 
 /// When the run is a service account: says which of the permissions its controllers,
 /// webhooks and lease need it lacks (it goes on; what needs them stalls and says so).
+/// OpenKruise's namespace, where it keeps a SidecarSet's revisions.
+pub const KRUISE_NAMESPACE: &str = "kruise-system";
+
+/// Where a run keeps the namespaced children of cluster-scoped kinds: the namespace it is
+/// scoped to (`-n`), else the one it runs in (`--leader-elect-namespace`, as the in-cluster
+/// manager is started), else OpenKruise's `kruise-system`, so tools that read a SidecarSet's
+/// revisions where kruise-manager keeps them find them, and a hand-back keeps them.
+fn system_namespace(scope: Option<&str>, lease: Option<&str>) -> String {
+    scope.or(lease).unwrap_or(KRUISE_NAMESPACE).to_string()
+}
+
+/// Creates the namespace when it does not exist; a failure is a warning (the writes into
+/// it then fail visibly, per object).
+async fn ensure_namespace(client: &kube::Client, name: &str) {
+    use k8s_openapi::api::core::v1::Namespace;
+    let api: kube::Api<Namespace> = kube::Api::all(client.clone());
+    if matches!(api.get_opt(name).await, Ok(Some(_))) {
+        return;
+    }
+    let namespace: Namespace =
+        match serde_json::from_value(serde_json::json!({ "metadata": { "name": name } })) {
+            Ok(n) => n,
+            Err(_) => return,
+        };
+    match api.create(&kube::api::PostParams::default(), &namespace).await {
+        Ok(_) => eprintln!("created namespace {name} (SidecarSet revisions live there, as with OpenKruise)"),
+        Err(kube::Error::Api(s)) if s.code == 409 => {}
+        Err(e) => eprintln!("warning: namespace {name} (for SidecarSet revisions) cannot be made: {e}"),
+    }
+}
+
 async fn check_access(
     client: &kube::Client,
     controllers: &[&'static Described],
@@ -744,5 +778,17 @@ mod workers_tests {
             1
         );
         assert!(workers(&["--workers", "many"], "CloneSet").is_err());
+    }
+}
+
+#[cfg(test)]
+mod system_namespace_tests {
+    use super::*;
+
+    #[test]
+    fn sidecarset_revisions_go_to_the_scope_else_the_runs_own_namespace_else_kruise_system() {
+        assert_eq!(system_namespace(Some("web"), Some("ops")), "web");
+        assert_eq!(system_namespace(None, Some("ops")), "ops");
+        assert_eq!(system_namespace(None, None), "kruise-system");
     }
 }

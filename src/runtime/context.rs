@@ -177,7 +177,7 @@ pub struct Context {
     /// The namespace the run is scoped to (`run -n NS`); None: all namespaces.
     pub scope: Option<String>,
     /// Where objects of cluster-scoped kinds keep their namespaced children (a
-    /// SidecarSet's ControllerRevisions): the run's namespace, else its lease namespace.
+    /// SidecarSet's ControllerRevisions): the run's namespace, else the one it runs in, else `kruise-system`.
     pub system_namespace: String,
     /// OpenKruise's feature gates the planners read (`run --feature-gates`).
     pub features: crate::runtime::features::Features,
