@@ -19,7 +19,9 @@
 //! Invariants of [`render`] (pure and deterministic): subsets in topology order, each shown
 //! even without a workload; workloads outside the topology or of another kind are shown,
 //! never hidden; pods sorted by name; a pod labelled with another UnitedDeployment revision
-//! than the update revision says `old revision`.
+//! than the update revision says `old revision`, a pod the reservation mode keeps
+//! (`apps.kruise.io/united-deployment-reserved-pod=true`) says `reserved`.
+use crate::workloads::uniteddeployment::reserve::RESERVED_LABEL;
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, DynamicObject, ListParams};
 use kube::{Client, ResourceExt};
@@ -60,6 +62,12 @@ impl Workload {
                 let revision = pod.labels().get(REVISION_LABEL).map(String::as_str);
                 if !update.is_empty() && revision != Some(update) {
                     line.detail = format!("{}  old revision", line.detail);
+                }
+                if pod.labels().get(RESERVED_LABEL).map(String::as_str) == Some("true") {
+                    line.detail = format!(
+                        "{}  reserved (unschedulable, a substitute runs elsewhere)",
+                        line.detail
+                    );
                 }
                 line
             })
@@ -298,5 +306,25 @@ mod tests {
              `- being replaced: Deployment web-b-y (subset b)  1 pod\n\
              \x20  `- ok web-b-y-1  ready  n1  old revision\n"
         );
+    }
+
+    #[test]
+    fn a_reserved_pod_is_marked() {
+        let mut reserved = pod("web-a-x-3", "web-2");
+        reserved.labels_mut().insert(RESERVED_LABEL.into(), "true".into());
+        let mut kept = pod("web-a-x-2", "web-2");
+        kept.labels_mut().insert(RESERVED_LABEL.into(), "false".into());
+        let workloads = vec![workload(
+            ChildKind::CloneSet,
+            "web-a-x",
+            "a",
+            vec![reserved, kept],
+        )];
+        let out = render(&ud(), &workloads, crate::cli::glyphs::ASCII);
+        assert!(
+            out.contains("web-a-x-3  ready  n1  reserved (unschedulable, a substitute runs elsewhere)\n"),
+            "{out}"
+        );
+        assert!(out.contains("web-a-x-2  ready  n1\n"), "{out}");
     }
 }

@@ -1,8 +1,10 @@
 //! `rollout status ud/NAME`: a UnitedDeployment rolls out through its subset workloads; it
 //! is judged from its own status ([`super::by_object`] follows the object), which sums
 //! every subset: complete once the generation is observed, every replica exists and is
-//! ready, and the pods the partitions let through are updated and ready. Each line names
-//! every subset with its ready pods, its allocation and its partition.
+//! ready, the pods the partitions let through are updated and ready, and every subset has
+//! its allocation ready with no pod reserved (in reservation mode, substitutes in other
+//! subsets keep the total up while a subset is short). Each line names every subset with
+//! its ready pods, its allocation, its partition and its reserved pods.
 //!
 //! Invariants: the judgement is the pure [`judge`]; a spec the controller refuses fails
 //! with its message; partitions hold pods only at an older revision (a subset whose pods
@@ -28,8 +30,12 @@ fn subsets(status: &Value) -> String {
                 0 => String::new(),
                 p => format!(" (partition {p})"),
             };
+            let reserved = match count(&s["reservedPods"]) {
+                0 => String::new(),
+                r => format!(" ({r} reserved)"),
+            };
             format!(
-                "{name} {}/{}{partition}",
+                "{name} {}/{}{partition}{reserved}",
                 count(&s["readyReplicas"]),
                 count(&s["replicas"])
             )
@@ -68,7 +74,19 @@ pub fn judge(name: &str, ud: &Value) -> (Phase, String) {
         n if n > 0 => format!(", partitions hold {n}"),
         _ => String::new(),
     };
-    if current == replicas && ready >= replicas && updated >= expected && updated_ready >= expected {
+    // Every subset holds its allocation ready: substitutes elsewhere (reservation mode)
+    // keep the total up, but the spread the spec asks for is not there yet.
+    let subsets_short = status["subsetStatuses"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|s| count(&s["readyReplicas"]) < count(&s["replicas"]) || count(&s["reservedPods"]) > 0);
+    if current == replicas
+        && ready >= replicas
+        && updated >= expected
+        && updated_ready >= expected
+        && !subsets_short
+    {
         return (
             Phase::Complete,
             format!("{id} successfully rolled out ({ready}/{replicas} ready{held}){subsets}"),
@@ -132,6 +150,25 @@ mod tests {
         assert_eq!(
             line,
             "ud/web successfully rolled out (4/4 ready, partitions hold 2) [a 2/2 (partition 2), b 2/2]"
+        );
+    }
+
+    #[test]
+    fn reserved_pods_and_substitutes_elsewhere_are_not_a_finished_rollout() {
+        // Reservation mode: two subsets' pods are unschedulable and reserved; substitutes in
+        // `a` keep six pods ready.
+        let mut reserved = ud(json!({}), status(6, 6, json!({})));
+        reserved["status"] = json!({ "observedGeneration": 2, "replicas": 6, "readyReplicas": 6,
+            "updatedReplicas": 6, "updatedReadyReplicas": 6, "reservedPods": 4,
+            "subsetStatuses": [
+                { "name": "a", "replicas": 6, "readyReplicas": 6 },
+                { "name": "b", "replicas": 2, "readyReplicas": 0, "reservedPods": 2 },
+                { "name": "c", "replicas": 2, "readyReplicas": 0, "reservedPods": 2 }] });
+        let (phase, line) = judge("web", &reserved);
+        assert_eq!(phase, Phase::Progressing, "{line}");
+        assert!(
+            line.ends_with("[a 6/6, b 0/2 (2 reserved), c 0/2 (2 reserved)]"),
+            "{line}"
         );
     }
 
