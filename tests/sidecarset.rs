@@ -1096,3 +1096,56 @@ async fn an_unscoped_run_keeps_the_revisions_in_kruise_system() {
     assert_eq!(controller.stop(), 0);
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;
 }
+
+/// OpenKruise's `kruise-configuration` whitelist: a SidecarSet that patches pod
+/// annotations is admitted only for keys a rule selecting it allows (read in the run's
+/// namespace, where a scoped run keeps what kruise-manager keeps in `kruise-system`).
+#[tokio::test]
+async fn patching_pod_metadata_needs_openkruises_whitelist() {
+    let ns = TestNamespace::create("scs-whitelist").await;
+    let controller = RunningController::start(&ns);
+    support::webhooks::answering(&ns).await;
+    let mut set = log_set(&ns);
+    set.metadata.name = Some(format!("{}-patch", ns.name));
+    set.metadata.labels = Some([("app".to_string(), "sidecar".to_string())].into());
+    set.data["spec"]["patchPodMetadata"] =
+        json!([{ "patchPolicy": "MergePatchJson", "annotations": { "key": "{\"log-agent\":1}" } }]);
+    let sets = sidecarsets(&ns);
+    let refused = sets
+        .create(&PostParams::default(), &set)
+        .await
+        .expect_err("no whitelist yet")
+        .to_string();
+    assert!(
+        refused.contains("spec.patchPodMetadata") && refused.contains("kruise-configuration"),
+        "{refused}"
+    );
+    let maps: Api<k8s_openapi::api::core::v1::ConfigMap> = ns.api();
+    maps.create(
+        &PostParams::default(),
+        &support::object(json!({ "metadata": { "name": "kruise-configuration" }, "data": {
+            "SidecarSet_PatchPodMetadata_WhiteList":
+                r#"{"rules":[{"annotationKeyExprs":["key"],"selector":{"matchLabels":{"app":"sidecar"}}}]}"# } })),
+    )
+    .await
+    .expect("ConfigMap");
+    sets.create(&PostParams::default(), &set)
+        .await
+        .expect("whitelisted");
+    let mut other = set.clone();
+    other.metadata.name = Some(format!("{}-other", ns.name));
+    other.metadata.resource_version = None;
+    other.data["spec"]["patchPodMetadata"] =
+        json!([{ "patchPolicy": "MergePatchJson", "annotations": { "other.io/x": "{}" } }]);
+    let refused = sets
+        .create(&PostParams::default(), &other)
+        .await
+        .expect_err("key not listed")
+        .to_string();
+    assert!(
+        refused.contains("annotations[other.io/x] is not allowed"),
+        "{refused}"
+    );
+    assert_eq!(controller.stop(), 0);
+    let _ = sets.delete(&set.name_any(), &DeleteParams::default()).await;
+}

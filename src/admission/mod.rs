@@ -15,6 +15,7 @@
 //! request; only the leader registers, and a graceful exit of the leader removes what it
 //! registered; a renewal swaps the certificate in place under the same CA.
 pub mod certs;
+pub mod configuration;
 pub mod defaults;
 pub mod jobs;
 pub mod pods;
@@ -34,6 +35,10 @@ use crate::runtime::rbac::{KRUISE, Rule, rule};
 
 /// In the lease's namespace only: the Secret of the webhooks' CA and serving certificate.
 pub const CA_SECRET: Rule = rule("", &["secrets"], &["get", "create", "update"]);
+
+/// OpenKruise's `kruise-configuration` ConfigMap, read in the system namespace (the
+/// SidecarSet patch-pod-metadata whitelist, see [`configuration`]).
+pub const CONFIGURATION: Rule = rule("", &["configmaps"], &["get"]);
 
 /// What the webhooks need, cluster-wide (their [`CA_SECRET`] is in the lease's namespace): the configurations the leader registers, the
 /// caches of pod injection and placement, and what a review reads or writes.

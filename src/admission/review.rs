@@ -185,9 +185,53 @@ pub async fn validate(State(shared): State<Shared>, Json(review): Json<Review>) 
         }
     };
     let spread = spread_context(&shared, &review).await;
+    let whitelist = whitelist_fault(&shared, &review).await;
     answer(&shared, review, |kind, object, old, response| {
+        if let Some(message) = whitelist.clone().filter(|_| kind == "SidecarSet") {
+            return deny(response, &message);
+        }
         refusal(kind, object, old, response, &sidecarsets(kind), &spread)
     })
+}
+
+/// A SidecarSet that patches pod metadata, judged against OpenKruise's whitelist in its
+/// `kruise-configuration` ConfigMap (read only then, from the API server).
+async fn whitelist_fault(shared: &Shared, review: &Review) -> Option<String> {
+    use super::configuration::{CONFIGMAP, PATCH_METADATA_WHITELIST_KEY, patch_metadata_fault};
+    let request = review.request.as_ref().filter(|r| r.kind.kind == "SidecarSet")?;
+    let object = request
+        .object
+        .as_ref()
+        .and_then(|o| serde_json::to_value(o).ok())?;
+    let set: SidecarSet = serde_json::from_value(object).ok()?;
+    if set.spec.patch_pod_metadata.as_ref().is_none_or(|p| p.is_empty()) {
+        return None;
+    }
+    let client = shared.pods.as_ref()?.client.clone();
+    let at = format!("ConfigMap {}/{CONFIGMAP}", shared.system_namespace);
+    let maps: kube::Api<k8s_openapi::api::core::v1::ConfigMap> =
+        kube::Api::namespaced(client, &shared.system_namespace);
+    let text = match maps.get_opt(CONFIGMAP).await {
+        Ok(map) => map
+            .and_then(|m| m.data)
+            .and_then(|mut d| d.remove(PATCH_METADATA_WHITELIST_KEY)),
+        Err(e) => {
+            let name = set.metadata.name.as_deref().unwrap_or_default();
+            return Some(format!("SidecarSet {name}: {at} cannot be read: {e}"));
+        }
+    };
+    patch_metadata_fault(
+        &set,
+        text.as_deref(),
+        &at,
+        shared.features.patch_pod_metadata_defaults_allowed,
+    )
+}
+
+fn deny(response: AdmissionResponse, message: &str) -> Decision {
+    let mut denied = response.deny(message);
+    denied.result = Status::failure(message, "Invalid").with_code(422);
+    (denied, "denied")
 }
 
 /// What judging a WorkloadSpread needs besides itself: the other spreads of its namespace
@@ -246,11 +290,7 @@ fn refusal(
     });
     match refused {
         None => (response, "allowed"),
-        Some(message) => {
-            let mut denied = response.deny(&message);
-            denied.result = Status::failure(&message, "Invalid").with_code(422);
-            (denied, "denied")
-        }
+        Some(message) => deny(response, &message),
     }
 }
 

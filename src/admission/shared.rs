@@ -71,6 +71,11 @@ pub struct Shared {
     /// The caches of the pod webhooks (WorkloadSpread placement, SidecarSet injection); None:
     /// pods are not mutated.
     pub pods: Option<PodInjection>,
+    /// OpenKruise's feature gates (`run --feature-gates`).
+    pub features: crate::runtime::features::Features,
+    /// Where OpenKruise's `kruise-configuration` ConfigMap is read (the run's system
+    /// namespace).
+    pub system_namespace: String,
 }
 
 /// The caches the pod webhooks read (watched while the server runs), and the client the

@@ -139,9 +139,10 @@ pub struct RunArgs {
     pub stall_after: std::time::Duration,
     /// OpenKruise's feature gates, as kruise-manager takes them (NAME=true|false,...; AllAlpha, AllBeta)
     ///
-    /// Upstream's names and defaults (v1.9.0). CloneSetPartitionRollback and
-    /// PreparingUpdateAsUpdate change what the controllers do; a gate this binary cannot
-    /// follow is accepted and named in a warning at start (node-agent features, for one)
+    /// Upstream's names and defaults (v1.9.0). CloneSetPartitionRollback,
+    /// PreparingUpdateAsUpdate and SidecarSetPatchPodMetadataDefaultsAllowed change what the
+    /// run does; a gate this binary cannot follow is accepted and named in a warning at start
+    /// (node-agent features, for one)
     #[arg(long, value_name = "GATES", value_parser = parse_feature_gates)]
     pub feature_gates: Option<crate::runtime::features::FeatureGates>,
 }
@@ -381,6 +382,8 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         metrics: metrics.clone(),
         health: health.clone(),
         pods,
+        features,
+        system_namespace: system_namespace.clone(),
     };
     if let Some(addr) = args.metrics_addr {
         let listener = tokio::net::TcpListener::bind(addr)

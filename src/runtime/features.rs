@@ -51,6 +51,7 @@ use Support::{AlwaysOn, DefaultOnly, Honoured};
 
 pub const CLONESET_PARTITION_ROLLBACK: &str = "CloneSetPartitionRollback";
 pub const PREPARING_UPDATE_AS_UPDATE: &str = "PreparingUpdateAsUpdate";
+pub const PATCH_POD_METADATA_DEFAULTS_ALLOWED: &str = "SidecarSetPatchPodMetadataDefaultsAllowed";
 
 /// Every gate of OpenKruise v1.9.0, in its order.
 pub const GATES: &[Gate] = &[
@@ -93,12 +94,7 @@ pub const GATES: &[Gate] = &[
         DefaultOnly(NODE_AGENT),
     ),
     gate("StatefulSetAutoDeletePVC", true, Beta, AlwaysOn),
-    gate(
-        "SidecarSetPatchPodMetadataDefaultsAllowed",
-        false,
-        Alpha,
-        DefaultOnly(NOT_HERE),
-    ),
+    gate(PATCH_POD_METADATA_DEFAULTS_ALLOWED, false, Alpha, Honoured),
     gate("SidecarTerminator", false, Alpha, DefaultOnly(NOT_HERE)),
     gate("PodProbeMarkerGate", true, Beta, DefaultOnly(NODE_AGENT)),
     gate(
@@ -181,6 +177,8 @@ pub struct Features {
     pub cloneset_partition_rollback: bool,
     /// A CloneSet's scaling counts a PreparingUpdate pod as updated.
     pub preparing_update_as_update: bool,
+    /// A SidecarSet may patch pod metadata without a whitelist rule for it.
+    pub patch_pod_metadata_defaults_allowed: bool,
 }
 
 impl FeatureGates {
@@ -253,6 +251,7 @@ impl FeatureGates {
         Features {
             cloneset_partition_rollback: self.enabled(CLONESET_PARTITION_ROLLBACK),
             preparing_update_as_update: self.enabled(PREPARING_UPDATE_AS_UPDATE),
+            patch_pod_metadata_defaults_allowed: self.enabled(PATCH_POD_METADATA_DEFAULTS_ALLOWED),
         }
     }
 }
@@ -279,6 +278,7 @@ mod tests {
         assert!(gates.enabled("PodIndexLabel"));
         let features = gates.features();
         assert!(features.cloneset_partition_rollback && !features.preparing_update_as_update);
+        assert!(features.patch_pod_metadata_defaults_allowed);
         // Alpha gates this binary does not have are reported, honoured ones are not.
         let warnings = gates.unsupported();
         assert!(
