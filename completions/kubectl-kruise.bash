@@ -3388,7 +3388,7 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__testenv__subcmd__serve)
-            opts="-n -s -v -h -V --run-dir --bin-dir --nodes --start-delay --image-pull-delay --completion-delay --builtin-workload-controllers --audit --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
+            opts="-n -s -v -h -V --run-dir --bin-dir --nodes --start-delay --image-pull-delay --completion-delay --same-image --exits-without-command --builtin-workload-controllers --audit --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3415,6 +3415,14 @@ _kubectl__kruise() {
                     return 0
                     ;;
                 --completion-delay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --same-image)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exits-without-command)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3588,7 +3596,7 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__testenv__subcmd__up)
-            opts="-n -s -v -h -V --run-dir --bin-dir --nodes --start-delay --image-pull-delay --completion-delay --builtin-workload-controllers --audit --timeout --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
+            opts="-n -s -v -h -V --run-dir --bin-dir --nodes --start-delay --image-pull-delay --completion-delay --same-image --exits-without-command --builtin-workload-controllers --audit --timeout --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3615,6 +3623,14 @@ _kubectl__kruise() {
                     return 0
                     ;;
                 --completion-delay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --same-image)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exits-without-command)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -54,6 +54,13 @@ struct ServeArgs {
     /// Default run time of restartPolicy Never/OnFailure pods (per pod: sim.kubectl-kruise.io/completion-delay)
     #[arg(long, default_value = "1s", value_parser = duration)]
     completion_delay: Duration,
+    /// Two tags of one image digest, IMAGE=SAME (repeatable): the kubelet reports SAME's imageID for IMAGE
+    #[arg(long, value_name = "IMAGE=SAME", value_parser = image_pair)]
+    same_image: Vec<(String, String)>,
+    /// An image whose default command exits at once (repeatable): a container that runs it
+    /// without a `command` crashes (CrashLoopBackOff)
+    #[arg(long, value_name = "IMAGE")]
+    exits_without_command: Vec<String>,
     /// Also run the built-in StatefulSet and DaemonSet controllers (for comparisons)
     #[arg(long)]
     builtin_workload_controllers: bool,
@@ -61,6 +68,13 @@ struct ServeArgs {
     /// RUN_DIR/logs/audit.log: who wrote what, by user agent
     #[arg(long)]
     audit: bool,
+}
+
+fn image_pair(value: &str) -> Result<(String, String), String> {
+    match value.split_once('=') {
+        Some((a, b)) if !a.is_empty() && !b.is_empty() => Ok((a.to_string(), b.to_string())),
+        _ => Err(format!("{value:?}: expected IMAGE=SAME, two image references")),
+    }
 }
 
 impl ServeArgs {
@@ -74,6 +88,12 @@ impl ServeArgs {
             format!("--image-pull-delay={}ms", self.image_pull_delay.as_millis()),
             format!("--completion-delay={}ms", self.completion_delay.as_millis()),
         ];
+        for (image, same) in &self.same_image {
+            args.push(format!("--same-image={image}={same}"));
+        }
+        for image in &self.exits_without_command {
+            args.push(format!("--exits-without-command={image}"));
+        }
         if self.builtin_workload_controllers {
             args.push("--builtin-workload-controllers".into());
         }
@@ -202,6 +222,10 @@ pub async fn run(args: TestenvArgs) -> anyhow::Result<()> {
                 run_dir: dir.get(),
                 nodes: serve.nodes,
                 defaults,
+                images: crate::testenv::kubelet::plan::Images {
+                    same_digest: serve.same_image.into_iter().collect(),
+                    exit_without_command: serve.exits_without_command.into_iter().collect(),
+                },
                 builtin_workload_controllers: serve.builtin_workload_controllers,
                 audit: serve.audit,
             };

@@ -41,6 +41,8 @@ pub struct ServeOptions {
     pub run_dir: RunDir,
     pub nodes: usize,
     pub defaults: Defaults,
+    /// What the simulated registry knows of images.
+    pub images: super::kubelet::plan::Images,
     /// Also run the built-in StatefulSet and DaemonSet controllers.
     pub builtin_workload_controllers: bool,
     /// Keep an audit log of every write (`RunDir::audit_log`).
@@ -124,7 +126,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Error> {
         &scheduler_args(&kubeconfig),
         &run.log("kube-scheduler"),
     )?;
-    let kubelet_task = tokio::spawn(kubelet::run(client.clone(), opts.defaults));
+    let kubelet_task = tokio::spawn(kubelet::run(client.clone(), opts.defaults, opts.images.clone()));
     let provisioner_task = tokio::spawn(provisioner::run(client.clone()));
     let mut components = vec![etcd, apiserver, kcm, scheduler];
 

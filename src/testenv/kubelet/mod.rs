@@ -27,11 +27,12 @@ use kube::{Api, Client, ResourceExt};
 use tokio::sync::Mutex;
 
 use super::{Error, FIELD_MANAGER, SIMULATED_NODE_LABEL, nodes};
-use plan::{Context, Defaults, Step, WaitKey};
+use plan::{Context, Defaults, Images, Step, WaitKey};
 
 struct State {
     client: Client,
     defaults: Defaults,
+    images: Images,
     nodes: Store<Node>,
     /// Per pod UID: the state waited on and when it was first seen.
     waits: Mutex<HashMap<String, (WaitKey, Instant)>>,
@@ -41,7 +42,7 @@ struct State {
 }
 
 /// Runs the simulated kubelet until the watches end (they do not, unless the process stops).
-pub async fn run(client: Client, defaults: Defaults) -> Result<(), Error> {
+pub async fn run(client: Client, defaults: Defaults, images: Images) -> Result<(), Error> {
     let node_api: Api<Node> = Api::all(client.clone());
     let selector = watcher::Config::default().labels(&format!("{SIMULATED_NODE_LABEL}=true"));
     let node_controller = Controller::new(node_api, selector);
@@ -49,6 +50,7 @@ pub async fn run(client: Client, defaults: Defaults) -> Result<(), Error> {
     let state = Arc::new(State {
         client: client.clone(),
         defaults,
+        images,
         nodes: node_store.clone(),
         waits: Mutex::new(HashMap::new()),
         ips: Mutex::new(HashMap::new()),
@@ -125,6 +127,7 @@ async fn reconcile_pod(pod: Arc<Pod>, state: Arc<State>) -> Result<Action, Error
         host_ip: &host_ip,
         pod_ip: &pod_ip,
         defaults: state.defaults,
+        images: &state.images,
     };
     let api: Api<Pod> = Api::namespaced(state.client.clone(), &pod.namespace().unwrap_or_default());
     match plan::plan(&pod, &ctx) {

@@ -28,6 +28,10 @@
 //! | `crash-images`  | Running; waiting `CrashLoopBackOff`, restartCount 1 | new image and imageID, waiting `CrashLoopBackOff`, restartCount + 1 (once) |
 //! | `restart-hangs` | -                                                  | `"true"`: never finished; only gates are applied |
 //!
+//! The simulated registry (`testenv up`) may also say that two tags share one digest (the
+//! same imageID is reported for both) and that an image exits at once without a `command`
+//! (as `crash-images`, for the containers that set none).
+//!
 //! A failing container is not ready, so ContainersReady and Ready turn False. Every failure
 //! is idempotent: a pod already showing it gets no further patch. A container waiting
 //! `ImagePullBackOff` is retried as soon as its spec image changes (to any other image, the
@@ -60,6 +64,34 @@ impl Default for Defaults {
     }
 }
 
+/// What the simulated registry knows of images (`testenv up --same-image`,
+/// `--exits-without-command`): tags that name one digest, and images whose default command
+/// exits at once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Images {
+    /// Image -> the image whose digest it has (reported as its imageID).
+    pub same_digest: BTreeMap<String, String>,
+    /// Images that exit at once when run without a `command` (busybox's `sh` without a TTY).
+    pub exit_without_command: std::collections::BTreeSet<String>,
+}
+
+impl Images {
+    /// The imageID the kubelet reports for `image`.
+    pub fn id(&self, image: &str) -> String {
+        image_id(self.same_digest.get(image).map_or(image, String::as_str))
+    }
+
+    /// Does the container `name` of `pod` exit at once when it runs `image`?
+    fn exits(&self, pod: &Pod, name: &str, image: &str) -> bool {
+        let container = pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.containers.iter().find(|c| c.name == name));
+        let commanded = container.is_some_and(|c| c.command.as_ref().is_some_and(|c| !c.is_empty()));
+        !commanded && self.exit_without_command.contains(image)
+    }
+}
+
 /// What the planner needs besides the pod.
 #[derive(Debug, Clone)]
 pub struct Context<'a> {
@@ -70,6 +102,7 @@ pub struct Context<'a> {
     /// The IP given to the pod if this step starts it.
     pub pod_ip: &'a str,
     pub defaults: Defaults,
+    pub images: &'a Images,
 }
 
 /// The state a delay is measured from; the caller remembers when it first saw each.
@@ -369,7 +402,7 @@ fn crashed_status(pod: &Pod, name: &str, image: &str, restart: i32, ctx: &Contex
     json!({
         "name": name,
         "image": image,
-        "imageID": image_id(image),
+        "imageID": ctx.images.id(image),
         "containerID": container_id(pod, name, restart),
         "ready": false,
         "started": false,
@@ -464,7 +497,7 @@ fn running_status(pod: &Pod, name: &str, image: &str, restart: i32, ctx: &Contex
     json!({
         "name": name,
         "image": image,
-        "imageID": image_id(image),
+        "imageID": ctx.images.id(image),
         "containerID": container_id(pod, name, restart),
         "ready": !hooked,
         "started": !hooked,
@@ -482,7 +515,7 @@ fn start_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
         .map(|c| {
             let image = c.image.clone().unwrap_or_default();
             json!({
-                "name": c.name, "image": image, "imageID": image_id(&image),
+                "name": c.name, "image": image, "imageID": ctx.images.id(&image),
                 "containerID": container_id(pod, &c.name, 0), "ready": true, "restartCount": 0,
                 "state": { "terminated": { "exitCode": 0, "reason": "Completed",
                     "startedAt": ctx.now.to_string(), "finishedAt": ctx.now.to_string() } },
@@ -494,7 +527,7 @@ fn start_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
         .map(|(name, image)| {
             if listed(pod, "pull-fails", image) {
                 pull_failed_status(name, (image, ""), image, 0)
-            } else if listed(pod, "crash-images", image) {
+            } else if listed(pod, "crash-images", image) || ctx.images.exits(pod, name, image) {
                 crashed_status(pod, name, image, 1, ctx)
             } else {
                 running_status(pod, name, image, 0, ctx)
@@ -558,7 +591,7 @@ fn restart_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
                 return pull_failed_status(&s.name, shown, image, s.restart_count);
             }
             let restart = s.restart_count + 1;
-            if listed(pod, "crash-images", image) {
+            if listed(pod, "crash-images", image) || ctx.images.exits(pod, &s.name, image) {
                 return crashed_status(pod, &s.name, image, restart, ctx);
             }
             let mut next = running_status(pod, &s.name, image, restart, ctx);

@@ -63,6 +63,11 @@ impl TestPod {
     }
 }
 
+const NO_IMAGES: &Images = &Images {
+    same_digest: BTreeMap::new(),
+    exit_without_command: std::collections::BTreeSet::new(),
+};
+
 fn ctx(waited: Duration) -> Context<'static> {
     Context {
         now: "2026-12-02T00:00:00Z".parse().expect("valid timestamp"),
@@ -70,6 +75,7 @@ fn ctx(waited: Duration) -> Context<'static> {
         host_ip: "127.0.1.1",
         pod_ip: "10.244.0.1",
         defaults: Defaults::default(),
+        images: NO_IMAGES,
     }
 }
 
@@ -476,4 +482,36 @@ fn a_container_with_a_post_start_sleep_is_ready_only_after_the_hook() {
         json!({ "postStart": { "exec": { "command": ["touch", "/tmp/x"] } } }),
     );
     assert_eq!(post_start_delay(&other.pod(), "app"), Duration::ZERO);
+}
+
+#[test]
+fn the_simulated_registry_knows_shared_digests_and_images_that_exit_without_a_command() {
+    let images = Images {
+        same_digest: BTreeMap::from([("nginx:mainline".to_string(), "nginx:alpine".to_string())]),
+        exit_without_command: ["busybox:1".to_string()].into(),
+    };
+    let mut at = ctx(Duration::ZERO);
+    at.images = &images;
+    assert_eq!(images.id("nginx:mainline"), image_id("nginx:alpine"));
+    assert_eq!(images.id("nginx:1"), image_id("nginx:1"));
+
+    // Without a command busybox exits: it crashes on start, and on an in-place change to it.
+    let bare = TestPod::bound().with("/spec/containers/0/image", json!("busybox:1"));
+    let started = patch(plan(&bare.pod(), &at));
+    assert_eq!(
+        started["status"]["containerStatuses"][0]["state"]["waiting"]["reason"],
+        "CrashLoopBackOff"
+    );
+    let changed = TestPod::bound()
+        .running()
+        .with("/spec/containers/0/image", json!("busybox:1"));
+    let restarted = patch(plan(&changed.pod(), &at));
+    let status = &restarted["status"]["containerStatuses"][0];
+    assert_eq!(status["state"]["waiting"]["reason"], "CrashLoopBackOff");
+    assert!(status["lastState"]["terminated"].is_object());
+
+    // With a command it runs.
+    let commanded = bare.with("/spec/containers/0/command", json!(["sleep", "999"]));
+    let started = patch(plan(&commanded.pod(), &at));
+    assert_eq!(started["status"]["containerStatuses"][0]["ready"], json!(true));
 }
