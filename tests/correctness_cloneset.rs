@@ -142,6 +142,84 @@ async fn cloneset_scale_up_keeps_within_scale_strategy_max_unavailable() {
 async fn a_cloneset_claim_template_change_with_an_image_goes_in_place_and_keeps_the_claims() {
     let ns = TestNamespace::create("fix-cs-vct").await;
     let controller = RunningController::start(&ns);
+    let (before, after) = change_image_and_claim_size(&ns, &controller).await;
+    assert_eq!(after.pods, before.pods, "updated in place");
+    assert_eq!(after.claims, before.claims, "the claims are kept as they were");
+    clonesets::merge_patch(&ns, "vc", json!({ "spec": { "replicas": 3 } })).await;
+    clonesets::wait_settled(&ns, "vc", 3, 3, &controller).await;
+    let sizes: Vec<String> = claims_of(&ns).await.into_iter().map(|(_, _, s)| s).collect();
+    assert_eq!(
+        sizes.iter().filter(|s| *s == "2Gi").count(),
+        1,
+        "the new pod's claim has the new size: {sizes:?}"
+    );
+}
+
+/// With OpenKruise's RecreatePodWhenChangeVCTInCloneSetGate, the same change recreates
+/// every pod with claims of the new size (the old claims go with their pods).
+#[tokio::test]
+async fn with_the_vct_gate_a_claim_template_change_recreates_the_pods_with_new_claims() {
+    let ns = TestNamespace::create("fix-cs-vct-gate").await;
+    let controller = RunningController::start_with(
+        &ns,
+        &["--feature-gates", "RecreatePodWhenChangeVCTInCloneSetGate=true"],
+    );
+    let (before, after) = change_image_and_claim_size(&ns, &controller).await;
+    for (pod, uid) in &before.pods {
+        assert!(
+            !after.pods.iter().any(|(p, u)| p == pod || u == uid),
+            "{pod} was recreated"
+        );
+    }
+    assert_eq!(after.claims.len(), 2);
+    for (claim, uid, size) in &after.claims {
+        assert_eq!(size, "2Gi", "{claim}");
+        assert!(!before.claims.iter().any(|(_, u, _)| u == uid), "{claim} is new");
+    }
+}
+
+/// Pods (name, uid) and claims (name, uid, size) of the set `vc`.
+struct Seen {
+    pods: Vec<(String, Option<String>)>,
+    claims: Vec<(String, Option<String>, String)>,
+}
+
+async fn claims_of(ns: &TestNamespace) -> Vec<(String, Option<String>, String)> {
+    let claims_api: Api<PersistentVolumeClaim> = ns.api();
+    let mut all: Vec<(String, Option<String>, String)> = claims_api
+        .list(&ListParams::default())
+        .await
+        .expect("claims")
+        .items
+        .iter()
+        .filter(|c| c.metadata.deletion_timestamp.is_none())
+        .map(|c| {
+            let size = c
+                .spec
+                .as_ref()
+                .and_then(|s| s.resources.as_ref())
+                .and_then(|r| r.requests.as_ref())
+                .and_then(|r| r.get("storage"))
+                .map(|q| q.0.clone())
+                .unwrap_or_default();
+            (c.name_any(), c.uid(), size)
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+async fn seen(ns: &TestNamespace) -> Seen {
+    let pods = clonesets::pods(ns, "vc").await;
+    Seen {
+        pods: pods.iter().map(|p| (p.name_any(), p.uid())).collect(),
+        claims: claims_of(ns).await,
+    }
+}
+
+/// Makes the set `vc` (2 pods, InPlaceIfPossible, a 1Gi claim each), then changes its
+/// image and its claim size to 2Gi together; what was there before and after.
+async fn change_image_and_claim_size(ns: &TestNamespace, controller: &RunningController) -> (Seen, Seen) {
     let claim = |size: &str| {
         json!([{ "metadata": { "name": "data" },
             "spec": { "accessModes": ["ReadWriteOnce"], "resources": { "requests": { "storage": size } } } }])
@@ -157,64 +235,21 @@ async fn a_cloneset_claim_template_change_with_an_image_goes_in_place_and_keeps_
             json!({ "name": "data", "mountPath": "/data" }),
         )]);
     }
-    clonesets::create(&ns, &set).await;
-    clonesets::wait_settled(&ns, "vc", 2, 2, &controller).await;
-    let claims_api: Api<PersistentVolumeClaim> = ns.api();
-    let uids = |list: &[Pod]| list.iter().map(|p| (p.name_any(), p.uid())).collect::<Vec<_>>();
-    let claim_uids = || async {
-        let mut all: Vec<(String, Option<String>, String)> = claims_api
-            .list(&ListParams::default())
-            .await
-            .expect("claims")
-            .items
-            .iter()
-            .map(|c| {
-                let size = c
-                    .spec
-                    .as_ref()
-                    .and_then(|s| s.resources.as_ref())
-                    .and_then(|r| r.requests.as_ref())
-                    .and_then(|r| r.get("storage"))
-                    .map(|q| q.0.clone())
-                    .unwrap_or_default();
-                (c.name_any(), c.uid(), size)
-            })
-            .collect();
-        all.sort();
-        all
-    };
-    let pods_before = uids(&clonesets::pods(&ns, "vc").await);
-    let claims_before = claim_uids().await;
-    let containers =
+    clonesets::create(ns, &set).await;
+    clonesets::wait_settled(ns, "vc", 2, 2, controller).await;
+    let before = seen(ns).await;
+    let mut containers =
         serde_json::to_value(&set.spec.template.spec.as_ref().expect("spec").containers).expect("json");
-    let mut containers = containers;
     containers[0]["image"] = json!("nginx:1.26");
     clonesets::merge_patch(
-        &ns,
+        ns,
         "vc",
         json!({ "spec": { "volumeClaimTemplates": claim("2Gi"),
             "template": { "spec": { "containers": containers } } } }),
     )
     .await;
-    clonesets::wait_settled(&ns, "vc", 2, 2, &controller).await;
-    assert_eq!(
-        uids(&clonesets::pods(&ns, "vc").await),
-        pods_before,
-        "updated in place"
-    );
-    assert_eq!(
-        claim_uids().await,
-        claims_before,
-        "the claims are kept as they were"
-    );
-    clonesets::merge_patch(&ns, "vc", json!({ "spec": { "replicas": 3 } })).await;
-    clonesets::wait_settled(&ns, "vc", 3, 3, &controller).await;
-    let sizes: Vec<String> = claim_uids().await.into_iter().map(|(_, _, s)| s).collect();
-    assert_eq!(
-        sizes.iter().filter(|s| *s == "2Gi").count(),
-        1,
-        "the new pod's claim has the new size: {sizes:?}"
-    );
+    clonesets::wait_settled(ns, "vc", 2, 2, controller).await;
+    (before, seen(ns).await)
 }
 
 /// The preDelete hook of the defect-8 tests: a label the pods carry from their template.

@@ -140,8 +140,8 @@ pub struct RunArgs {
     /// OpenKruise's feature gates, as kruise-manager takes them (NAME=true|false,...; AllAlpha, AllBeta)
     ///
     /// Upstream's names and defaults (v1.9.0). CloneSetPartitionRollback,
-    /// PreparingUpdateAsUpdate and SidecarSetPatchPodMetadataDefaultsAllowed change what the
-    /// run does; a gate this binary cannot follow is accepted and named in a warning at start
+    /// PreparingUpdateAsUpdate, RecreatePodWhenChangeVCTInCloneSetGate and
+    /// SidecarSetPatchPodMetadataDefaultsAllowed change what the run does; a gate this binary cannot follow is accepted and named in a warning at start
     /// (node-agent features, for one)
     #[arg(long, value_name = "GATES", value_parser = parse_feature_gates)]
     pub feature_gates: Option<crate::runtime::features::FeatureGates>,

@@ -51,6 +51,7 @@ use Support::{AlwaysOn, DefaultOnly, Honoured};
 
 pub const CLONESET_PARTITION_ROLLBACK: &str = "CloneSetPartitionRollback";
 pub const PREPARING_UPDATE_AS_UPDATE: &str = "PreparingUpdateAsUpdate";
+pub const RECREATE_POD_WHEN_CHANGE_VCT: &str = "RecreatePodWhenChangeVCTInCloneSetGate";
 pub const PATCH_POD_METADATA_DEFAULTS_ALLOWED: &str = "SidecarSetPatchPodMetadataDefaultsAllowed";
 
 /// Every gate of OpenKruise v1.9.0, in its order.
@@ -114,12 +115,7 @@ pub const GATES: &[Gate] = &[
         DefaultOnly(NOT_HERE),
     ),
     gate("EnhancedLivenessProbe", false, Alpha, DefaultOnly(NODE_AGENT)),
-    gate(
-        "RecreatePodWhenChangeVCTInCloneSetGate",
-        false,
-        Alpha,
-        DefaultOnly(NOT_HERE),
-    ),
+    gate(RECREATE_POD_WHEN_CHANGE_VCT, false, Alpha, Honoured),
     gate("StatefulSetStartOrdinal", false, Alpha, AlwaysOn),
     gate("PodIndexLabel", true, Beta, AlwaysOn),
     gate(
@@ -177,6 +173,8 @@ pub struct Features {
     pub cloneset_partition_rollback: bool,
     /// A CloneSet's scaling counts a PreparingUpdate pod as updated.
     pub preparing_update_as_update: bool,
+    /// A CloneSet pod whose claims no longer match the claim templates is recreated.
+    pub recreate_pod_when_claim_templates_change: bool,
     /// A SidecarSet may patch pod metadata without a whitelist rule for it.
     pub patch_pod_metadata_defaults_allowed: bool,
 }
@@ -252,6 +250,7 @@ impl FeatureGates {
             cloneset_partition_rollback: self.enabled(CLONESET_PARTITION_ROLLBACK),
             preparing_update_as_update: self.enabled(PREPARING_UPDATE_AS_UPDATE),
             patch_pod_metadata_defaults_allowed: self.enabled(PATCH_POD_METADATA_DEFAULTS_ALLOWED),
+            recreate_pod_when_claim_templates_change: self.enabled(RECREATE_POD_WHEN_CHANGE_VCT),
         }
     }
 }

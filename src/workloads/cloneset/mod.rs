@@ -17,6 +17,7 @@
 //! Invariants (the driver's): a reconcile plans only when every expectation of the set is
 //! met (or timed out); the status is written only when it changed; a reconcile requeues on
 //! a timer only when it waits on time (grace period, minReadySeconds, progress deadline).
+pub mod claims;
 pub mod diffs;
 pub mod numbers;
 pub use crate::workloads::common::order;

@@ -26,7 +26,7 @@ use super::round::{
 };
 use super::status;
 use super::update_limit::{SetCounts, update_batch};
-use crate::api::common::Lifecycle;
+use crate::api::common::{Lifecycle, PodUpdatePolicy};
 use crate::runtime::inplace::state;
 use crate::runtime::inplace::step::{self, StepContext, Steps, Update};
 use crate::runtime::lifecycle;
@@ -167,7 +167,17 @@ fn update_pod(
     let policy = snapshot.set.spec.pod_update_policy();
     let mut steps = Steps::default();
     let name = pod.name_any();
-    match step::update_pod(&ctx, pod, target.name, target.template, policy, &mut steps) {
+    // RecreatePodWhenChangeVCTInCloneSetGate: a pod whose claims no longer match the claim
+    // templates is recreated (with new claims), unless the policy is InPlaceOnly.
+    let outdated_claims = snapshot.features.recreate_pod_when_claim_templates_change
+        && policy != PodUpdatePolicy::InPlaceOnly
+        && super::claims::outdated(snapshot.set, &snapshot.claims, pod);
+    let decided = if outdated_claims {
+        Update::Recreate
+    } else {
+        step::update_pod(&ctx, pod, target.name, target.template, policy, &mut steps)
+    };
+    match decided {
         Update::Recreate => plan.actions.push(recreate(snapshot, numbers, &hooks, pod)),
         Update::Refused { reason } => plan.problems.push(Problem {
             reason: "FailedUpdate",
