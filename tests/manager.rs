@@ -338,6 +338,11 @@ impl Trial<'_> {
             .expect("run");
         let deadline = Instant::now() + Duration::from_secs(60);
         let mut updated = false;
+        // A SidecarSet that patches pod metadata makes the webhook read OpenKruise's
+        // whitelist ConfigMap (refused without it: no whitelist exists here).
+        let sidecarsets = support::cluster_api(&work, "apps.kruise.io/v1alpha1", "SidecarSet", "sidecarsets");
+        let sidecarset = format!("{}-patch", work.name);
+        let mut judged = false;
         let text = loop {
             tokio::time::sleep(Duration::from_millis(250)).await;
             let text = std::fs::read_to_string(&log).unwrap_or_default();
@@ -358,7 +363,19 @@ impl Trial<'_> {
                 .expect("image");
                 updated = true;
             }
+            if updated && !judged && text.contains("webhooks registered") {
+                let set = json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "SidecarSet",
+                    "metadata": { "name": sidecarset },
+                    "spec": { "namespace": work.name, "selector": { "matchLabels": { "app": "none" } },
+                        "containers": [{ "name": "side", "image": "busybox" }],
+                        "patchPodMetadata": [{ "annotations": { "key": "{}" } }] } });
+                let _ = sidecarsets
+                    .create(&PostParams::default(), &support::object(set))
+                    .await;
+                judged = true;
+            }
         };
+        let _ = sidecarsets.delete(&sidecarset, &DeleteParams::default()).await;
         let _ = child.kill();
         let _ = child.wait();
         for kind in ["ClusterRoleBinding", "ClusterRole"] {

@@ -36,10 +36,6 @@ use crate::runtime::rbac::{KRUISE, Rule, rule};
 /// In the lease's namespace only: the Secret of the webhooks' CA and serving certificate.
 pub const CA_SECRET: Rule = rule("", &["secrets"], &["get", "create", "update"]);
 
-/// OpenKruise's `kruise-configuration` ConfigMap, read in the system namespace (the
-/// SidecarSet patch-pod-metadata whitelist, see [`configuration`]).
-pub const CONFIGURATION: Rule = rule("", &["configmaps"], &["get"]);
-
 /// What the webhooks need, cluster-wide (their [`CA_SECRET`] is in the lease's namespace): the configurations the leader registers, the
 /// caches of pod injection and placement, and what a review reads or writes.
 pub const RULES: &[Rule] = &[
@@ -58,6 +54,10 @@ pub const RULES: &[Rule] = &[
     rule("apps", &["deployments", "replicasets", "statefulsets"], &["get"]),
     rule("batch", &["jobs"], &["get"]),
     rule(KRUISE, &["clonesets", "statefulsets"], &["get"]),
+    // OpenKruise's `kruise-configuration` ConfigMap in the system namespace (the SidecarSet
+    // patch-pod-metadata whitelist, see [`configuration`]); kruise-manager reads ConfigMaps
+    // cluster-wide too.
+    rule("", &["configmaps"], &["get"]),
 ];
 
 use kube::Client;

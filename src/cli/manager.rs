@@ -78,7 +78,6 @@ pub fn lease_namespace_rules(leader_elect: bool, webhooks: bool) -> Vec<&'static
     }
     if webhooks {
         rules.push(&crate::admission::CA_SECRET);
-        rules.push(&crate::admission::CONFIGURATION);
     }
     rules
 }
