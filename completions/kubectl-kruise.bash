@@ -3388,7 +3388,7 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__testenv__subcmd__serve)
-            opts="-n -s -v -h -V --run-dir --bin-dir --nodes --start-delay --image-pull-delay --completion-delay --same-image --exits-without-command --builtin-workload-controllers --audit --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
+            opts="-n -s -v -h -V --run-dir --bin-dir --nodes --start-delay --image-pull-delay --completion-delay --same-image --exits-without-command --missing-image --builtin-workload-controllers --audit --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3423,6 +3423,10 @@ _kubectl__kruise() {
                     return 0
                     ;;
                 --exits-without-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --missing-image)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3596,7 +3600,7 @@ _kubectl__kruise() {
             return 0
             ;;
         kubectl__subcmd__kruise__subcmd__testenv__subcmd__up)
-            opts="-n -s -v -h -V --run-dir --bin-dir --nodes --start-delay --image-pull-delay --completion-delay --same-image --exits-without-command --builtin-workload-controllers --audit --timeout --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
+            opts="-n -s -v -h -V --run-dir --bin-dir --nodes --start-delay --image-pull-delay --completion-delay --same-image --exits-without-command --missing-image --builtin-workload-controllers --audit --timeout --kubeconfig --context --cluster --user --namespace --server --token --as --as-group --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --request-timeout --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3631,6 +3635,10 @@ _kubectl__kruise() {
                     return 0
                     ;;
                 --exits-without-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --missing-image)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

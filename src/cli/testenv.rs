@@ -61,6 +61,10 @@ struct ServeArgs {
     /// without a `command` crashes (CrashLoopBackOff)
     #[arg(long, value_name = "IMAGE")]
     exits_without_command: Vec<String>,
+    /// An image no registry has (repeatable): pulling it fails (ImagePullBackOff), on start
+    /// and on an in-place change
+    #[arg(long, value_name = "IMAGE")]
+    missing_image: Vec<String>,
     /// Also run the built-in StatefulSet and DaemonSet controllers (for comparisons)
     #[arg(long)]
     builtin_workload_controllers: bool,
@@ -93,6 +97,9 @@ impl ServeArgs {
         }
         for image in &self.exits_without_command {
             args.push(format!("--exits-without-command={image}"));
+        }
+        for image in &self.missing_image {
+            args.push(format!("--missing-image={image}"));
         }
         if self.builtin_workload_controllers {
             args.push("--builtin-workload-controllers".into());
@@ -225,6 +232,7 @@ pub async fn run(args: TestenvArgs) -> anyhow::Result<()> {
                 images: crate::testenv::kubelet::plan::Images {
                     same_digest: serve.same_image.into_iter().collect(),
                     exit_without_command: serve.exits_without_command.into_iter().collect(),
+                    missing: serve.missing_image.into_iter().collect(),
                 },
                 builtin_workload_controllers: serve.builtin_workload_controllers,
                 audit: serve.audit,

@@ -73,6 +73,8 @@ pub struct Images {
     pub same_digest: BTreeMap<String, String>,
     /// Images that exit at once when run without a `command` (busybox's `sh` without a TTY).
     pub exit_without_command: std::collections::BTreeSet<String>,
+    /// Images no registry has: pulling them fails (as the `pull-fails` annotation).
+    pub missing: std::collections::BTreeSet<String>,
 }
 
 impl Images {
@@ -158,7 +160,7 @@ pub fn plan(pod: &Pod, ctx: &Context<'_>) -> Step {
             _ => Step::Nothing,
         };
     };
-    if key == WaitKey::Start && start_already_failed(pod) {
+    if key == WaitKey::Start && start_already_failed(pod, ctx) {
         return Step::Nothing;
     }
     if matches!(key, WaitKey::Restart(_)) && annotation(pod, "restart-hangs").as_deref() == Some("true") {
@@ -347,6 +349,11 @@ fn changed_containers(pod: &Pod) -> Vec<String> {
 const PULL_BACK_OFF: &str = "ImagePullBackOff";
 const CRASH_BACK_OFF: &str = "CrashLoopBackOff";
 
+/// Does pulling `image` fail for `pod` (its `pull-fails` annotation, or a missing image)?
+fn pull_fails(pod: &Pod, image: &str, ctx: &Context<'_>) -> bool {
+    listed(pod, "pull-fails", image) || ctx.images.missing.contains(image)
+}
+
 /// Is `image` in the pod's comma-separated `list` annotation?
 fn listed(pod: &Pod, list: &str, image: &str) -> bool {
     annotation(pod, list).is_some_and(|v| v.split(',').any(|i| i.trim() == image))
@@ -370,10 +377,10 @@ fn pull_failure(status: &ContainerStatus) -> Option<String> {
 }
 
 /// A pending pod whose status already shows every pull failure its start would produce.
-fn start_already_failed(pod: &Pod) -> bool {
+fn start_already_failed(pod: &Pod, ctx: &Context<'_>) -> bool {
     let failing: Vec<(String, String)> = spec_images(pod)
         .into_iter()
-        .filter(|(_, image)| listed(pod, "pull-fails", image))
+        .filter(|(_, image)| pull_fails(pod, image, ctx))
         .collect();
     !failing.is_empty()
         && failing.iter().all(|(name, image)| {
@@ -525,7 +532,7 @@ fn start_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
     let containers: Vec<Value> = spec_images(pod)
         .iter()
         .map(|(name, image)| {
-            if listed(pod, "pull-fails", image) {
+            if pull_fails(pod, image, ctx) {
                 pull_failed_status(name, (image, ""), image, 0)
             } else if listed(pod, "crash-images", image) || ctx.images.exits(pod, name, image) {
                 crashed_status(pod, name, image, 1, ctx)
@@ -584,7 +591,7 @@ fn restart_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
             let Some(image) = spec.get(&s.name).filter(|_| changed.contains(&s.name)) else {
                 return serde_json::to_value(s).unwrap_or(Value::Null);
             };
-            if listed(pod, "pull-fails", image) {
+            if pull_fails(pod, image, ctx) {
                 // The old container is gone and the new image never arrives: the status
                 // keeps the image it last ran, so the update is visibly not done.
                 let shown = (s.image.as_str(), s.image_id.as_str());

@@ -66,6 +66,7 @@ impl TestPod {
 const NO_IMAGES: &Images = &Images {
     same_digest: BTreeMap::new(),
     exit_without_command: std::collections::BTreeSet::new(),
+    missing: std::collections::BTreeSet::new(),
 };
 
 fn ctx(waited: Duration) -> Context<'static> {
@@ -489,6 +490,7 @@ fn the_simulated_registry_knows_shared_digests_and_images_that_exit_without_a_co
     let images = Images {
         same_digest: BTreeMap::from([("nginx:mainline".to_string(), "nginx:alpine".to_string())]),
         exit_without_command: ["busybox:1".to_string()].into(),
+        missing: ["invalid.io/alpine:3".to_string()].into(),
     };
     let mut at = ctx(Duration::ZERO);
     at.images = &images;
@@ -509,6 +511,15 @@ fn the_simulated_registry_knows_shared_digests_and_images_that_exit_without_a_co
     let status = &restarted["status"]["containerStatuses"][0];
     assert_eq!(status["state"]["waiting"]["reason"], "CrashLoopBackOff");
     assert!(status["lastState"]["terminated"].is_object());
+
+    // A missing image fails to pull, on start as with the pull-fails annotation.
+    let missing = TestPod::bound().with("/spec/containers/0/image", json!("invalid.io/alpine:3"));
+    let pending = patch(plan(&missing.pod(), &at));
+    assert_eq!(pending["status"]["phase"], "Pending");
+    assert_eq!(
+        pending["status"]["containerStatuses"][0]["state"]["waiting"]["reason"],
+        "ImagePullBackOff"
+    );
 
     // With a command it runs.
     let commanded = bare.with("/spec/containers/0/command", json!(["sleep", "999"]));
