@@ -58,11 +58,19 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     }
     claims_cleanup(snapshot, &active, &mut plan);
 
-    // One set of diffs for both phases: they read the same snapshot.
-    let diffs = super::plan_scale::diffs_of(snapshot, &numbers, &active);
-    let scaled = super::plan_scale::plan_scale(snapshot, &numbers, &diffs, &active, &mut plan);
+    // The diffs of both phases read the same snapshot; only PreparingUpdateAsUpdate makes
+    // them differ (as upstream, the scale phase then counts a PreparingUpdate pod as
+    // updated, the update phase by its revision).
+    use super::plan_scale::Phase;
+    let scale_diffs = super::plan_scale::diffs_of(snapshot, &numbers, &active, Phase::Scale);
+    let scaled = super::plan_scale::plan_scale(snapshot, &numbers, &scale_diffs, &active, &mut plan);
     if !scaled {
         plan.update_ran = true;
+        let diffs = if snapshot.features.preparing_update_as_update {
+            super::plan_scale::diffs_of(snapshot, &numbers, &active, Phase::Update)
+        } else {
+            scale_diffs
+        };
         super::plan_update::plan_update(snapshot, &numbers, &diffs, &active, &mut plan);
     }
 

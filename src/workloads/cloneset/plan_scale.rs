@@ -48,13 +48,22 @@ fn counts(
     c
 }
 
-/// The diffs of §3.6 for this snapshot.
-pub fn diffs_of(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod]) -> Diffs {
+/// Which phase a diff is for (see [`diffs_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Scale,
+    Update,
+}
+
+/// The diffs of §3.6 for this snapshot, for `phase`.
+pub fn diffs_of(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], phase: Phase) -> Diffs {
     let listed = pods_to_delete(snapshot.set);
-    // With PreparingUpdateAsUpdate, a pod a hook holds before its update counts as updated.
+    // With PreparingUpdateAsUpdate, scaling counts a pod a hook holds before its update as
+    // updated; the update phase still has to move it.
     let as_updated = |p: &Pod| {
         at_update_revision(snapshot, p)
-            || (snapshot.features.preparing_update_as_update
+            || (phase == Phase::Scale
+                && snapshot.features.preparing_update_as_update
                 && lifecycle::state(p) == lifecycle::PREPARING_UPDATE)
     };
     let (updated, old): (Vec<&Pod>, Vec<&Pod>) = active.iter().partition(|p| as_updated(p));

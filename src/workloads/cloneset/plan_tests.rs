@@ -110,6 +110,21 @@ impl World {
     }
 
     fn plan(&self) -> Plan {
+        self.with_snapshot(|snapshot| plan(snapshot))
+    }
+
+    fn diffs(
+        &self,
+        phase: crate::workloads::cloneset::plan_scale::Phase,
+    ) -> crate::workloads::cloneset::diffs::Diffs {
+        self.with_snapshot(|snapshot| {
+            let numbers = crate::workloads::cloneset::round::checked_numbers(snapshot.set).expect("numbers");
+            let active: Vec<&Pod> = snapshot.pods.clone();
+            crate::workloads::cloneset::plan_scale::diffs_of(snapshot, &numbers, &active, phase)
+        })
+    }
+
+    fn with_snapshot<T>(&self, f: impl FnOnce(&Snapshot<'_>) -> T) -> T {
         let snapshot = Snapshot {
             set: &self.set,
             pods: self.pods.iter().collect(),
@@ -128,7 +143,7 @@ impl World {
             now: NOW.parse().expect("time"),
             features: self.features,
         };
-        plan(&snapshot)
+        f(&snapshot)
     }
 
     /// One round: plan and apply; returns the plan.
@@ -494,6 +509,31 @@ fn a_grown_partition_rolls_updated_pods_back_only_with_the_rollback_gate() {
             (world.at("web-1"), world.at("web-2")),
             expected,
             "CloneSetPartitionRollback={rollback}"
+        );
+    }
+}
+
+#[test]
+fn preparing_update_as_update_counts_a_held_pod_as_updated_for_scaling_only() {
+    use crate::workloads::cloneset::plan_scale::Phase;
+    let mut world = World::new(
+        3,
+        strategy(CloneSetUpdateStrategyType::InPlaceIfPossible, 2, 1, 0),
+    );
+    world.change_template(template("nginx:2", None));
+    world.pods[0]
+        .labels_mut()
+        .insert(lifecycle::STATE_LABEL.into(), lifecycle::PREPARING_UPDATE.into());
+    for gate in [false, true] {
+        world.features.preparing_update_as_update = gate;
+        let (scale, update) = (world.diffs(Phase::Scale), world.diffs(Phase::Update));
+        // The held pod is still at the old revision: the update phase moves one pod either way.
+        assert_eq!(update.update_num, 1, "PreparingUpdateAsUpdate={gate}");
+        // Scaling counts it as updated only with the gate: nothing left to update then.
+        assert_eq!(
+            scale.update_num,
+            if gate { 0 } else { 1 },
+            "PreparingUpdateAsUpdate={gate}"
         );
     }
 }
