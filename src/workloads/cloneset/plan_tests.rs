@@ -110,7 +110,7 @@ impl World {
     }
 
     fn plan(&self) -> Plan {
-        self.with_snapshot(|snapshot| plan(snapshot))
+        self.with_snapshot(plan)
     }
 
     fn diffs(
