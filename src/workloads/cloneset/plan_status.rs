@@ -37,7 +37,9 @@ pub fn plan_status(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], 
     let stored_progressing = conditions.iter().find(|c| c.type_ == PROGRESSING).cloned();
     let (progress, deadline) = progressing(&ProgressInput {
         progress_deadline_seconds: set.spec.progress_deadline_seconds,
-        paused: numbers.paused,
+        // Only `paused` pauses the progress; `OnDelete` updates no pod itself but its
+        // rollout is progressing (as upstream: users replace the pods).
+        paused: set.spec.update().paused.unwrap_or(false),
         spec_replicas: numbers.replicas as i32,
         update_revision: snapshot.update.name,
         counters: &c,

@@ -539,6 +539,31 @@ fn preparing_update_as_update_counts_a_held_pod_as_updated_for_scaling_only() {
 }
 
 #[test]
+fn an_on_delete_rollout_is_progressing_not_paused() {
+    let mut world = World::new(2, strategy(CloneSetUpdateStrategyType::OnDelete, 0, 1, 0));
+    world.set.spec.progress_deadline_seconds = Some(600);
+    world.run(10, |_, _| {});
+    world.change_template(template("nginx:2", None));
+    let plan = world.converge_step();
+    assert!(
+        !plan
+            .actions
+            .iter()
+            .any(|a| matches!(a, Action::PatchPod { .. } | Action::DeletePod { .. })),
+        "OnDelete updates no pod: {:?}",
+        plan.actions
+    );
+    let status = world.set.status.clone().expect("status");
+    let progressing = status
+        .conditions
+        .iter()
+        .flatten()
+        .find(|c| c.type_ == "Progressing")
+        .expect("progressing");
+    assert_eq!(progressing.reason.as_deref(), Some("CloneSetUpdated"));
+}
+
+#[test]
 fn pause_freezes_updates_but_not_scaling() {
     let mut s = strategy(CloneSetUpdateStrategyType::InPlaceIfPossible, 0, 1, 0);
     s.paused = Some(true);
