@@ -498,3 +498,30 @@ async fn a_new_namespace_gets_its_default_service_account_and_root_ca() {
     let pem = ca.data.and_then(|d| d.get("ca.crt").cloned()).unwrap_or_default();
     assert!(pem.contains("BEGIN CERTIFICATE"), "{pem}");
 }
+
+#[tokio::test]
+async fn a_pod_placed_on_a_node_whose_host_port_is_taken_fails_as_kubelet_admission() {
+    let ns = TestNamespace::create("kubelet-hostport").await;
+    let pods: Api<Pod> = ns.api();
+    let mut first = pod("holder", "nginx:1.25");
+    first["spec"]["containers"][0]["ports"] =
+        serde_json::json!([{ "containerPort": 21017, "hostPort": 21017 }]);
+    pods.create(&PostParams::default(), &object(first.clone()))
+        .await
+        .expect("create holder");
+    let holder = wait_pod(&pods, "holder", "Running and Ready", running_ready).await;
+    let node = holder
+        .spec
+        .as_ref()
+        .and_then(|s| s.node_name.clone())
+        .expect("scheduled");
+    // Placed directly (no scheduler to avoid the conflict): refused by the node.
+    let mut second = first;
+    second["metadata"]["name"] = serde_json::json!("taker");
+    second["spec"]["nodeName"] = serde_json::json!(node);
+    pods.create(&PostParams::default(), &object(second))
+        .await
+        .expect("create taker");
+    let taker = wait_pod(&pods, "taker", "Failed", |p| phase(p) == "Failed").await;
+    assert_eq!(taker.status.and_then(|s| s.reason).as_deref(), Some("NodePorts"));
+}

@@ -34,6 +34,8 @@ struct State {
     defaults: Defaults,
     images: Images,
     nodes: Store<Node>,
+    /// Every bound pod (for the host ports a node's pods hold).
+    pods: Store<Pod>,
     /// Per pod UID: the state waited on and when it was first seen.
     waits: Mutex<HashMap<String, (WaitKey, Instant)>>,
     /// Per pod UID: the IP it was given.
@@ -47,11 +49,16 @@ pub async fn run(client: Client, defaults: Defaults, images: Images) -> Result<(
     let selector = watcher::Config::default().labels(&format!("{SIMULATED_NODE_LABEL}=true"));
     let node_controller = Controller::new(node_api, selector);
     let node_store = node_controller.store();
+    let pod_api: Api<Pod> = Api::all(client.clone());
+    let bound = watcher::Config::default().fields("spec.nodeName!=");
+    let pod_controller = Controller::new(pod_api, bound)
+        .with_config(kube::runtime::controller::Config::default().concurrency(32));
     let state = Arc::new(State {
         client: client.clone(),
         defaults,
         images,
         nodes: node_store.clone(),
+        pods: pod_controller.store(),
         waits: Mutex::new(HashMap::new()),
         ips: Mutex::new(HashMap::new()),
         next_ip: AtomicU32::new(0),
@@ -60,10 +67,7 @@ pub async fn run(client: Client, defaults: Defaults, images: Images) -> Result<(
         .run(reconcile_node, |_, e, _| on_error("node", e), state.clone())
         .for_each(|_| async {});
 
-    let pod_api: Api<Pod> = Api::all(client);
-    let bound = watcher::Config::default().fields("spec.nodeName!=");
-    let pods = Controller::new(pod_api, bound)
-        .with_config(kube::runtime::controller::Config::default().concurrency(32))
+    let pods = pod_controller
         .run(reconcile_pod, |_, e, _| on_error("pod", e), state.clone())
         .for_each(|_| async {});
     let pods_after_nodes = async {
@@ -121,6 +125,12 @@ async fn reconcile_pod(pod: Arc<Pod>, state: Arc<State>) -> Result<Action, Error
         String::new()
     };
     let host_ip = nodes::internal_ip(&node).unwrap_or_else(|| "127.0.1.1".to_string());
+    // Only a pod about to start is judged by the host ports of its node's other pods.
+    let host_ports_taken = if starting {
+        state.host_ports_taken(&node_name, &uid)
+    } else {
+        Default::default()
+    };
     let ctx = Context {
         now: Timestamp::now(),
         waited,
@@ -128,6 +138,7 @@ async fn reconcile_pod(pod: Arc<Pod>, state: Arc<State>) -> Result<Action, Error
         pod_ip: &pod_ip,
         defaults: state.defaults,
         images: &state.images,
+        host_ports_taken: &host_ports_taken,
     };
     let api: Api<Pod> = Api::namespaced(state.client.clone(), &pod.namespace().unwrap_or_default());
     match plan::plan(&pod, &ctx) {
@@ -174,6 +185,23 @@ impl State {
             let n = self.next_ip.fetch_add(1, Ordering::Relaxed) % (256 * 254);
             Ipv4Addr::new(10, 244, (n / 254) as u8, (n % 254 + 1) as u8)
         })
+    }
+
+    /// The host ports the live pods of `node` other than `uid` hold (a pod that failed,
+    /// finished or is being deleted holds none).
+    fn host_ports_taken(&self, node: &str, uid: &str) -> std::collections::BTreeSet<(String, i32)> {
+        self.pods
+            .state()
+            .iter()
+            .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(node))
+            .filter(|p| p.metadata.uid.as_deref() != Some(uid) && p.metadata.deletion_timestamp.is_none())
+            .filter(|p| {
+                let phase = p.status.as_ref().and_then(|s| s.phase.as_deref());
+                !matches!(phase, Some("Failed" | "Succeeded"))
+            })
+            .filter(|p| p.status.as_ref().and_then(|s| s.start_time.as_ref()).is_some())
+            .flat_map(|p| plan::host_ports(p))
+            .collect()
     }
 
     async fn forget(&self, uid: &str) {

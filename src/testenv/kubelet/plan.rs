@@ -7,6 +7,7 @@
 //! |------------------|---------------------------------------------------------------|--------|
 //! | delete           | deletionTimestamp set                                         | delete with grace 0 |
 //! | (ignore)         | not bound, or phase Succeeded/Failed                          | nothing |
+//! | reject           | bound, Pending, a host port another live pod of the node holds | Failed (`NodePorts`), as kubelet admission |
 //! | start            | bound, phase Pending/unset, after start + image-pull delay    | Running, containers ready, imageIDs |
 //! | in-place restart | Running, a container's status image differs from its spec     | new image/imageID, restartCount + 1 |
 //! | complete         | Running, restartPolicy Never/OnFailure, after completion delay | Succeeded; with a non-zero exit-code Failed (Never) or every container restarted, restartCount + 1, Running again (OnFailure) |
@@ -105,6 +106,8 @@ pub struct Context<'a> {
     pub pod_ip: &'a str,
     pub defaults: Defaults,
     pub images: &'a Images,
+    /// Host ports (protocol, port) used by the other live pods of this pod's node.
+    pub host_ports_taken: &'a std::collections::BTreeSet<(String, i32)>,
 }
 
 /// The state a delay is measured from; the caller remembers when it first saw each.
@@ -187,6 +190,9 @@ pub fn plan(pod: &Pod, ctx: &Context<'_>) -> Step {
         };
     }
     match key {
+        WaitKey::Start if !conflicting_host_ports(pod, ctx).is_empty() => {
+            Step::PatchStatus(rejected_patch(pod, ctx))
+        }
         WaitKey::Start => Step::PatchStatus(start_patch(pod, ctx)),
         WaitKey::Restart(_) => Step::PatchStatus(restart_patch(pod, ctx)),
         WaitKey::Completion(_) => Step::PatchStatus(completion_patch(pod, ctx)),
@@ -511,6 +517,46 @@ fn running_status(pod: &Pod, name: &str, image: &str, restart: i32, ctx: &Contex
         "restartCount": restart,
         "state": { "running": { "startedAt": ctx.now.to_string() } },
     })
+}
+
+/// The host ports (protocol, port) `pod` asks for.
+pub fn host_ports(pod: &Pod) -> Vec<(String, i32)> {
+    let containers = pod
+        .spec
+        .as_ref()
+        .map(|s| s.containers.as_slice())
+        .unwrap_or_default();
+    containers
+        .iter()
+        .flat_map(|c| c.ports.iter().flatten())
+        .filter_map(|p| {
+            let port = p.host_port.filter(|h| *h > 0)?;
+            Some((p.protocol.clone().unwrap_or_else(|| "TCP".into()), port))
+        })
+        .collect()
+}
+
+fn conflicting_host_ports(pod: &Pod, ctx: &Context<'_>) -> Vec<(String, i32)> {
+    host_ports(pod)
+        .into_iter()
+        .filter(|p| ctx.host_ports_taken.contains(p))
+        .collect()
+}
+
+/// The kubelet refuses a pod whose host port another pod of the node holds: the pod fails
+/// (as kubelet admission fails it), and its controller replaces it.
+fn rejected_patch(pod: &Pod, ctx: &Context<'_>) -> Value {
+    let ports: Vec<String> = conflicting_host_ports(pod, ctx)
+        .iter()
+        .map(|(proto, port)| format!("{port}/{proto}"))
+        .collect();
+    json!({ "status": {
+        "phase": "Failed",
+        "reason": "NodePorts",
+        "message": format!("Pod was rejected: node didn't have free ports for the requested pod ports {}", ports.join(", ")),
+        "hostIP": ctx.host_ip,
+        "startTime": ctx.now.to_string(),
+    }})
 }
 
 fn start_patch(pod: &Pod, ctx: &Context<'_>) -> Value {

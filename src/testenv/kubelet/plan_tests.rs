@@ -69,6 +69,8 @@ const NO_IMAGES: &Images = &Images {
     missing: std::collections::BTreeSet::new(),
 };
 
+const NO_PORTS: &std::collections::BTreeSet<(String, i32)> = &std::collections::BTreeSet::new();
+
 fn ctx(waited: Duration) -> Context<'static> {
     Context {
         now: "2026-12-02T00:00:00Z".parse().expect("valid timestamp"),
@@ -77,6 +79,7 @@ fn ctx(waited: Duration) -> Context<'static> {
         pod_ip: "10.244.0.1",
         defaults: Defaults::default(),
         images: NO_IMAGES,
+        host_ports_taken: NO_PORTS,
     }
 }
 
@@ -525,4 +528,24 @@ fn the_simulated_registry_knows_shared_digests_and_images_that_exit_without_a_co
     let commanded = bare.with("/spec/containers/0/command", json!(["sleep", "999"]));
     let started = patch(plan(&commanded.pod(), &at));
     assert_eq!(started["status"]["containerStatuses"][0]["ready"], json!(true));
+}
+
+#[test]
+fn a_pod_whose_host_port_the_node_already_gives_out_is_rejected() {
+    let taken: std::collections::BTreeSet<(String, i32)> = [("TCP".to_string(), 21017)].into();
+    let mut at = ctx(Duration::ZERO);
+    at.host_ports_taken = &taken;
+    let wants = TestPod::bound().with(
+        "/spec/containers/0/ports",
+        json!([{ "containerPort": 21017, "hostPort": 21017 }]),
+    );
+    let rejected = patch(plan(&wants.pod(), &at));
+    assert_eq!(rejected["status"]["phase"], "Failed");
+    assert_eq!(rejected["status"]["reason"], "NodePorts");
+    // Another port, or the same port over UDP, starts.
+    let other = TestPod::bound().with(
+        "/spec/containers/0/ports",
+        json!([{ "containerPort": 80, "hostPort": 21018 }, { "containerPort": 53, "hostPort": 21017, "protocol": "UDP" }]),
+    );
+    assert_eq!(patch(plan(&other.pod(), &at))["status"]["phase"], "Running");
 }
