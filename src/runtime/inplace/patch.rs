@@ -8,7 +8,9 @@
 //! 3. pods/status  InPlaceUpdateReady=True, once complete        -> kubelet marks it Ready
 //! ```
 //! With a grace period, write 2 carries the grace annotation instead of the images, and a
-//! fourth write applies the images once the grace period is over.
+//! fourth write applies the images once the grace period is over. Containers with launch
+//! priorities change in batches ([`super::priority`]): write 2 carries the first batch,
+//! and each later batch is one more pod write ([`next_batch`]) once the one before is ready.
 //!
 //! Invariants:
 //! - Status writes are strategic-merge patches of single conditions (merge key `type`), so
