@@ -1137,6 +1137,8 @@ async fn patching_pod_metadata_needs_openkruises_whitelist() {
     other.metadata.resource_version = None;
     other.data["spec"]["patchPodMetadata"] =
         json!([{ "patchPolicy": "MergePatchJson", "annotations": { "other.io/x": "{}" } }]);
+    // Its own container: judged by the whitelist, not as a conflict with the first set.
+    other.data["spec"]["containers"][0]["name"] = json!("audit-agent");
     let refused = sets
         .create(&PostParams::default(), &other)
         .await

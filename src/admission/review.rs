@@ -207,6 +207,13 @@ async fn whitelist_fault(shared: &Shared, review: &Review) -> Option<String> {
     if set.spec.patch_pod_metadata.as_ref().is_none_or(|p| p.is_empty()) {
         return None;
     }
+    // A run scoped to a namespace judges by its whitelist only the SidecarSets scoped to it
+    // (the others are any run's: every run's webhook sees cluster-scoped objects).
+    if let Some(scope) = shared.scope.as_deref()
+        && crate::workloads::sidecarset::matching::scoped_to(&set) != Some(scope)
+    {
+        return None;
+    }
     let client = shared.pods.as_ref()?.client.clone();
     let at = format!("ConfigMap {}/{CONFIGMAP}", shared.system_namespace);
     let maps: kube::Api<k8s_openapi::api::core::v1::ConfigMap> =

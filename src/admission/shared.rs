@@ -76,6 +76,8 @@ pub struct Shared {
     /// Where OpenKruise's `kruise-configuration` ConfigMap is read (the run's system
     /// namespace).
     pub system_namespace: String,
+    /// The namespace the run is scoped to (`run -n NS`); None: all namespaces.
+    pub scope: Option<String>,
 }
 
 /// The caches the pod webhooks read (watched while the server runs), and the client the

@@ -384,6 +384,7 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         pods,
         features,
         system_namespace: system_namespace.clone(),
+        scope: namespace.clone(),
     };
     if let Some(addr) = args.metrics_addr {
         let listener = tokio::net::TcpListener::bind(addr)
