@@ -125,8 +125,9 @@ async fn reconcile_pod(pod: Arc<Pod>, state: Arc<State>) -> Result<Action, Error
         String::new()
     };
     let host_ip = nodes::internal_ip(&node).unwrap_or_else(|| "127.0.1.1".to_string());
-    // Only a pod about to start is judged by the host ports of its node's other pods.
-    let host_ports_taken = if starting {
+    // Only a pod about to start that asks for host ports is judged by those of its node's
+    // other pods (the scan of the pod cache is skipped for every other pod).
+    let host_ports_taken = if starting && !plan::host_ports(&pod).is_empty() {
         state.host_ports_taken(&node_name, &uid)
     } else {
         Default::default()

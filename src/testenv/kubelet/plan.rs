@@ -313,13 +313,15 @@ fn annotation_delay(pod: &Pod, name: &str, default: Duration) -> Duration {
         .unwrap_or(default)
 }
 
-fn spec_images(pod: &Pod) -> BTreeMap<String, String> {
-    let containers = pod
-        .spec
+fn containers(pod: &Pod) -> &[k8s_openapi::api::core::v1::Container] {
+    pod.spec
         .as_ref()
         .map(|s| s.containers.as_slice())
-        .unwrap_or_default();
-    containers
+        .unwrap_or_default()
+}
+
+fn spec_images(pod: &Pod) -> BTreeMap<String, String> {
+    containers(pod)
         .iter()
         .map(|c| (c.name.clone(), c.image.clone().unwrap_or_default()))
         .collect()
@@ -521,12 +523,7 @@ fn running_status(pod: &Pod, name: &str, image: &str, restart: i32, ctx: &Contex
 
 /// The host ports (protocol, port) `pod` asks for.
 pub fn host_ports(pod: &Pod) -> Vec<(String, i32)> {
-    let containers = pod
-        .spec
-        .as_ref()
-        .map(|s| s.containers.as_slice())
-        .unwrap_or_default();
-    containers
+    containers(pod)
         .iter()
         .flat_map(|c| c.ports.iter().flatten())
         .filter_map(|p| {
