@@ -14,7 +14,10 @@
 //! removing or reordering containers) needs a recreate. The optional upstream paths that
 //! need the node agent (env-from-metadata restarts) or a feature gate (resources) are
 //! deliberately not in place here: without kruise-daemon such an update never completes,
-//! so a changed label that an env var references also needs a recreate.
+//! so a changed label that an env var of a container references needs a recreate unless
+//! that container's image changes too. Then the kubelet restarts it for the image, after
+//! the labels were written in the same pod update, and reads the new value at its start
+//! (OpenKruise's e2e "in-place update both image and env from label").
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::{Container, PodTemplateSpec};
@@ -88,7 +91,8 @@ pub fn decide(old: &PodTemplateSpec, new: &PodTemplateSpec) -> Decision {
         annotations_set,
         annotations_removed,
     };
-    if let Some(reason) = env_references(&metadata, &new_spec.containers) {
+    let restarted_anyway = |name: &str| images.contains_key(name);
+    if let Some(reason) = env_references(&metadata, &new_spec.containers, restarted_anyway) {
         return Decision::Recreate { reason };
     }
     // A restart request (`rollout restart`) must restart the containers, and without a node
@@ -189,8 +193,13 @@ fn image_changes(old: &[Container], new: &[Container]) -> Result<BTreeMap<String
     Ok(images)
 }
 
-/// A changed key that an env var reads through the downward API needs the node agent.
-fn env_references(metadata: &MetadataChanges, containers: &[Container]) -> Option<String> {
+/// A changed key that an env var reads through the downward API needs the node agent,
+/// unless its container restarts anyway (`restarted_anyway`: its image changes).
+fn env_references(
+    metadata: &MetadataChanges,
+    containers: &[Container],
+    restarted_anyway: impl Fn(&str) -> bool,
+) -> Option<String> {
     let changed: Vec<String> = metadata
         .labels_set
         .keys()
@@ -204,7 +213,7 @@ fn env_references(metadata: &MetadataChanges, containers: &[Container]) -> Optio
                 .map(|k| format!("metadata.annotations['{k}']")),
         )
         .collect();
-    for container in containers {
+    for container in containers.iter().filter(|c| !restarted_anyway(&c.name)) {
         for env in container.env.iter().flatten() {
             let path = env
                 .value_from

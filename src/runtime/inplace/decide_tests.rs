@@ -105,6 +105,14 @@ fn recreate_cases_name_what_changed() {
             changed(|v| v["metadata"]["labels"]["zone"] = json!("b")),
             "reads metadata.labels['zone']",
         ),
+        (
+            "env-referenced label, image of another container",
+            changed(|v| {
+                v["metadata"]["labels"]["zone"] = json!("b");
+                v["spec"]["containers"][1]["image"] = json!("busybox:2");
+            }),
+            "container app reads metadata.labels['zone']",
+        ),
     ];
     for (what, new, words) in cases {
         match decide(&template(base()), &new) {
@@ -114,6 +122,27 @@ fn recreate_cases_name_what_changed() {
             ),
             other => panic!("{what}: expected a recreate, got {other:?}"),
         }
+    }
+}
+
+/// The kubelet restarts a container whose image changes and reads its env anew then: the
+/// label it references may change with it in place (OpenKruise's e2e "in-place update both
+/// image and env from label").
+#[test]
+fn an_env_referenced_label_changes_in_place_with_the_image_of_its_container() {
+    let new = changed(|v| {
+        v["metadata"]["labels"]["zone"] = json!("b");
+        v["spec"]["containers"][0]["image"] = json!("nginx:2");
+    });
+    match decide(&template(base()), &new) {
+        Decision::InPlace { images, metadata } => {
+            assert_eq!(
+                images,
+                BTreeMap::from([("app".to_string(), "nginx:2".to_string())])
+            );
+            assert_eq!(metadata.labels_set.get("zone").map(String::as_str), Some("b"));
+        }
+        other => panic!("expected in place, got {other:?}"),
     }
 }
 
