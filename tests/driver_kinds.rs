@@ -269,6 +269,7 @@ async fn a_cluster_scoped_kind_woken_by_nodes_keeps_one_child_per_node_through_t
         namespace: None,
         system_namespace: "default".into(),
         features: Default::default(),
+        configuration: Default::default(),
         workers: 2,
         metrics: Arc::new(Metrics::new(counters.clone())),
         shutdown: async move {

@@ -559,3 +559,194 @@ async fn bad_spreads_are_refused_naming_the_field_and_a_missing_target_is_report
     assert!(message.contains("front"), "{message}");
     drop(controller);
 }
+
+/// OpenKruise's e2e "only one subset, zone-a=2" and "cross-version": pods the webhook left
+/// unplaced because their only subset was full stay outside it, with no deletion cost
+/// (every subset is within its share), though the scheduler put them on its node; and a
+/// WorkloadSpread written through v1alpha1 reads through v1beta1 with v1beta1's names.
+#[tokio::test]
+async fn pods_left_unplaced_by_a_full_subset_stay_outside_without_a_cost_and_both_versions_read_their_names()
+{
+    let (ns, nodes, controller, spreads) = started("ws-full").await;
+    let only_a = support::object::<DynamicObject>(json!({ "apiVersion": "apps.kruise.io/v1alpha1",
+        "kind": "WorkloadSpread", "metadata": { "name": "web" },
+        "spec": { "targetRef": { "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "name": "web" },
+            "subsets": [subset(&ns, "a", Some(2))] } }));
+    spreads
+        .create(&PostParams::default(), &only_a)
+        .await
+        .expect("WorkloadSpread");
+    let beta = kruise_api(&ns, "WorkloadSpread", "v1beta1");
+    let read_back = beta.get("web").await.expect("read through v1beta1");
+    assert_eq!(
+        read_back.data["spec"]["subsets"][0]["requiredNodeSelector"],
+        zone_term(&ns, "a"),
+        "v1beta1's name for requiredNodeSelectorTerm"
+    );
+    // Every pod asks for zone a's node: the unplaced ones land there too.
+    let mut pinned = template("web");
+    pinned["spec"]["nodeSelector"] = json!({ ZONE: format!("{}-a", ns.name) });
+    pinned["spec"]["tolerations"] = json!([support::nodes::toleration()]);
+    let clones = cloneset(&ns, "web", 2, pinned).await;
+    wait_layout(&ns, "web", &[("zone-a", 2)], &[("a", 2)]).await;
+    clones
+        .patch(
+            "web",
+            &PatchParams::default(),
+            &Patch::Merge(json!({ "spec": { "replicas": 4 } })),
+        )
+        .await
+        .expect("scale to 4");
+    wait_layout(&ns, "web", &[("zone-a", 2), ("-", 2)], &[("a", 4)]).await;
+    // The controller has planned with the new pods on their node: it reports them outside.
+    wait_for("2 pods reported outside any subset", LONG, || async {
+        let ws = spreads.get("web").await.map_err(|e| e.to_string())?;
+        let outside = ws.data["status"]["conditions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|c| {
+                c["type"] == "PodsInSubsets" && c["message"].as_str().is_some_and(|m| m.starts_with("2 pods"))
+            });
+        outside
+            .then_some(())
+            .ok_or_else(|| format!("{}", ws.data["status"]))
+    })
+    .await;
+    wait_costs(&ns, "web", &[("zone-a", 100)], None).await;
+    let (_, _, pods) = layout(&ns, "web").await;
+    for pod in &pods {
+        let cost = pod.annotations().get(COST);
+        match subset_of(pod) {
+            Some(subset) => assert_eq!(
+                (subset.as_str(), cost.map(String::as_str)),
+                ("zone-a", Some("100"))
+            ),
+            None => assert_eq!(cost, None, "{} is in no subset and needs no cost", pod.name_any()),
+        }
+    }
+    drop(controller);
+    nodes.remove_all(3).await;
+}
+
+/// OpenKruise's e2e "job-like custom workload": a kind on OpenKruise's custom-workload
+/// whitelist (`kruise-configuration`, read when `run` starts; here in the run's namespace,
+/// its system namespace when scoped) is a target: its pods, found by their controller, are
+/// placed by the subsets' percentages of the replica count at its `ReplicasPath`. A kind
+/// off the whitelist is refused naming it.
+#[tokio::test]
+async fn a_custom_workload_on_openkruises_whitelist_is_spread_by_its_replicas_path() {
+    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+    let ns = TestNamespace::create("ws-custom").await;
+    let nodes = TestNodes::zoned(&ns, 0).await;
+    let group = format!("{}.kubectl-kruise.test", ns.name);
+    let crds: Api<CustomResourceDefinition> = Api::all(ns.client.clone());
+    let crd: CustomResourceDefinition = support::object(json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": { "name": format!("trainings.{group}") },
+        "spec": { "group": group, "scope": "Namespaced",
+            "names": { "plural": "trainings", "singular": "training", "kind": "Training" },
+            "versions": [{ "name": "v1", "served": true, "storage": true,
+                "schema": { "openAPIV3Schema": { "type": "object", "x-kubernetes-preserve-unknown-fields": true } } }] } }));
+    crds.create(&PostParams::default(), &crd).await.expect("CRD");
+    let trainings = Api::<DynamicObject>::namespaced_with(
+        ns.client.clone(),
+        &ns.name,
+        &kube::core::ApiResource::from_gvk_with_plural(
+            &kube::core::GroupVersionKind::gvk(&group, "v1", "Training"),
+            "trainings",
+        ),
+    );
+    let job = wait_for("the Training CRD served", LONG, || async {
+        let job: DynamicObject =
+            support::object(json!({ "apiVersion": format!("{group}/v1"), "kind": "Training",
+            "metadata": { "name": "train" }, "spec": { "roles": { "worker": { "replicas": 4 } } } }));
+        trainings
+            .create(&PostParams::default(), &job)
+            .await
+            .map_err(|e| e.to_string())
+    })
+    .await;
+    let whitelist = json!({ "workloads": [{ "Group": group, "Version": "v1", "Kind": "Training",
+        "ReplicasPath": "spec.roles.worker.replicas" }] });
+    let map: k8s_openapi::api::core::v1::ConfigMap =
+        support::object(json!({ "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": { "name": "kruise-configuration" },
+        "data": { "WorkloadSpread_Watch_Custom_Workload_WhiteList": whitelist.to_string() } }));
+    ns.api::<k8s_openapi::api::core::v1::ConfigMap>()
+        .create(&PostParams::default(), &map)
+        .await
+        .expect("ConfigMap");
+    let controller = RunningController::start(&ns);
+    support::webhooks::answering(&ns).await;
+    let spreads = kruise_api(&ns, "WorkloadSpread", "v1alpha1");
+    let off_list = spread(
+        &ns,
+        "other",
+        json!({ "apiVersion": format!("{group}/v1"), "kind": "Evaluation", "name": "x" }),
+        json!({}),
+    );
+    let refused = spreads
+        .create(&PostParams::default(), &off_list)
+        .await
+        .expect_err("a kind off the whitelist is refused");
+    assert!(
+        refused
+            .to_string()
+            .contains("WorkloadSpread_Watch_Custom_Workload_WhiteList"),
+        "{refused}"
+    );
+    let target = json!({ "apiVersion": format!("{group}/v1"), "kind": "Training", "name": "train" });
+    let by_share = spread(&ns, "train", target, json!({}));
+    let mut by_share = by_share;
+    by_share.data["spec"]["subsets"] = json!([
+        support::merged(subset(&ns, "a", None), json!({ "maxReplicas": "25%" })),
+        support::merged(subset(&ns, "b", None), json!({ "maxReplicas": "75%" })),
+    ]);
+    spreads
+        .create(&PostParams::default(), &by_share)
+        .await
+        .expect("WorkloadSpread");
+    let uid = job.metadata.uid.clone().expect("uid");
+    for i in 0..4 {
+        let pod: Pod = support::object(json!({ "apiVersion": "v1", "kind": "Pod",
+            "metadata": { "name": format!("train-worker-{i}"), "labels": { "app": "train" },
+                "ownerReferences": [{ "apiVersion": format!("{group}/v1"), "kind": "Training", "name": "train",
+                    "uid": uid, "controller": true, "blockOwnerDeletion": true }] },
+            "spec": { "containers": [{ "name": "app", "image": "nginx:1.25" }] } }));
+        ns.api::<Pod>()
+            .create(&PostParams::default(), &pod)
+            .await
+            .expect("pod");
+    }
+    // 25% and 75% of the 4 at the replicas path.
+    wait_layout(
+        &ns,
+        "train",
+        &[("zone-a", 1), ("zone-b", 3)],
+        &[("a", 1), ("b", 3)],
+    )
+    .await;
+    wait_for("the subsets counted: 1/1 and 3/3", LONG, || async {
+        let ws = spreads.get("train").await.map_err(|e| e.to_string())?;
+        let statuses = &ws.data["status"]["subsetStatuses"];
+        let got: Vec<(i64, i64)> = (0..2)
+            .map(|i| {
+                let s = &statuses[i];
+                (
+                    s["replicas"].as_i64().unwrap_or(-9),
+                    s["missingReplicas"].as_i64().unwrap_or(-9),
+                )
+            })
+            .collect();
+        (got == [(1, 0), (3, 0)])
+            .then_some(())
+            .ok_or_else(|| format!("{statuses}"))
+    })
+    .await;
+    drop(controller);
+    nodes.remove_all(3).await;
+    crds.delete(&format!("trainings.{group}"), &Default::default())
+        .await
+        .expect("delete the CRD");
+}

@@ -2,7 +2,8 @@
 //! StatefulSet, an Advanced DaemonSet, a BroadcastJob, an AdvancedCronJob or a SidecarSet
 //! (its `SetDefaults*`, spec level; the SidecarSet's in
 //! `crate::workloads::sidecarset::defaults`), so `kubectl get -o yaml` shows what the
-//! controller will do. Pure: an object as JSON in, the defaulted object out; the webhook
+//! controller will do; and a WorkloadSpread's renamed fields under both names (what
+//! upstream's conversion webhook does, `crate::workloads::workloadspread::spelling`). Pure: an object as JSON in, the defaulted object out; the webhook
 //! answers with the JSON patch between them.
 //!
 //! Invariants: a field the user set is never changed, only absent ones are filled; the
@@ -190,8 +191,8 @@ pub fn advancedcronjob(object: &Value) -> Value {
 
 /// The defaults of `kind`, if it has any here; the pod template too when `template` (on
 /// create, and on an update that changed it, as upstream; never a DaemonSet's, whose
-/// webhook upstream leaves the template alone).
-pub fn of(kind: &str, object: &Value, template: bool) -> Option<Value> {
+/// webhook upstream leaves the template alone). `old`: the stored object on an update.
+pub fn of(kind: &str, object: &Value, old: Option<&Value>, template: bool) -> Option<Value> {
     let mut out = match kind {
         "CloneSet" => cloneset(object),
         "StatefulSet" => statefulset(object),
@@ -202,6 +203,8 @@ pub fn of(kind: &str, object: &Value, template: bool) -> Option<Value> {
         // an unset restartPolicy `Always`, which a job's pods cannot have.
         "BroadcastJob" => return Some(broadcastjob(object)),
         "AdvancedCronJob" => return Some(advancedcronjob(object)),
+        // Not defaults: the renamed fields under both versions' names.
+        "WorkloadSpread" => return Some(crate::workloads::workloadspread::spelling::mirrored(object, old)),
         _ => return None,
     };
     if template && out["spec"]["template"].is_object() {
@@ -218,7 +221,7 @@ mod tests {
     fn a_bare_broadcastjob_gets_upstreams_policies_and_parallelism_and_a_set_field_is_kept() {
         let bare = json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "BroadcastJob",
             "spec": { "template": { "spec": { "containers": [{ "name": "c", "image": "busybox" }] } } } });
-        let out = of("BroadcastJob", &bare, true).expect("defaults");
+        let out = of("BroadcastJob", &bare, None, true).expect("defaults");
         assert_eq!(
             out["spec"]["template"], bare["spec"]["template"],
             "no restartPolicy: Always"
@@ -230,7 +233,7 @@ mod tests {
         set["spec"]["parallelism"] = json!("50%");
         set["spec"]["completionPolicy"] = json!({ "type": "Never" });
         set["spec"]["failurePolicy"] = json!({ "type": "Continue", "restartLimit": 2 });
-        let out = of("BroadcastJob", &set, false).expect("defaults");
+        let out = of("BroadcastJob", &set, None, false).expect("defaults");
         assert_eq!(out["spec"]["parallelism"], "50%");
         assert_eq!(out["spec"]["completionPolicy"], json!({ "type": "Never" }));
         assert_eq!(
@@ -244,7 +247,7 @@ mod tests {
         let bare = json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "AdvancedCronJob",
             "spec": { "schedule": "*/1 * * * *", "template": { "broadcastJobTemplate": { "spec": {
                 "template": { "spec": { "containers": [{ "name": "c", "image": "busybox" }] } } } } } } });
-        let out = of("AdvancedCronJob", &bare, true).expect("defaults");
+        let out = of("AdvancedCronJob", &bare, None, true).expect("defaults");
         assert_eq!(out["spec"]["concurrencyPolicy"], "Allow");
         assert_eq!(out["spec"]["paused"], false);
         assert_eq!(out["spec"]["successfulJobsHistoryLimit"], 3);
@@ -255,7 +258,7 @@ mod tests {
         );
         let pulls = json!({ "spec": { "schedule": "0 * * * *", "concurrencyPolicy": "Forbid",
             "template": { "imageListPullJobTemplate": { "spec": { "images": ["nginx"] } } } } });
-        let out = of("AdvancedCronJob", &pulls, true).expect("defaults");
+        let out = of("AdvancedCronJob", &pulls, None, true).expect("defaults");
         assert_eq!(out["spec"]["concurrencyPolicy"], "Forbid", "kept");
         let spec = &out["spec"]["template"]["imageListPullJobTemplate"]["spec"];
         assert_eq!(spec["completionPolicy"], json!({ "type": "Always" }));
@@ -266,7 +269,7 @@ mod tests {
         assert_eq!(spec["imagePullPolicy"], "IfNotPresent");
         let unset = json!({ "spec": { "template": { "imageListPullJobTemplate": { "spec": {} } } } });
         assert_eq!(
-            of("AdvancedCronJob", &unset, true).expect("d")["spec"]["concurrencyPolicy"],
+            of("AdvancedCronJob", &unset, None, true).expect("d")["spec"]["concurrencyPolicy"],
             "Replace"
         );
     }
@@ -313,7 +316,7 @@ mod tests {
     #[test]
     fn a_daemonset_gets_one_unavailable_node_only_when_neither_budget_is_set() {
         let bare = json!({ "kind": "DaemonSet", "spec": { "template": { "spec": { "containers": [] } } } });
-        let out = of("DaemonSet", &bare, true).expect("defaults");
+        let out = of("DaemonSet", &bare, None, true).expect("defaults");
         assert_eq!(out["spec"]["burstReplicas"], 250);
         assert_eq!(
             out["spec"]["updateStrategy"],
@@ -341,14 +344,14 @@ mod tests {
     fn the_template_is_defaulted_only_when_asked() {
         let set = json!({ "kind": "CloneSet", "spec": { "template": {
             "spec": { "containers": [{ "name": "app", "image": "web:1" }] } } } });
-        let with = of("CloneSet", &set, true).expect("a kind with defaults");
+        let with = of("CloneSet", &set, None, true).expect("a kind with defaults");
         assert_eq!(
             with["spec"]["template"]["spec"]["containers"][0]["imagePullPolicy"],
             "Always"
         );
-        let without = of("CloneSet", &set, false).expect("a kind with defaults");
+        let without = of("CloneSet", &set, None, false).expect("a kind with defaults");
         assert_eq!(without["spec"]["template"], set["spec"]["template"]);
-        assert!(of("WorkloadSpread", &set, true).is_none());
+        assert!(of("UnknownKind", &set, None, true).is_none());
     }
 
     #[test]

@@ -94,8 +94,10 @@ fn defaults_patch(
         return (response, "allowed");
     };
     // As upstream: the template is defaulted on create, and on update only when it changed.
-    let template_changed = old.is_none_or(|old| old["spec"]["template"] != before["spec"]["template"]);
-    let Some(after) = defaults::of(kind, &before, template_changed) else {
+    let template_changed = old
+        .as_ref()
+        .is_none_or(|old| old["spec"]["template"] != before["spec"]["template"]);
+    let Some(after) = defaults::of(kind, &before, old.as_ref(), template_changed) else {
         return (response, "allowed");
     };
     let patch = json_patch::diff(&before, &after);
@@ -247,9 +249,19 @@ fn deny(response: AdmissionResponse, message: &str) -> Decision {
 struct SpreadContext {
     others: Vec<WorkloadSpread>,
     target: Option<Value>,
+    /// The custom workload kinds a spread may target.
+    configuration: crate::runtime::configuration::Configuration,
 }
 
 async fn spread_context(shared: &Shared, review: &Review) -> SpreadContext {
+    SpreadContext {
+        configuration: shared.configuration.clone(),
+        ..spread_parts(shared, review).await
+    }
+}
+
+/// The other spreads and the target of [`SpreadContext`].
+async fn spread_parts(shared: &Shared, review: &Review) -> SpreadContext {
     let Some(request) = review
         .request
         .as_ref()
@@ -272,8 +284,18 @@ async fn spread_context(shared: &Shared, review: &Review) -> SpreadContext {
         .filter(|d| d.meta.namespace.as_deref() == Some(namespace.as_str()))
         .filter_map(|d| d.object.as_deref().ok().cloned())
         .collect();
-    let target = super::spread::target_of(&pods.client, &namespace, &object["spec"]["targetRef"]).await;
-    SpreadContext { others, target }
+    let target = super::spread::target_of(
+        &pods.client,
+        &shared.configuration,
+        &namespace,
+        &object["spec"]["targetRef"],
+    )
+    .await;
+    SpreadContext {
+        others,
+        target,
+        ..SpreadContext::default()
+    }
 }
 
 fn refusal(
@@ -286,11 +308,12 @@ fn refusal(
 ) -> Decision {
     let refused = object.and_then(|value| match (kind, &old) {
         ("SidecarSet", old) => super::sidecarset::refusal(&value, old.as_ref(), sidecarsets),
-        ("WorkloadSpread", old) => crate::workloads::workloadspread::validation::refusal(
+        ("WorkloadSpread", old) => crate::workloads::workloadspread::validation::refusal_among(
             &value,
             old.as_ref(),
             &spread.others,
             spread.target.as_ref(),
+            &spread.configuration,
         ),
         (_, Some(old)) => validate_update(kind, &value, old),
         (_, None) => validate_object(kind, &value),

@@ -73,6 +73,8 @@ pub struct Shared {
     pub pods: Option<PodInjection>,
     /// OpenKruise's feature gates (`run --feature-gates`).
     pub features: crate::runtime::features::Features,
+    /// What `run` read of OpenKruise's `kruise-configuration` at start.
+    pub configuration: crate::runtime::configuration::Configuration,
     /// Where OpenKruise's `kruise-configuration` ConfigMap is read (the run's system
     /// namespace).
     pub system_namespace: String,

@@ -34,6 +34,7 @@ use kube::{Client, ResourceExt};
 use serde_json::{Value, json};
 
 use crate::api::workloadspread::{WorkloadSpread, WorkloadSpreadStatus};
+use crate::runtime::configuration::Configuration;
 use crate::runtime::decoded::Decoded;
 use crate::runtime::expectations::resource_version;
 use crate::workloads::common::availability::is_active;
@@ -48,13 +49,16 @@ type LastWritten = Arc<tokio::sync::Mutex<Option<WorkloadSpread>>>;
 #[derive(Clone)]
 pub struct Spreads {
     pub store: Store<Decoded<WorkloadSpread>>,
+    /// The custom workload kinds a spread may target (read when `run` starts).
+    pub configuration: Configuration,
     locks: Arc<Mutex<HashMap<String, LastWritten>>>,
 }
 
 impl Spreads {
-    pub fn new(store: Store<Decoded<WorkloadSpread>>) -> Self {
+    pub fn new(store: Store<Decoded<WorkloadSpread>>, configuration: Configuration) -> Self {
         Self {
             store,
+            configuration,
             locks: Arc::default(),
         }
     }
@@ -148,9 +152,11 @@ async fn under_lock<T>(
     ))
 }
 
-/// The API of a workload kind a WorkloadSpread may target.
+/// The API of a workload kind a WorkloadSpread may target (a custom one through the API
+/// resource discovery found for it).
 fn workload_api(
     client: &Client,
+    configuration: &Configuration,
     namespace: &str,
     api_version: &str,
     kind: &str,
@@ -159,19 +165,31 @@ fn workload_api(
         Some((g, v)) => (g, v),
         None => ("", api_version),
     };
-    if !target::supported(group, kind) {
-        return None;
-    }
-    let plural = format!("{}s", kind.to_ascii_lowercase());
-    let resource = ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), &plural);
+    let resource = if target::supported(group, kind) {
+        let plural = format!("{}s", kind.to_ascii_lowercase());
+        ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), &plural)
+    } else {
+        configuration.custom(group, kind)?.resource.clone()?
+    };
     Some(Api::namespaced_with(client.clone(), namespace, &resource))
 }
 
 /// The workload `reference` (a `targetRef` as JSON) names in `namespace`, as JSON; None
 /// when it is not a supported kind, does not exist or cannot be read.
-pub async fn target_of(client: &Client, namespace: &str, reference: &Value) -> Option<Value> {
+pub async fn target_of(
+    client: &Client,
+    configuration: &Configuration,
+    namespace: &str,
+    reference: &Value,
+) -> Option<Value> {
     let field = |k: &str| reference[k].as_str().unwrap_or_default();
-    let api = workload_api(client, namespace, field("apiVersion"), field("kind"))?;
+    let api = workload_api(
+        client,
+        configuration,
+        namespace,
+        field("apiVersion"),
+        field("kind"),
+    )?;
     let name = field("name");
     if name.is_empty() {
         return None;
@@ -181,19 +199,30 @@ pub async fn target_of(client: &Client, namespace: &str, reference: &Value) -> O
 }
 
 /// The target's replica total, read only when a subset counts in percent.
-async fn total_of(client: &Client, ws: &WorkloadSpread) -> Result<i64, String> {
+async fn total_of(
+    client: &Client,
+    configuration: &Configuration,
+    ws: &WorkloadSpread,
+) -> Result<i64, String> {
     if !target::needs_total(ws) {
         return Ok(0);
     }
     let namespace = ws.namespace().unwrap_or_default();
     let reference = &ws.spec.target_ref;
-    let Some(api) = workload_api(client, &namespace, &reference.api_version, &reference.kind) else {
+    let Some(api) = workload_api(
+        client,
+        configuration,
+        &namespace,
+        &reference.api_version,
+        &reference.kind,
+    ) else {
         return Ok(0);
     };
     match api.get_opt(&reference.name).await {
         Ok(Some(object)) => Ok(target::total(
             ws,
             &serde_json::to_value(&object).unwrap_or_default(),
+            configuration,
         )),
         Ok(None) => Ok(0),
         Err(e) => Err(format!(
@@ -249,9 +278,9 @@ async fn reaches(
 }
 
 /// Whether a pod's owner kind is one a WorkloadSpread can spread.
-fn spreadable_owner(pod: &Pod) -> bool {
+fn spreadable_owner(pod: &Pod, configuration: &Configuration) -> bool {
     target::controller(pod.owner_references())
-        .is_some_and(|o| target::supported(target::group_of(&o.api_version), &o.kind))
+        .is_some_and(|o| target::spreadable(configuration, target::group_of(&o.api_version), &o.kind))
 }
 
 /// The pod (JSON, as sent) placed into a subset and injected; None: no WorkloadSpread
@@ -264,7 +293,7 @@ pub async fn place_pod(
     let Ok(pod) = serde_json::from_value::<Pod>(pod_value.clone()) else {
         return Ok(None);
     };
-    if !is_active(&pod) || !spreadable_owner(&pod) {
+    if !is_active(&pod) || !spreadable_owner(&pod, &spreads.configuration) {
         return Ok(None);
     }
     let namespace = pod.namespace().unwrap_or_else(|| "default".into());
@@ -282,7 +311,7 @@ pub async fn place_pod(
     let Some(ws) = chosen else {
         return Ok(None);
     };
-    let total = total_of(client, &ws).await?;
+    let total = total_of(client, &spreads.configuration, &ws).await?;
     let now = Timestamp::now();
     let placement = under_lock(client, spreads, &ws, |current| {
         let placement = place::place(current, &pod, total, now, || uuid::Uuid::new_v4().to_string());
@@ -314,7 +343,7 @@ pub async fn release_pod(client: &Client, spreads: &Spreads, pod: &Pod) -> Resul
     else {
         return Ok(());
     };
-    let total = total_of(client, &ws).await?;
+    let total = total_of(client, &spreads.configuration, &ws).await?;
     let now = Timestamp::now();
     under_lock(client, spreads, &ws, |current| {
         ((), deleting::record_deletion(current, pod, total, now))

@@ -327,6 +327,7 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     if namespace.is_none() {
         ensure_namespace(&client, &system_namespace).await;
     }
+    let configuration = crate::runtime::configuration::read(&client, &system_namespace).await;
     // The pod webhook's caches (SidecarSets, Namespaces, their revisions), watched for as
     // long as it serves.
     let pods = args.webhooks.then(|| {
@@ -369,7 +370,7 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         });
         PodInjection {
             client: client.clone(),
-            spreads: crate::admission::spread::Spreads::new(workloadspreads),
+            spreads: crate::admission::spread::Spreads::new(workloadspreads, configuration.clone()),
             sidecarsets,
             namespaces,
             revisions,
@@ -383,6 +384,7 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         health: health.clone(),
         pods,
         features,
+        configuration: configuration.clone(),
         system_namespace: system_namespace.clone(),
         scope: namespace.clone(),
     };
@@ -498,6 +500,7 @@ the same lease with --leader-elect-namespace so one waits for the other",
         namespace: namespace.clone(),
         system_namespace: system_namespace.clone(),
         features,
+        configuration: configuration.clone(),
         workers,
         metrics: metrics.clone(),
         shutdown: Box::pin(shutdown.clone()) as Shutdown,

@@ -278,9 +278,16 @@ pub async fn load_and_render(
     let raw = serde_json::to_value(object)?;
     let ws: WorkloadSpread = super::target::read_as(&raw, &format!("{QUALIFIED}/{name}"))?;
     let target = &ws.spec.target_ref;
+    // A custom workload's replica path is in OpenKruise's whitelist (kruise-system).
+    let group = crate::workloads::workloadspread::target::group_of(&target.api_version);
+    let configuration = if crate::workloads::workloadspread::target::supported(group, &target.kind) {
+        crate::runtime::configuration::Configuration::default()
+    } else {
+        crate::runtime::configuration::read(client, "kruise-system").await
+    };
     let total = load_target(client, namespace, target)
         .await?
-        .map(|object| total(&ws, &object));
+        .map(|object| total(&ws, &object, &configuration));
     let listed = Api::<Pod>::namespaced(client.clone(), namespace)
         .list(&ListParams::default())
         .await?

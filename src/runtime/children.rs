@@ -16,11 +16,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use kube::Resource;
-use kube::core::ApiResource;
+use kube::core::{ApiResource, DynamicObject};
 use kube::runtime::reflector::{ObjectRef, Store};
 
 use crate::runtime::expectations::Cached;
 use crate::runtime::owner_index::OwnerIndex;
+
+/// How long a controller waits for the first list of a kind known only at run time.
+pub const DYNAMIC_FIRST_LIST: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The key of a child kind: `plural.group` (`jobs.batch`), or the plural alone for the core
 /// group (`configmaps`).
@@ -51,6 +54,8 @@ impl<C: Resource<DynamicType = ()> + Clone + 'static> ChildWatch<C> {
     }
 }
 
+/// A kind known only at run time: (group, kind).
+type GroupKind = (String, String);
 type Finder = Arc<dyn Fn(&str, &str) -> Option<Cached> + Send + Sync>;
 type FirstList = futures::future::Shared<futures::future::BoxFuture<'static, ()>>;
 
@@ -61,6 +66,8 @@ pub struct Children {
     typed: Arc<RwLock<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>>,
     finders: Arc<RwLock<HashMap<String, Finder>>>,
     first_lists: Arc<RwLock<Vec<FirstList>>>,
+    /// Caches of kinds known only at run time, by (group, kind).
+    dynamic: Arc<RwLock<HashMap<GroupKind, Store<DynamicObject>>>>,
 }
 
 impl Children {
@@ -69,17 +76,10 @@ impl Children {
     where
         C: Resource<DynamicType = ()> + Clone + Send + Sync + 'static,
     {
-        use futures::FutureExt;
         let listed = watch.store.clone();
-        let first_list: FirstList = async move {
+        self.awaits_first_list(async move {
             let _ = listed.wait_until_ready().await;
-        }
-        .boxed()
-        .shared();
-        self.first_lists
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(first_list);
+        });
         let store = watch.store.clone();
         let finder: Finder = Arc::new(move |namespace: &str, name: &str| {
             let mut reference = ObjectRef::new(name);
@@ -100,6 +100,16 @@ impl Children {
             .insert(TypeId::of::<C>(), Arc::new(watch));
     }
 
+    /// Makes [`Children::ready`] wait for `listed` too.
+    fn awaits_first_list(&self, listed: impl std::future::Future<Output = ()> + Send + 'static) {
+        use futures::FutureExt;
+        let first_list: FirstList = listed.boxed().shared();
+        self.first_lists
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(first_list);
+    }
+
     /// Waits until every registered child store has its first full list.
     pub async fn ready(&self) {
         let waits: Vec<FirstList> = self.first_lists.read().unwrap_or_else(|e| e.into_inner()).clone();
@@ -116,6 +126,48 @@ impl Children {
             .get(&TypeId::of::<C>())
             .and_then(|w| w.clone().downcast::<ChildWatch<C>>().ok())
             .map(|w| w.as_ref().clone())
+    }
+
+    /// Registers the cache of `resource`, a kind known only at run time (see
+    /// [`crate::runtime::triggers::Triggers::dynamic`]). Its first list is awaited for
+    /// [`DYNAMIC_FIRST_LIST`] at most: a kind the run may not list (no RBAC for a custom
+    /// workload) must not hold the controller's other objects; its objects then read as
+    /// missing, with a warning.
+    pub fn register_dynamic(&self, resource: &ApiResource, store: Store<DynamicObject>) {
+        let listed = store.clone();
+        let what = key(resource);
+        self.awaits_first_list(async move {
+            if tokio::time::timeout(DYNAMIC_FIRST_LIST, listed.wait_until_ready())
+                .await
+                .is_err()
+            {
+                tracing::warn!(
+                    what,
+                    "not listed after {DYNAMIC_FIRST_LIST:?}; planning without it (its objects read as missing)"
+                );
+            }
+        });
+        self.dynamic
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert((resource.group.clone(), resource.kind.clone()), store);
+    }
+
+    /// The object `namespace/name` of the run-time kind `group`/`kind`, if it is watched
+    /// and cached.
+    pub fn dynamic(
+        &self,
+        group: &str,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+    ) -> Option<Arc<DynamicObject>> {
+        let dynamic = self.dynamic.read().unwrap_or_else(|e| e.into_inner());
+        let store = dynamic.get(&(group.to_string(), kind.to_string()))?;
+        store.state().into_iter().find(|o| {
+            o.metadata.name.as_deref() == Some(name)
+                && o.metadata.namespace.as_deref().unwrap_or_default() == namespace
+        })
     }
 
     /// What the cache holds of the child `namespace/name` of kind `key`; None when it is

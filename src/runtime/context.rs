@@ -181,6 +181,9 @@ pub struct Context {
     pub system_namespace: String,
     /// OpenKruise's feature gates the planners read (`run --feature-gates`).
     pub features: crate::runtime::features::Features,
+    /// What `run` read of OpenKruise's `kruise-configuration` at start (the WorkloadSpread
+    /// custom-workload whitelist).
+    pub configuration: crate::runtime::configuration::Configuration,
 }
 
 /// One object's failures in a row: how many, when its retry is due, and the generation

@@ -172,6 +172,8 @@ pub struct Serve<F> {
     pub system_namespace: String,
     /// OpenKruise's feature gates the planners read (`run --feature-gates`).
     pub features: crate::runtime::features::Features,
+    /// What `run` read of OpenKruise's `kruise-configuration` at start.
+    pub configuration: crate::runtime::configuration::Configuration,
     /// Concurrent reconciles; 0: no cap (see `run --workers`).
     pub workers: u16,
     pub metrics: Arc<Metrics>,
@@ -255,6 +257,7 @@ pub async fn serve<K, R, Fut, F>(
         scope: s.namespace.clone(),
         system_namespace: s.system_namespace.clone(),
         features: s.features,
+        configuration: s.configuration.clone(),
     });
     ctx.queue.count_expectations(ctx.expectations.clone());
     let queue = ctx.queue.clone();

@@ -12,6 +12,7 @@ pub mod cached_pod;
 pub mod children;
 pub mod client;
 pub mod coalesce;
+pub mod configuration;
 pub mod context;
 pub mod controller;
 pub mod decoded;

@@ -152,6 +152,29 @@ where
         )
     }
 
+    /// Watches objects of `resource`, a kind known only at run time (a whitelisted custom
+    /// workload): the planner reads them from `ctx.children.dynamic(..)`, and their events
+    /// wake the objects `interested` in them, controlled or not.
+    pub fn dynamic(
+        mut self,
+        client: &Client,
+        namespace: Option<&str>,
+        resource: &kube::core::ApiResource,
+        interested: impl Fn(&K, &kube::core::DynamicObject) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        let api = match namespace {
+            Some(ns) => kube::Api::namespaced_with(client.clone(), ns, resource),
+            None => kube::Api::all_with(client.clone(), resource),
+        };
+        let what = crate::runtime::children::key(resource);
+        let (store, fanout, drive) =
+            crate::runtime::watches::fanned_out_dynamic(api, resource.clone(), what.clone());
+        self.children.register_dynamic(resource, store);
+        let events = fanout.subscribe();
+        self.drives.push(drive);
+        self.on_any(ObjectKind::Child(what), events, true, interested)
+    }
+
     /// Node events (with the selection-relevant part of each node's previous version, see
     /// [`Triggers::nodes`]) wake whom [`woken`] names.
     pub(crate) fn on_nodes(

@@ -30,7 +30,7 @@ use futures::future::{BoxFuture, Shared};
 use futures::{FutureExt, SinkExt, StreamExt};
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::api::core::v1::{Namespace, Node, PersistentVolumeClaim, Pod};
-use kube::api::Api;
+use kube::api::{Api, ApiResource, DynamicObject};
 use kube::runtime::reflector::{self, Store};
 use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Client, Resource};
@@ -177,22 +177,56 @@ where
             }
             event
         })
-        .for_each(move |event| {
-            let (out, what) = (out.clone(), what.clone());
-            async move {
-                match event {
-                    Ok(
-                        watcher::Event::Apply(o) | watcher::Event::InitApply(o) | watcher::Event::Delete(o),
-                    ) => out.send(to_event(o)).await,
-                    Ok(_) => {}
-                    Err(error) => {
-                        tracing::warn!(what = &*what, %error, "watch failed; retrying with backoff")
-                    }
-                }
-            }
-        })
+        .for_each(move |event| forward(out.clone(), what.clone(), event, to_event))
         .boxed();
     (store, index, fanout, drive)
+}
+
+/// Sends the object of a watch event (an apply or a delete) to `out`; a watch error is
+/// logged (the watcher retries with backoff).
+async fn forward<K, E>(
+    out: Fanout<E>,
+    what: Arc<str>,
+    event: Result<watcher::Event<K>, watcher::Error>,
+    to_event: fn(K) -> Arc<E>,
+) {
+    match event {
+        Ok(watcher::Event::Apply(o) | watcher::Event::InitApply(o) | watcher::Event::Delete(o)) => {
+            out.send(to_event(o)).await
+        }
+        Ok(_) => {}
+        Err(error) => tracing::warn!(what = &*what, %error, "watch failed; retrying with backoff"),
+    }
+}
+
+/// [`fanned_out`] for a kind known only at run time (`resource`, found by discovery: a
+/// custom workload a WorkloadSpread targets).
+pub fn fanned_out_dynamic(
+    api: Api<DynamicObject>,
+    resource: ApiResource,
+    what: impl Into<Arc<str>>,
+) -> (
+    Store<DynamicObject>,
+    Fanout<DynamicObject>,
+    BoxFuture<'static, ()>,
+) {
+    let mut writer = reflector::store::Writer::new(resource);
+    let store = writer.as_reader();
+    let fanout = Fanout::default();
+    let out = fanout.clone();
+    let what: Arc<str> = what.into();
+    let drive = watcher(api, watcher::Config::default())
+        .default_backoff()
+        .modify(strip)
+        .map(move |event| {
+            if let Ok(e) = &event {
+                writer.apply_watcher_event(e);
+            }
+            event
+        })
+        .for_each(move |event| forward(out.clone(), what.clone(), event, Arc::new))
+        .boxed();
+    (store, fanout, drive)
 }
 
 /// A change of one of a controller's own objects, as its watch saw it.

@@ -14,8 +14,12 @@
 //!   at.
 //! - Its score: matching preferred weights × 100, + 10 when the subset `patch` changes
 //!   nothing of the pod but its annotations, + 1 while the subset has quota left. The
-//!   highest score wins, the earlier subset on a tie; quota only breaks ties, so a pod goes
-//!   to the only subset its node qualifies for even over that subset's capacity.
+//!   highest score wins, the earlier subset on a tie. For a pod created before the
+//!   WorkloadSpread, quota only breaks ties, so it goes to the only subset its node
+//!   qualifies for even over that subset's capacity (as upstream adopts existing pods). A
+//!   pod created after it (placed while no webhook ran, or placed in no subset because
+//!   every subset it could go to was full) is adopted only into a subset with room, as the
+//!   webhook would have placed it: a full subset never grows by adoption.
 //! - Quota: the capacity (unlimited counts as `i32::MAX`) minus the pods already annotated
 //!   for the subset, minus one per pod adopted into it, in the candidates' order. Upstream
 //!   keeps it per pod version: call once per version with that version's pods.
@@ -193,11 +197,21 @@ pub fn quotas(ws: &WorkloadSpread, already: &BTreeMap<String, i32>, total: i64) 
 }
 
 /// The index of the subset `pod` on `node` goes to, given each subset's `quota` (spec
-/// order, as [`quotas`]); None when none qualifies.
-pub fn best_subset(ws: &WorkloadSpread, pod: &Pod, node: &Node, quota: &[i64]) -> Option<usize> {
+/// order, as [`quotas`]); None when none qualifies. `only_with_room`: a subset without
+/// quota left does not qualify.
+pub fn best_subset(
+    ws: &WorkloadSpread,
+    pod: &Pod,
+    node: &Node,
+    quota: &[i64],
+    only_with_room: bool,
+) -> Option<usize> {
     let mut best: Option<(usize, i64)> = None;
     for (i, subset) in ws.spec.subsets.iter().enumerate() {
         let room = quota.get(i).is_some_and(|q| *q > 0);
+        if only_with_room && !room {
+            continue;
+        }
         let Some(s) = score(pod, node, subset, room) else {
             continue;
         };
@@ -264,6 +278,7 @@ pub fn adopt<'a>(
 ) -> Vec<Adoption> {
     let mut quota = quotas(ws, already, total);
     let mut out = Vec::new();
+    let created = ws.metadata.creation_timestamp.as_ref().map(|t| t.0);
     for pod in candidates.iter().copied().filter(|p| !placed_here(ws, p)) {
         let Some(node_name) = pod
             .spec
@@ -276,7 +291,10 @@ pub fn adopt<'a>(
         let Some(found) = node(node_name) else {
             continue;
         };
-        let Some(i) = best_subset(ws, pod, found, &quota) else {
+        let after_spread = created
+            .zip(pod.metadata.creation_timestamp.as_ref())
+            .is_some_and(|(spread, pod)| pod.0 >= spread);
+        let Some(i) = best_subset(ws, pod, found, &quota, after_spread) else {
             continue;
         };
         let Some(subset) = ws.spec.subsets.get(i) else {

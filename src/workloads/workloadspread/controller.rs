@@ -1,7 +1,8 @@
 //! The WorkloadSpread on the shared reconcile driver ([`crate::runtime::driver`]): the
 //! target workload and its pods are read from caches (the workload kinds it may target are
 //! watched: Deployments with their ReplicaSets, StatefulSets of both groups, Jobs,
-//! CloneSets), then the pure [`super::plan`] decides.
+//! CloneSets, and the custom workloads of OpenKruise's whitelist, see
+//! [`crate::runtime::configuration`]), then the pure [`super::plan`] decides.
 //!
 //! ```text
 //! WorkloadSpread event ─┐
@@ -149,7 +150,16 @@ fn find(ctx: &Context, namespace: &str, reference: &TargetReference) -> Option<F
         ("apps.kruise.io", "StatefulSet") => decoded::<AdvancedStatefulSet>(ctx, namespace, name, ignored),
         // As upstream: only Deployment and ReplicaSet pods are versioned.
         ("apps.kruise.io", "CloneSet") => decoded::<CloneSet>(ctx, namespace, name, ignored),
-        _ => None,
+        // A custom workload of the whitelist, from its run-time watch.
+        (group, kind) => {
+            let object = ctx.children.dynamic(group, kind, namespace, name)?;
+            let uid = object.metadata.uid.clone().unwrap_or_default();
+            Some(Found {
+                object: serde_json::to_value(object.as_ref()).unwrap_or_default(),
+                latest_version: Ok(VERSION_IGNORED.into()),
+                pods: pods_controlled_by(ctx, &uid),
+            })
+        }
     }
 }
 
@@ -166,7 +176,7 @@ impl crate::runtime::driver::Reconciled for WorkloadSpread {
         now: Timestamp,
     ) -> Planned<WorkloadSpreadStatus> {
         let value = serde_json::to_value(self).unwrap_or_default();
-        if let Some(message) = super::validation::refusal(&value, None, &[], None) {
+        if let Some(message) = super::validation::refusal_among(&value, None, &[], None, &ctx.configuration) {
             return Planned {
                 refused: Some(message),
                 ..Planned::default()
@@ -189,7 +199,7 @@ impl crate::runtime::driver::Reconciled for WorkloadSpread {
         let target = match &found {
             None => Target::Missing,
             Some(f) => Target::Found {
-                total: target::total(self, &f.object),
+                total: target::total(self, &f.object, &ctx.configuration),
                 latest_version: f.latest_version.clone(),
             },
         };
@@ -238,6 +248,14 @@ fn targets<C: Resource<DynamicType = ()>>(ws: &WorkloadSpread, object: &C) -> bo
         .is_some_and(|o| target::is_target(o, wanted))
 }
 
+/// Whether `object`, a custom workload of `group`/`kind`, is the one `ws` targets.
+fn targets_custom(ws: &WorkloadSpread, group: &str, kind: &str, object: &kube::core::DynamicObject) -> bool {
+    let wanted = &ws.spec.target_ref;
+    kind == wanted.kind
+        && group == target::group_of(&wanted.api_version)
+        && object.metadata.name.as_deref() == Some(wanted.name.as_str())
+}
+
 /// Runs the WorkloadSpread controller until `shutdown` resolves.
 pub async fn run<F>(serve: Serve<F>)
 where
@@ -253,5 +271,16 @@ where
         .followed::<Job>(&client, scope, targets)
         .followed::<Decoded<CloneSet>>(&client, scope, targets)
         .followed::<Decoded<AdvancedStatefulSet>>(&client, scope, targets);
+    // The custom workloads of OpenKruise's whitelist that the API server serves.
+    let custom = serve.configuration.custom_workloads.clone();
+    let triggers = custom
+        .iter()
+        .filter_map(|w| w.resource.as_ref())
+        .fold(triggers, |triggers, resource| {
+            let (group, kind) = (resource.group.clone(), resource.kind.clone());
+            triggers.dynamic(&client, scope, resource, move |ws, object| {
+                targets_custom(ws, &group, &kind, object)
+            })
+        });
     crate::runtime::driver::run::<WorkloadSpread, _>("workloadspreads.apps.kruise.io", serve, triggers).await;
 }

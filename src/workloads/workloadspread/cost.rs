@@ -7,10 +7,14 @@
 //! subset within its `maxReplicas` (or without one) gives all its active pods `100*(n-i)`;
 //! one over it gives its `active - max` most deletable pods (unscheduled, Pending <
 //! Unknown < Running, not ready, ready for less time, more restarts, newer) `-100*(i+1)`
-//! and the rest `100*(n-i)`; pods of no subset get `-100*(n+1)`.
+//! and the rest `100*(n-i)`; pods of no subset go before all of them: one whose cost
+//! (none counts as 0) is not already below every subset pod's gets `-100*(n+1)`, as
+//! upstream writes on them all. So while every subset is within its share (all costs
+//! positive) pods of no subset get no write, and the scale-in order is upstream's.
 //!
 //! Invariants: a cost is written only where it differs from the pod's; "0" is never
-//! written to a pod that has no cost yet.
+//! written to a pod that has no cost yet; every pod of no subset ends below every subset
+//! pod.
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::jiff::Timestamp;
 
@@ -79,6 +83,29 @@ pub fn subset_costs(subset: &SubsetPods<'_>, n: usize, latest: bool, now: Timest
 /// The cost of a pod in no subset.
 pub fn unplaced_cost(n: usize) -> i64 {
     -100 * (n as i64 + 1)
+}
+
+/// The cost `pod` has (0 when it has none or an unreadable one, as the workloads read it).
+pub fn current(pod: &Pod) -> i64 {
+    pod.metadata
+        .annotations
+        .as_ref()
+        .and_then(|a| a.get(DELETION_COST_ANNOTATION))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The costs to give `outside` pods (of no subset) so that each is below `floor`, the
+/// lowest cost of a subset pod (None: no subset pod, nothing to be below).
+pub fn unplaced_costs(outside: &[&Pod], n: usize, floor: Option<i64>) -> Vec<(String, i64)> {
+    let Some(floor) = floor else {
+        return Vec::new();
+    };
+    outside
+        .iter()
+        .filter(|p| current(p) >= floor)
+        .map(|p| (p.metadata.name.clone().unwrap_or_default(), unplaced_cost(n)))
+        .collect()
 }
 
 /// The annotation value to write on `pod` for `cost`, if it must change.

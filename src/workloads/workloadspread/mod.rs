@@ -6,7 +6,8 @@
 //! pods no webhook placed ([`adopt`]), moves pods stuck unschedulable on ([`schedulable`])
 //! and writes the deletion costs that steer the workload's scale-in ([`cost`]). What may be
 //! targeted and how its pods and replica total are found: [`target`]; what is refused
-//! ([`validation`], for `/validate` and the controller alike).
+//! ([`validation`], for `/validate` and the controller alike); the node selector fields
+//! written under both versions' names at admission ([`spelling`]).
 pub mod adopt;
 pub mod controller;
 pub mod cost;
@@ -14,6 +15,7 @@ pub mod deleting;
 pub mod place;
 pub mod plan;
 pub mod schedulable;
+pub mod spelling;
 pub mod status;
 pub mod target;
 pub mod validation;

@@ -253,11 +253,8 @@ fn costs(
             out.extend(cost::subset_costs(&pods, n, version == latest, now));
         }
     }
-    out.extend(
-        active(&groups.outside)
-            .into_iter()
-            .map(|p| (p.name_any(), cost::unplaced_cost(n))),
-    );
+    let floor = out.iter().map(|(_, c)| *c).min();
+    out.extend(cost::unplaced_costs(&active(&groups.outside), n, floor));
     out
 }
 

@@ -385,7 +385,8 @@ fn an_adopted_pod_gets_one_patch_with_its_subset_and_its_cost_and_pods_in_no_sub
         TestPod::new("stray-1").on("node-z").cost(-400).build(),
     ];
     let planned = run(&ws, found(VERSION_IGNORED), &pods, now());
-    // n = 3: a 300, b 200, c 100, no subset -400; the finished pod gets none.
+    // n = 3: a 300, b 200, c 100; the finished pod gets none, and the pods of no subset
+    // (none, or -400) are already below every subset's: no write.
     assert_eq!(
         planned.actions,
         [
@@ -399,8 +400,6 @@ fn an_adopted_pod_gets_one_patch_with_its_subset_and_its_cost_and_pods_in_no_sub
                 "c-1",
                 json!({ MATCHED_WORKLOADSPREAD_ANNOTATION: marker("c"), DELETION_COST_ANNOTATION: "100" })
             ),
-            cost_patch("gone-1", -400),
-            cost_patch("pending-1", -400),
         ]
     );
     let got = status_of(&planned);
@@ -1202,18 +1201,27 @@ proptest! {
         let going = deleted(&planned);
         let pods = patched(&case.pods, &planned);
         let mut protected: BTreeMap<(usize, String), i32> = BTreeMap::new();
+        let (mut lowest_placed, mut highest_outside) = (i64::MAX, i64::MIN);
         for pod in pods.iter().filter(|p| is_active(p) && !going.contains(&p.name_any())) {
-            let cost: i64 = pod
-                .annotations()
-                .get(DELETION_COST_ANNOTATION)
-                .and_then(|c| c.parse().ok())
-                .expect("every active pod has a cost");
+            let cost = crate::workloads::workloadspread::cost::current(pod);
             match placed_in(&case.ws, pod) {
-                Some(i) if cost > 0 => *protected.entry((i, pod_version(pod))).or_default() += 1,
-                Some(_) => {}
-                None => prop_assert_eq!(cost, -400, "{} is in no subset", pod.name_any()),
+                Some(i) => {
+                    prop_assert!(
+                        pod.annotations().contains_key(DELETION_COST_ANNOTATION),
+                        "{} of a subset has a cost", pod.name_any()
+                    );
+                    lowest_placed = lowest_placed.min(cost);
+                    if cost > 0 {
+                        *protected.entry((i, pod_version(pod))).or_default() += 1;
+                    }
+                }
+                None => highest_outside = highest_outside.max(cost),
             }
         }
+        prop_assert!(
+            lowest_placed == i64::MAX || highest_outside < lowest_placed,
+            "a pod of no subset ({}) is not below every subset pod ({})", highest_outside, lowest_placed
+        );
         for ((i, version), count) in protected {
             let max = capacity(&case.ws.spec.subsets[i], 6);
             prop_assert!(max < 0 || count <= max, "subset {} version {}: {} > {}", i, version, count, max);

@@ -5,9 +5,10 @@
 //! Invariants:
 //! - Owners are compared by group, kind and name; the version is ignored.
 //! - The replica total is `spec.parallelism` for a Job, else `spec.replicas` (absent: 1,
-//!   as the API server defaults it), or the sum of `targetFilter.replicasPathList` when
-//!   that is set (dotted paths, numeric segments index lists; a path that does not lead to
-//!   an integer counts 0).
+//!   as the API server defaults it); for a whitelisted custom workload the value at its
+//!   `ReplicasPath` (none: 0, as upstream); or the sum of `targetFilter.replicasPathList`
+//!   when that is set (dotted paths, numeric segments index lists; a path that does not
+//!   lead to an integer counts 0).
 //! - A `targetFilter` without a selector selects every pod for the controller but none in
 //!   the pod webhook (upstream's quirk, kept so both behave as OpenKruise does).
 use k8s_openapi::api::core::v1::Pod;
@@ -17,6 +18,7 @@ use kube::core::{Selector, SelectorExt};
 use serde_json::Value;
 
 use crate::api::workloadspread::{TargetReference, WorkloadSpread};
+use crate::runtime::configuration::Configuration;
 
 /// The API group of an `apiVersion` (`apps/v1` -> `apps`, `v1` -> ``).
 pub fn group_of(api_version: &str) -> &str {
@@ -31,6 +33,12 @@ pub fn supported(group: &str, kind: &str) -> bool {
             | ("batch", "Job")
             | ("apps.kruise.io", "CloneSet" | "StatefulSet")
     )
+}
+
+/// Whether a workload of `group`/`kind` can be spread: a built-in target kind or one of
+/// the custom workloads of `configuration`.
+pub fn spreadable(configuration: &Configuration, group: &str, kind: &str) -> bool {
+    supported(group, kind) || configuration.custom(group, kind).is_some()
 }
 
 /// Whether `owner` is the workload `target` names.
@@ -68,8 +76,9 @@ fn at_path<'v>(object: &'v Value, path: &str) -> Option<&'v Value> {
         })
 }
 
-/// The replica total of the target `object` (JSON) for `ws`.
-pub fn total(ws: &WorkloadSpread, object: &Value) -> i64 {
+/// The replica total of the target `object` (JSON) for `ws`; `configuration` holds the
+/// replica paths of custom workloads.
+pub fn total(ws: &WorkloadSpread, object: &Value, configuration: &Configuration) -> i64 {
     if let Some(paths) = ws
         .spec
         .target_filter
@@ -81,6 +90,15 @@ pub fn total(ws: &WorkloadSpread, object: &Value) -> i64 {
             .iter()
             .filter_map(|p| at_path(object, p).and_then(Value::as_i64))
             .sum();
+    }
+    let target = &ws.spec.target_ref;
+    let group = group_of(&target.api_version);
+    if !supported(group, &target.kind) {
+        return configuration
+            .custom(group, &target.kind)
+            .and_then(|custom| at_path(object, &custom.replicas_path))
+            .and_then(Value::as_i64)
+            .unwrap_or(0);
     }
     let field = if ws.spec.target_ref.kind == "Job" {
         "parallelism"
@@ -115,15 +133,20 @@ mod tests {
 
     #[test]
     fn the_total_is_the_replicas_or_the_sum_of_the_paths() {
+        let none = Configuration::default();
         let deployment =
             json!({ "spec": { "replicas": 6, "subsets": [{ "replicas": 2 }, { "replicas": 3 }] } });
-        assert_eq!(total(&ws(Value::Null), &deployment), 6);
+        assert_eq!(total(&ws(Value::Null), &deployment, &none), 6);
         let paths = ws(
             json!({ "replicasPathList": ["spec.subsets.0.replicas", "spec.subsets.1.replicas", "spec.nothing"] }),
         );
-        assert_eq!(total(&paths, &deployment), 5);
+        assert_eq!(total(&paths, &deployment, &none), 5);
         assert!(needs_total(&paths));
-        assert_eq!(total(&ws(Value::Null), &json!({ "spec": {} })), 1, "defaulted");
+        assert_eq!(
+            total(&ws(Value::Null), &json!({ "spec": {} }), &none),
+            1,
+            "defaulted"
+        );
         let mut job = ws(Value::Null);
         job.spec.target_ref = TargetReference {
             api_version: "batch/v1".into(),
@@ -131,8 +154,34 @@ mod tests {
             name: "j".into(),
         };
         assert_eq!(
-            total(&job, &json!({ "spec": { "parallelism": 4, "replicas": 9 } })),
+            total(
+                &job,
+                &json!({ "spec": { "parallelism": 4, "replicas": 9 } }),
+                &none
+            ),
             4
+        );
+        // A whitelisted custom workload: its replica path, 0 without one.
+        let tfjob = json!({ "spec": { "tfReplicaSpecs": { "MASTER": { "replicas": 5 } } } });
+        let mut custom = ws(Value::Null);
+        custom.spec.target_ref = TargetReference {
+            api_version: "kubeflow.org/v1".into(),
+            kind: "TFJob".into(),
+            name: "t".into(),
+        };
+        let whitelist = Configuration {
+            custom_workloads: std::sync::Arc::new(
+                crate::runtime::configuration::parse_custom_workloads(
+                    r#"{ "workloads": [ { "Group": "kubeflow.org", "Version": "v1", "Kind": "TFJob",
+                        "ReplicasPath": "spec.tfReplicaSpecs.MASTER.replicas" } ] }"#,
+                )
+                .expect("whitelist"),
+            ),
+        };
+        assert_eq!(total(&custom, &tfjob, &whitelist), 5);
+        assert_eq!(total(&custom, &tfjob, &none), 0);
+        assert!(
+            spreadable(&whitelist, "kubeflow.org", "TFJob") && !spreadable(&none, "kubeflow.org", "TFJob")
         );
     }
 

@@ -10,7 +10,9 @@
 //! is returned:
 //! 1. `targetRef`: apiVersion, kind and name non-empty; CloneSet in `apps.kruise.io`,
 //!    Deployment and ReplicaSet in `apps`, Job in `batch`, StatefulSet in `apps` or
-//!    `apps.kruise.io` (the version is ignored); any other kind is refused.
+//!    `apps.kruise.io` (the version is ignored), or a kind of OpenKruise's custom-workload
+//!    whitelist (`WorkloadSpread_Watch_Custom_Workload_WhiteList` of `kruise-configuration`,
+//!    by group and kind, as upstream); any other kind is refused.
 //! 2. Another WorkloadSpread of the namespace (a different name) spreading the same target
 //!    (group, kind and name).
 //! 3. Subsets, one after the other: at least one; each name non-empty and unique; the
@@ -28,9 +30,7 @@
 //! 7. `targetFilter.selector`: a valid label selector.
 //! 8. UPDATE only: the target's group, kind and name are immutable.
 //!
-//! Left out on purpose: the whitelist ConfigMap of custom target kinds (upstream accepts
-//! the kinds it lists; here every other kind is refused, a deliberate difference), and the
-//! full pod validation of a patched template. A patch is refused when it is not a JSON
+//! Left out on purpose: the full pod validation of a patched template. A patch is refused when it is not a JSON
 //! object, when its `metadata` carries anything but `labels` and `annotations` maps of
 //! strings (`null` removes a key), when its `spec` is not an object, or when a list the pod
 //! type merges by name (`containers`, `initContainers`, `ephemeralContainers`, `volumes`)
@@ -49,6 +49,7 @@ use crate::api::workloadspread::{
     TargetReference, WorkloadSpread, WorkloadSpreadScheduleStrategyType, WorkloadSpreadSpec,
     WorkloadSpreadSubset,
 };
+use crate::runtime::configuration::{CONFIGMAP, CUSTOM_WORKLOAD_WHITELIST_KEY, Configuration};
 use crate::runtime::decoded::read;
 use crate::workloads::common::field_faults::{node_selector_term_fault, selector_fault, tolerations_fault};
 use crate::workloads::common::int_or_percent::{self, Amount};
@@ -56,14 +57,26 @@ use crate::workloads::common::int_or_percent::{self, Amount};
 /// Why the WorkloadSpread `object` must be refused (None: it may be stored). `old`: the stored object on an UPDATE;
 /// `others`: the other WorkloadSpreads of its namespace (may include itself by name — skip the same name);
 /// `target`: the target workload as JSON when it exists (None: not found or not looked up).
+/// No custom workload kind is admitted (see [`refusal_among`]).
 pub fn refusal(
     object: &Value,
     old: Option<&Value>,
     others: &[WorkloadSpread],
     target: Option<&Value>,
 ) -> Option<String> {
+    refusal_among(object, old, others, target, &Configuration::default())
+}
+
+/// [`refusal`], with the custom workload kinds of `configuration` admitted as targets.
+pub fn refusal_among(
+    object: &Value,
+    old: Option<&Value>,
+    others: &[WorkloadSpread],
+    target: Option<&Value>,
+    configuration: &Configuration,
+) -> Option<String> {
     let name = object["metadata"]["name"].as_str().unwrap_or_default();
-    fault(name, object, old, others, target).map(|why| format!("WorkloadSpread {name}: {why}"))
+    fault(name, object, old, others, target, configuration).map(|why| format!("WorkloadSpread {name}: {why}"))
 }
 
 /// The first fault, as `field: why` (the object's name is added by [`refusal`]).
@@ -73,13 +86,14 @@ fn fault(
     old: Option<&Value>,
     others: &[WorkloadSpread],
     target: Option<&Value>,
+    configuration: &Configuration,
 ) -> Option<String> {
     let spread = match read::<WorkloadSpread>(object) {
         Ok(spread) => spread,
         Err(error) => return Some(error),
     };
     let spec = &spread.spec;
-    target_ref_fault(&spec.target_ref)
+    target_ref_fault(&spec.target_ref, configuration)
         .or_else(|| conflict_fault(name, &spec.target_ref, others))
         .or_else(|| subsets_fault(&spec.subsets))
         .or_else(|| target.and_then(|_| patches_fault(&spec.subsets)))
@@ -124,14 +138,20 @@ fn empty_target_field(target: &TargetReference) -> Option<&'static str> {
     .find_map(|(field, value)| value.is_empty().then_some(field))
 }
 
-fn target_ref_fault(target: &TargetReference) -> Option<String> {
+fn target_ref_fault(target: &TargetReference, configuration: &Configuration) -> Option<String> {
     if let Some(field) = empty_target_field(target) {
         return Some(format!("spec.targetRef.{field}: must not be empty"));
+    }
+    let whitelisted = group_of(&target.api_version)
+        .is_some_and(|group| configuration.custom(group, &target.kind).is_some());
+    if whitelisted {
+        return None;
     }
     let Some(groups) = groups_of_kind(&target.kind) else {
         return Some(format!(
             "spec.targetRef.kind: {:?} is not a supported target (CloneSet, Deployment, ReplicaSet, Job, \
-             StatefulSet; custom workloads are not supported)",
+             StatefulSet, or a custom workload listed in {CUSTOM_WORKLOAD_WHITELIST_KEY} of ConfigMap \
+             {CONFIGMAP}, read when `run` starts)",
             target.kind
         ));
     };

@@ -192,6 +192,45 @@ fn rule_1_the_target_must_be_a_supported_kind_in_its_group() {
     ]);
 }
 
+/// OpenKruise's e2e "job-like custom workload": a kind of the whitelist is a target (any
+/// version of its group), another kind is refused naming the whitelist.
+#[test]
+fn rule_1_a_custom_workload_of_openkruises_whitelist_is_a_target() {
+    let whitelist = Configuration {
+        custom_workloads: std::sync::Arc::new(
+            crate::runtime::configuration::parse_custom_workloads(
+                r#"{ "workloads": [ { "Group": "kubeflow.org", "Version": "v1", "Kind": "TFJob" },
+                    { "Group": "apps.kruise.io", "Version": "v1alpha1", "Kind": "DaemonSet" } ] }"#,
+            )
+            .expect("whitelist"),
+        ),
+    };
+    let targeting = |api_version: &str, kind: &str| {
+        let mut object = baseline();
+        object["spec"]["targetRef"] = json!({ "apiVersion": api_version, "kind": kind, "name": "job" });
+        object
+    };
+    for (api_version, kind) in [
+        ("kubeflow.org/v1", "TFJob"),
+        ("apps.kruise.io/v1beta1", "DaemonSet"),
+    ] {
+        let object = targeting(api_version, kind);
+        assert_eq!(
+            refusal_among(&object, None, &[], None, &whitelist),
+            None,
+            "{kind}"
+        );
+        let refused = refusal(&object, None, &[], None).expect("not without the whitelist");
+        assert!(refused.contains(CUSTOM_WORKLOAD_WHITELIST_KEY), "{refused}");
+    }
+    let other = targeting("kubeflow.org/v1", "PyTorchJob");
+    assert_names(
+        "a kind off the whitelist",
+        refusal_among(&other, None, &[], None, &whitelist),
+        "spec.targetRef.kind",
+    );
+}
+
 #[test]
 fn rule_2_another_spread_of_the_same_target_is_refused() {
     let message = refusal(

@@ -1,0 +1,151 @@
+//! OpenKruise's `v1beta1` renamed two subset fields of `v1alpha1`
+//! (`requiredNodeSelectorTerm` → `requiredNodeSelector`, `preferredNodeSelectorTerms` →
+//! `preferredNodeSelector`) and converts between them with a webhook. Here both versions
+//! share one schema with both spellings and no conversion (see `crate::api::versions`), so
+//! the mutating webhook writes each subset's node selectors under both spellings: a
+//! WorkloadSpread written through either version reads back through the other with its
+//! own field names. Pure: the object (and the stored one on update) as JSON in, the
+//! object with the spellings agreeing out.
+//!
+//! Invariants, per subset and per renamed pair:
+//! - Both spellings end equal (both absent, or both the same value).
+//! - On update, the spelling the request changed (against the stored subset of the same
+//!   name) wins, so an edit or a removal through either version is kept; when both or
+//!   neither changed (and on create), the spelling of the object's `apiVersion` wins, or
+//!   the other when that one is absent.
+use serde_json::Value;
+
+/// The renamed pairs: (`v1alpha1` name, `v1beta1` name).
+pub const RENAMED: [(&str, &str); 2] = [
+    ("requiredNodeSelectorTerm", "requiredNodeSelector"),
+    ("preferredNodeSelectorTerms", "preferredNodeSelector"),
+];
+
+fn field<'a>(subset: Option<&'a Value>, name: &str) -> Option<&'a Value> {
+    subset.and_then(|s| s.get(name)).filter(|v| !v.is_null())
+}
+
+/// The subset named `name` in `object`'s spec.
+fn subset_named<'a>(object: Option<&'a Value>, name: &Value) -> Option<&'a Value> {
+    object?["spec"]["subsets"]
+        .as_array()?
+        .iter()
+        .find(|s| s.get("name") == Some(name))
+}
+
+/// `object` with both spellings of every renamed subset field agreeing; `old` is the
+/// stored object on an update.
+pub fn mirrored(object: &Value, old: Option<&Value>) -> Value {
+    let mut out = object.clone();
+    let beta = object["apiVersion"]
+        .as_str()
+        .is_some_and(|v| v.ends_with("/v1beta1"));
+    let Some(subsets) = out["spec"]["subsets"].as_array_mut() else {
+        return out;
+    };
+    for subset in subsets.iter_mut() {
+        let before = subset_named(old, &subset["name"]).cloned();
+        for (alpha_name, beta_name) in RENAMED {
+            let alpha = field(Some(subset), alpha_name).cloned();
+            let beta_value = field(Some(subset), beta_name).cloned();
+            if alpha == beta_value {
+                continue;
+            }
+            let alpha_changed = old.is_some() && alpha.as_ref() != field(before.as_ref(), alpha_name);
+            let beta_changed = old.is_some() && beta_value.as_ref() != field(before.as_ref(), beta_name);
+            let winner = match (alpha_changed, beta_changed) {
+                (true, false) => alpha,
+                (false, true) => beta_value,
+                _ if beta => beta_value.or(alpha),
+                _ => alpha.or(beta_value),
+            };
+            let Some(map) = subset.as_object_mut() else {
+                continue;
+            };
+            match winner {
+                Some(value) => {
+                    map.insert(alpha_name.into(), value.clone());
+                    map.insert(beta_name.into(), value);
+                }
+                None => {
+                    map.remove(alpha_name);
+                    map.remove(beta_name);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn term(zone: &str) -> Value {
+        json!({ "matchExpressions": [{ "key": "zone", "operator": "In", "values": [zone] }] })
+    }
+
+    fn spread(version: &str, subset: Value) -> Value {
+        json!({ "apiVersion": format!("apps.kruise.io/{version}"), "kind": "WorkloadSpread",
+            "spec": { "subsets": [subset] } })
+    }
+
+    #[test]
+    fn a_spread_created_through_either_version_gets_both_spellings() {
+        let alpha = spread(
+            "v1alpha1",
+            json!({ "name": "a", "requiredNodeSelectorTerm": term("a"),
+            "preferredNodeSelectorTerms": [{ "weight": 1, "preference": term("b") }] }),
+        );
+        let out = mirrored(&alpha, None);
+        let subset = &out["spec"]["subsets"][0];
+        assert_eq!(subset["requiredNodeSelector"], term("a"));
+        assert_eq!(subset["preferredNodeSelector"][0]["preference"], term("b"));
+        let beta = spread(
+            "v1beta1",
+            json!({ "name": "a", "requiredNodeSelector": term("a") }),
+        );
+        assert_eq!(
+            mirrored(&beta, None)["spec"]["subsets"][0]["requiredNodeSelectorTerm"],
+            term("a")
+        );
+        // Both written, differently: the object's version decides.
+        let both = spread(
+            "v1beta1",
+            json!({ "name": "a", "requiredNodeSelector": term("b"),
+            "requiredNodeSelectorTerm": term("a") }),
+        );
+        assert_eq!(
+            mirrored(&both, None)["spec"]["subsets"][0]["requiredNodeSelectorTerm"],
+            term("b")
+        );
+        let plain = spread("v1alpha1", json!({ "name": "a" }));
+        assert_eq!(mirrored(&plain, None), plain);
+    }
+
+    #[test]
+    fn on_update_the_spelling_the_request_changed_wins_and_a_removal_removes_both() {
+        let stored = spread(
+            "v1alpha1",
+            json!({ "name": "a", "requiredNodeSelectorTerm": term("a"),
+            "requiredNodeSelector": term("a") }),
+        );
+        // An update through v1alpha1 changing the old spelling (the new one still stored).
+        let edited = spread(
+            "v1alpha1",
+            json!({ "name": "a", "requiredNodeSelectorTerm": term("c"),
+            "requiredNodeSelector": term("a") }),
+        );
+        let out = mirrored(&edited, Some(&stored));
+        assert_eq!(out["spec"]["subsets"][0]["requiredNodeSelector"], term("c"));
+        // A v1beta1 apply that dropped the field: both go.
+        let dropped = spread(
+            "v1beta1",
+            json!({ "name": "a", "requiredNodeSelectorTerm": term("a") }),
+        );
+        let out = mirrored(&dropped, Some(&stored));
+        assert_eq!(out["spec"]["subsets"][0], json!({ "name": "a" }));
+    }
+}
