@@ -728,3 +728,138 @@ async fn a_stored_spec_the_rules_refuse_gets_invalid_spec_and_no_workload_until_
     assert_eq!(controller.stop(), 0);
     nodes.remove_all(3).await;
 }
+
+/// Active pods of `app` per subset, and how many of them are ready.
+async fn per_subset(ns: &TestNamespace, app: &str) -> (BTreeMap<String, usize>, BTreeMap<String, usize>) {
+    let seen = pods(ns, app).await;
+    let (mut all, mut ready) = (BTreeMap::new(), BTreeMap::new());
+    for pod in seen.values() {
+        *all.entry(pod.subset.clone()).or_insert(0) += 1;
+        if pod.ready {
+            *ready.entry(pod.subset.clone()).or_insert(0) += 1;
+        }
+    }
+    (all, ready)
+}
+
+/// Issue scenario (adaptive): 6 replicas over zones a and x (at most 2 each) and c, zone x
+/// without a node. Its replicas move on to c while it has none (2, 0, 4). Once a node
+/// appears there and the subset's unschedulable time is over it is allocated again: as
+/// upstream's adaptive allocator, healthy pods stay where they run (c keeps its 4, no pod
+/// is deleted to move it), and the next replicas go to x: scaled to 8, 2, 2, 4.
+#[tokio::test]
+async fn adaptive_scheduling_gives_a_subset_its_share_back_once_its_pool_has_a_node() {
+    let (ns, nodes, controller, uds) = started("ud-recover").await;
+    let app = "recover";
+    let subsets = json!([
+        subset(&ns, "a", json!({ "maxReplicas": 2 })),
+        subset(&ns, "x", json!({ "maxReplicas": 2 })),
+        subset(&ns, "c", json!({}))
+    ]);
+    let mut ud = cloneset_united(app, 6, subsets);
+    ud.data["spec"]["topology"]["scheduleStrategy"] = json!({ "type": "Adaptive",
+        "adaptive": { "rescheduleCriticalSeconds": 2, "unschedulableDuration": 5 } });
+    uds.create(&PostParams::default(), &ud).await.expect("create");
+    wait_for("2, 0, 4 ready", LONG, || async {
+        let (_, ready) = per_subset(&ns, app).await;
+        let want = BTreeMap::from([("zone-a".to_string(), 2), ("zone-c".to_string(), 4)]);
+        (ready == want)
+            .then_some(())
+            .ok_or_else(|| format!("ready {ready:?}"))
+    })
+    .await;
+    nodes.add(3).await;
+    nodes
+        .patch(
+            3,
+            json!({ "metadata": { "labels": { ZONE: format!("{}-x", ns.name) } } }),
+        )
+        .await;
+    // Past the unschedulable duration (5 s) the subset is marked schedulable again.
+    wait_for("zone-x schedulable again", LONG, || async {
+        let ud = uds.get(app).await.map_err(|e| e.to_string())?;
+        let status = ud_status(&ud);
+        let x = status["subsetStatuses"]
+            .as_array()
+            .and_then(|s| s.iter().find(|s| s["name"] == "zone-x"))
+            .cloned()
+            .unwrap_or_default();
+        let schedulable = x["conditions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|c| c["type"] != "Schedulable" || c["status"] == "True");
+        schedulable.then_some(()).ok_or_else(|| status.to_string())
+    })
+    .await;
+    patch(&uds, app, json!({ "spec": { "replicas": 8 } })).await;
+    wait_pods(
+        &ns,
+        app,
+        &[
+            ("zone-a", "a", "nginx:1", 2),
+            ("zone-c", "c", "nginx:1", 4),
+            ("zone-x", "x", "nginx:1", 2),
+        ],
+    )
+    .await;
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(4).await;
+}
+
+/// Issue scenario (reservation): 6 replicas over zones x and y (at most 2 each, no node)
+/// and c, reservation on: x and y keep 2 reserved pods each, c runs all 6. An image update must not multiply the reserved pods: afterwards each subset holds
+/// as many pods as before, and as many are reserved.
+#[tokio::test]
+async fn an_image_update_in_reservation_mode_does_not_multiply_reserved_pods() {
+    let (ns, nodes, controller, uds) = started("ud-resupd").await;
+    let app = "resupd";
+    let subsets = json!([
+        subset(&ns, "x", json!({ "maxReplicas": 2 })),
+        subset(&ns, "y", json!({ "maxReplicas": 2 })),
+        subset(&ns, "c", json!({}))
+    ]);
+    let mut ud = cloneset_united(app, 6, subsets);
+    ud.data["spec"]["topology"]["scheduleStrategy"] = json!({ "type": "Adaptive",
+        "adaptive": { "rescheduleCriticalSeconds": 2, "unschedulableDuration": 300,
+            "reserveUnschedulablePods": true } });
+    uds.create(&PostParams::default(), &ud).await.expect("create");
+    let settled = |image: &'static str| {
+        let (ns, uds) = (&ns, &uds);
+        async move {
+            wait_for(&format!("{app} settled on {image}"), LONG, || async {
+                let ud = uds.get(app).await.map_err(|e| e.to_string())?;
+                let reserved = ud_status(&ud)["reservedPods"].as_i64().unwrap_or(-1);
+                let seen = pods(ns, app).await;
+                let running: Vec<&Seen> = seen.values().filter(|p| p.zone == "c").collect();
+                let settled = reserved == 4
+                    && running.len() == 6
+                    && running.iter().all(|p| p.ready && p.image == image);
+                let (all, _) = per_subset(ns, app).await;
+                settled.then(|| all.clone()).ok_or_else(|| {
+                    format!(
+                        "reserved {reserved}, pods {all:?}, {} running in c",
+                        running.len()
+                    )
+                })
+            })
+            .await
+        }
+    };
+    let before = settled("nginx:1").await;
+    patch(
+        &uds,
+        app,
+        json!({ "spec": { "template": template("cloneSetTemplate", app, "nginx:2") } }),
+    )
+    .await;
+    let after = settled("nginx:2").await;
+    assert_eq!(after, before, "pods per subset before and after the update");
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let (held, _) = per_subset(&ns, app).await;
+    assert_eq!(held, before, "and they stay so");
+    let ud = uds.get(app).await.expect("get");
+    assert_eq!(ud_status(&ud)["reservedPods"], 4, "{}", ud_status(&ud));
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(3).await;
+}

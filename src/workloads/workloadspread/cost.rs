@@ -7,10 +7,11 @@
 //! subset within its `maxReplicas` (or without one) gives all its active pods `100*(n-i)`;
 //! one over it gives its `active - max` most deletable pods (unscheduled, Pending <
 //! Unknown < Running, not ready, ready for less time, more restarts, newer) `-100*(i+1)`
-//! and the rest `100*(n-i)`; pods of no subset go before all of them: one whose cost
-//! (none counts as 0) is not already below every subset pod's gets `-100*(n+1)`, as
-//! upstream writes on them all. So while every subset is within its share (all costs
-//! positive) pods of no subset get no write, and the scale-in order is upstream's.
+//! and the rest `100*(n-i)`; pods of no subset go before all of them with `-100*(n+1)`,
+//! as upstream writes on them all, except a pod that has no cost while every subset pod's
+//! is positive: it goes first as it is (0), and gets no write. So while every subset is
+//! within its share, pods the webhook left unplaced keep no cost (as OpenKruise's e2e
+//! expects), and the scale-in order is upstream's.
 //!
 //! Invariants: a cost is written only where it differs from the pod's; "0" is never
 //! written to a pod that has no cost yet; every pod of no subset ends below every subset
@@ -95,15 +96,21 @@ pub fn current(pod: &Pod) -> i64 {
         .unwrap_or(0)
 }
 
-/// The costs to give `outside` pods (of no subset) so that each is below `floor`, the
-/// lowest cost of a subset pod (None: no subset pod, nothing to be below).
+/// The costs to give `outside` pods (of no subset): [`unplaced_cost`], except for a pod
+/// without a cost when `floor`, the lowest cost of a subset pod, is positive or there is
+/// none (it is below every subset pod already).
 pub fn unplaced_costs(outside: &[&Pod], n: usize, floor: Option<i64>) -> Vec<(String, i64)> {
-    let Some(floor) = floor else {
-        return Vec::new();
-    };
+    let first_already = floor.is_none_or(|f| f > 0);
     outside
         .iter()
-        .filter(|p| current(p) >= floor)
+        .filter(|p| {
+            let bare = p
+                .metadata
+                .annotations
+                .as_ref()
+                .is_none_or(|a| !a.contains_key(DELETION_COST_ANNOTATION));
+            !(bare && first_already)
+        })
         .map(|p| (p.metadata.name.clone().unwrap_or_default(), unplaced_cost(n)))
         .collect()
 }
@@ -181,6 +188,31 @@ mod tests {
             "an old version's pods in the first subset go first"
         );
         assert_eq!(unplaced_cost(3), -400);
+    }
+
+    /// OpenKruise's e2e: pods left unplaced keep no cost while every subset is within its
+    /// share ("only one subset, zone-a=2"); the pods of a removed subset get the cost of no
+    /// subset ("then deletion subset-b").
+    #[test]
+    fn pods_of_no_subset_go_first_and_a_bare_one_keeps_no_cost_while_all_subset_costs_are_positive() {
+        let bare = pod("bare", true, "2026-12-04T09:00:00Z");
+        let mut stale = bare.clone();
+        stale.metadata.name = Some("stale".into());
+        stale.metadata.annotations = Some([(DELETION_COST_ANNOTATION.to_string(), "100".to_string())].into());
+        let outside = [&bare, &stale];
+        let names = |costs: Vec<(String, i64)>| {
+            costs
+                .into_iter()
+                .map(|(n, c)| format!("{n}={c}"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(unplaced_costs(&outside, 1, Some(100))), ["stale=-200"]);
+        assert_eq!(names(unplaced_costs(&outside, 1, None)), ["stale=-200"]);
+        assert_eq!(
+            names(unplaced_costs(&outside, 1, Some(-100))),
+            ["bare=-200", "stale=-200"],
+            "below a subset's pod over its share"
+        );
     }
 
     #[test]

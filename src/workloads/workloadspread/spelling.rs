@@ -9,10 +9,13 @@
 //!
 //! Invariants, per subset and per renamed pair:
 //! - Both spellings end equal (both absent, or both the same value).
-//! - On update, the spelling the request changed (against the stored subset of the same
-//!   name) wins, so an edit or a removal through either version is kept; when both or
-//!   neither changed (and on create), the spelling of the object's `apiVersion` wins, or
-//!   the other when that one is absent.
+//! - The request's own spelling (that of its `apiVersion`) wins when the request changed
+//!   it against the stored subset of the same name (on create: when it is there), so an
+//!   edit or a removal through either version is kept. Otherwise the other spelling wins
+//!   when the request set it to a new value. A request that merely lacks the other
+//!   spelling (a typed client of its version, which does not know it: OpenKruise's Go
+//!   clients send the whole spec) removes nothing. Else the own spelling's value, or the
+//!   other's when it has none.
 use serde_json::Value;
 
 /// The renamed pairs: (`v1alpha1` name, `v1beta1` name).
@@ -46,18 +49,31 @@ pub fn mirrored(object: &Value, old: Option<&Value>) -> Value {
     for subset in subsets.iter_mut() {
         let before = subset_named(old, &subset["name"]).cloned();
         for (alpha_name, beta_name) in RENAMED {
-            let alpha = field(Some(subset), alpha_name).cloned();
-            let beta_value = field(Some(subset), beta_name).cloned();
-            if alpha == beta_value {
+            let (own_name, other_name) = if beta {
+                (beta_name, alpha_name)
+            } else {
+                (alpha_name, beta_name)
+            };
+            let own = field(Some(subset), own_name).cloned();
+            let other = field(Some(subset), other_name).cloned();
+            if own == other {
                 continue;
             }
-            let alpha_changed = old.is_some() && alpha.as_ref() != field(before.as_ref(), alpha_name);
-            let beta_changed = old.is_some() && beta_value.as_ref() != field(before.as_ref(), beta_name);
-            let winner = match (alpha_changed, beta_changed) {
-                (true, false) => alpha,
-                (false, true) => beta_value,
-                _ if beta => beta_value.or(alpha),
-                _ => alpha.or(beta_value),
+            let (own_before, other_before) = match old {
+                Some(_) => (
+                    field(before.as_ref(), own_name),
+                    field(before.as_ref(), other_name),
+                ),
+                None => (None, None),
+            };
+            let own_changed = own.as_ref() != own_before;
+            let other_set_anew = other.is_some() && other.as_ref() != other_before;
+            let winner = if own_changed {
+                own
+            } else if other_set_anew {
+                other
+            } else {
+                own.or(other)
             };
             let Some(map) = subset.as_object_mut() else {
                 continue;
@@ -147,5 +163,23 @@ mod tests {
         );
         let out = mirrored(&dropped, Some(&stored));
         assert_eq!(out["spec"]["subsets"][0], json!({ "name": "a" }));
+        // A v1alpha1 client that does not know the v1beta1 name sends the spec without it:
+        // nothing is removed (OpenKruise's e2e "deploy in two zone" updates so).
+        let typed = spread(
+            "v1alpha1",
+            json!({ "name": "a", "requiredNodeSelectorTerm": term("a"),
+            "maxReplicas": 4 }),
+        );
+        let out = mirrored(&typed, Some(&stored));
+        assert_eq!(out["spec"]["subsets"][0]["requiredNodeSelector"], term("a"));
+        assert_eq!(out["spec"]["subsets"][0]["requiredNodeSelectorTerm"], term("a"));
+        // A merge patch through v1alpha1 that sets the v1beta1 name anew: it wins.
+        let patched = spread(
+            "v1alpha1",
+            json!({ "name": "a", "requiredNodeSelectorTerm": term("a"),
+            "requiredNodeSelector": term("b") }),
+        );
+        let out = mirrored(&patched, Some(&stored));
+        assert_eq!(out["spec"]["subsets"][0]["requiredNodeSelectorTerm"], term("b"));
     }
 }
