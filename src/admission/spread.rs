@@ -320,7 +320,7 @@ pub async fn place_pod(
     })
     .await?;
     let Some(subset) = placement.subset else {
-        return Ok(None);
+        return Ok(Some(place::mark_unplaced(&ws, pod_value)));
     };
     place::inject(&ws, pod_value, &subset, placement.generated_uid.as_deref()).map(Some)
 }

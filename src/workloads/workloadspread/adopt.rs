@@ -14,12 +14,11 @@
 //!   at.
 //! - Its score: matching preferred weights × 100, + 10 when the subset `patch` changes
 //!   nothing of the pod but its annotations, + 1 while the subset has quota left. The
-//!   highest score wins, the earlier subset on a tie. For a pod created before the
-//!   WorkloadSpread, quota only breaks ties, so it goes to the only subset its node
-//!   qualifies for even over that subset's capacity (as upstream adopts existing pods). A
-//!   pod created after it (placed while no webhook ran, or placed in no subset because
-//!   every subset it could go to was full) is adopted only into a subset with room, as the
-//!   webhook would have placed it: a full subset never grows by adoption.
+//!   highest score wins, the earlier subset on a tie; quota only breaks ties, so a pod goes
+//!   to the only subset its node qualifies for even over that subset's capacity (as
+//!   upstream). Except a pod the webhook judged for this WorkloadSpread and placed in no
+//!   subset because they were full ([`UNPLACED_ANNOTATION`]): it is adopted only into a
+//!   subset with room, so a full subset never grows by the pods it turned away.
 //! - Quota: the capacity (unlimited counts as `i32::MAX`) minus the pods already annotated
 //!   for the subset, minus one per pod adopted into it, in the candidates' order. Upstream
 //!   keeps it per pod version: call once per version with that version's pods.
@@ -34,7 +33,7 @@ use kube::ResourceExt;
 use serde_json::{Map, Value, json};
 
 use super::deleting::matched;
-use super::place::capacity;
+use super::place::{UNPLACED_ANNOTATION, capacity};
 use crate::api::workloadspread::{MATCHED_WORKLOADSPREAD_ANNOTATION, WorkloadSpread, WorkloadSpreadSubset};
 use crate::runtime::strategic_merge;
 use crate::workloads::daemonset::nodes::{term_matches, tolerates};
@@ -278,7 +277,7 @@ pub fn adopt<'a>(
 ) -> Vec<Adoption> {
     let mut quota = quotas(ws, already, total);
     let mut out = Vec::new();
-    let created = ws.metadata.creation_timestamp.as_ref().map(|t| t.0);
+    let name = ws.name_any();
     for pod in candidates.iter().copied().filter(|p| !placed_here(ws, p)) {
         let Some(node_name) = pod
             .spec
@@ -291,10 +290,8 @@ pub fn adopt<'a>(
         let Some(found) = node(node_name) else {
             continue;
         };
-        let after_spread = created
-            .zip(pod.metadata.creation_timestamp.as_ref())
-            .is_some_and(|(spread, pod)| pod.0 >= spread);
-        let Some(i) = best_subset(ws, pod, found, &quota, after_spread) else {
+        let turned_away = pod.annotations().get(UNPLACED_ANNOTATION) == Some(&name);
+        let Some(i) = best_subset(ws, pod, found, &quota, turned_away) else {
             continue;
         };
         let Some(subset) = ws.spec.subsets.get(i) else {

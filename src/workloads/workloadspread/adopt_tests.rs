@@ -93,32 +93,34 @@ fn pods_go_to_their_zone_even_over_its_quota() {
 }
 
 /// OpenKruise's e2e "only one subset, zone-a=2": pods the webhook placed in no subset
-/// because their subset was full are not adopted into it afterwards; pods older than the
-/// spread are, over capacity, as upstream adopts existing pods.
+/// because their subset was full (marked) are not adopted into it afterwards; pods no
+/// webhook saw are, over capacity, as upstream.
 #[test]
-fn pods_made_after_the_spread_are_adopted_only_into_a_subset_with_room() {
-    let mut ws = spread(zones(), json!({}));
-    ws.metadata.creation_timestamp = Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(
-        "2026-12-06T10:00:00Z".parse().expect("time"),
-    ));
-    let made = |name: &str, node: &str, at: &str| {
-        pod_with(name, Some(node), json!({ "creationTimestamp": at }), json!({}))
+fn pods_the_webhook_turned_away_are_adopted_only_into_a_subset_with_room() {
+    let ws = spread(zones(), json!({}));
+    let turned_away = |name: &str, node: &str| {
+        pod_with(
+            name,
+            Some(node),
+            json!({ "annotations": { UNPLACED_ANNOTATION: "spread" } }),
+            json!({}),
+        )
     };
     let pods = [
-        made("old-1", "node-a", "2026-12-06T09:00:00Z"),
-        made("new-1", "node-a", "2026-12-06T11:00:00Z"),
-        made("new-2", "node-a", "2026-12-06T11:00:00Z"),
-        made("new-3", "node-c", "2026-12-06T11:00:00Z"),
+        pod("unseen-1", Some("node-a")),
+        turned_away("away-1", "node-a"),
+        turned_away("away-2", "node-a"),
+        turned_away("away-3", "node-c"),
     ];
-    // Subset a holds 1 of 2: the old pod fills it, new-1 and new-2 stay outside.
+    // Subset a holds 1 of 2: the unseen pod fills it, the turned-away ones stay outside.
     assert_eq!(
         run(&ws, &[("a", 1)], &pods, &nodes()),
-        pairs(&[("old-1", "a"), ("new-3", "c")])
+        pairs(&[("unseen-1", "a"), ("away-3", "c")])
     );
-    // With room, a new pod is adopted (placed while no webhook ran).
+    // Once there is room (a larger maxReplicas), they are adopted.
     assert_eq!(
         run(&ws, &[("a", 0)], &pods[1..], &nodes()),
-        pairs(&[("new-1", "a"), ("new-2", "a"), ("new-3", "c")])
+        pairs(&[("away-1", "a"), ("away-2", "a"), ("away-3", "c")])
     );
 }
 

@@ -66,6 +66,9 @@ pub fn subset_costs(subset: &SubsetPods<'_>, n: usize, latest: bool, now: Timest
             ..PodFacts::from_resource(p, 0, now)
         })
         .collect();
+    // Ties in the deletion order go by name, not by the order the pods were grouped in (an
+    // adopted pod joins its subset last in the round that adopts it, by name later on).
+    facts.sort_by(|a, b| a.name.cmp(&b.name));
     sort_for_deletion(&mut facts);
     facts
         .into_iter()

@@ -242,6 +242,22 @@ fn append(list: &mut Value, items: Vec<Value>) {
 
 /// `pod` (as JSON) injected with the subset `name` of `ws`; Err when the subset's patch
 /// cannot apply (the pod is then refused, naming the subset).
+/// This project's annotation on a pod the webhook judged for a WorkloadSpread (its value)
+/// and placed in no subset, every subset it could go to being full. OpenKruise writes
+/// nothing then; the mark keeps the controller from adopting the pod into a full subset
+/// afterwards (see [`super::adopt`]).
+pub const UNPLACED_ANNOTATION: &str = "workloadspread.kubectl-kruise.io/unplaced";
+
+/// `pod` (JSON, as sent) marked as judged by `ws` and placed in no subset.
+pub fn mark_unplaced(ws: &WorkloadSpread, pod: &Value) -> Value {
+    let mut out = pod.clone();
+    if !out["metadata"]["annotations"].is_object() {
+        out["metadata"]["annotations"] = json!({});
+    }
+    out["metadata"]["annotations"][UNPLACED_ANNOTATION] = json!(ws.name_any());
+    out
+}
+
 pub fn inject(
     ws: &WorkloadSpread,
     pod: &Value,

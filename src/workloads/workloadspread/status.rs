@@ -2,8 +2,10 @@
 //! found in it and the status it wrote before. Pure.
 //!
 //! Invariants:
-//! - `replicas` counts the subset's active pods; `missingReplicas` starts at the subset's
-//!   capacity (-1: unlimited, and stays -1) and each active pod takes one (never below 0).
+//! - `replicas` counts the subset's active pods; `missingReplicas` is the subset's capacity
+//!   less the pods that hold room (active pods not being deleted, pods being created),
+//!   within `[0, capacity]` (-1: unlimited, and stays -1). It does not depend on the order
+//!   the pods come in (a round that adopts a pod lists it last, the next by name).
 //! - A pod the webhook recorded as being created is forgotten once it is seen (by its
 //!   annotation's generated uid, else its name); one not seen within 30 s is dropped with a
 //!   `CreatePodFailed` warning, one younger still holds its room.
@@ -89,9 +91,6 @@ pub fn subset_status(
             continue;
         }
         status.replicas += 1;
-        if status.missing_replicas > 0 {
-            status.missing_replicas -= 1;
-        }
         let Some(at) = deleting_before.and_then(|d| d.get(&pod_name)) else {
             continue;
         };
@@ -102,9 +101,6 @@ pub fn subset_status(
             }),
             Some(remaining) => {
                 deleting.insert(pod_name, at.clone());
-                if status.missing_replicas < capacity {
-                    status.missing_replicas += 1;
-                }
                 recheck(remaining);
             }
         }
@@ -118,12 +114,13 @@ pub fn subset_status(
             }),
             Some(remaining) => {
                 still_creating.insert(pod, at);
-                if status.missing_replicas > 0 {
-                    status.missing_replicas -= 1;
-                }
                 recheck(remaining);
             }
         }
+    }
+    if capacity >= 0 {
+        let holding = i64::from(status.replicas) - deleting.len() as i64 + still_creating.len() as i64;
+        status.missing_replicas = (i64::from(capacity) - holding).clamp(0, i64::from(capacity)) as i32;
     }
     status.creating_pods = (!still_creating.is_empty()).then_some(still_creating);
     status.deleting_pods = (!deleting.is_empty()).then_some(deleting);
