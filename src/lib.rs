@@ -4,8 +4,12 @@
 //! - [`admission`]: `run`'s HTTPS server (metrics, probes, admission webhooks).
 //! - [`api`]: CRD types of `apps.kruise.io`, one file per kind.
 //! - [`cli`]: clap definitions and command dispatch; the binary only calls [`cli::main`].
-//! - [`runtime`]: shared controller machinery, starting with the in-place update engine.
-//! - [`workloads`]: one module per kind; pure planning first (CloneSet numbers so far).
+//! - [`runtime`]: the machinery every controller shares: one reconcile driver, the shared
+//!   watches and caches, expectations, the executor of pod writes, revisions and history,
+//!   lifecycle hooks and the in-place update engine.
+//! - [`workloads`]: one module per kind (CloneSet, Advanced StatefulSet, Advanced
+//!   DaemonSet, BroadcastJob, AdvancedCronJob, SidecarSet, WorkloadSpread,
+//!   UnitedDeployment), each planning with a pure function from a snapshot to a plan.
 //! - [`testenv`]: the local control plane (etcd, kube-apiserver, controller-manager,
 //!   scheduler built from Go modules, plus a simulated kubelet) used for demos and tests.
 

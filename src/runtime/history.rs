@@ -1,6 +1,7 @@
-//! A workload's ControllerRevisions (reference §2), for every kind with a pod template and
-//! a revision history (CloneSet, Advanced StatefulSet): find or create the update
-//! revision, bump an older one on rollback, resolve the current revision, truncate history.
+//! A workload's ControllerRevisions, for every kind that keeps a revision history
+//! (CloneSet, Advanced StatefulSet, Advanced DaemonSet, SidecarSet, UnitedDeployment): find
+//! or create the update revision, bump an older one on rollback, resolve the current
+//! revision, truncate history.
 //! The decisions are in [`crate::runtime::revision`]; this module performs them.
 //!
 //! Invariants: a revision is created only when no owned revision holds the template

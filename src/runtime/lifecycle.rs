@@ -1,5 +1,6 @@
-//! Pod lifecycle hooks (reference §1.9): the state label and whether a hook holds a pod.
-//! Pure. Shared by CloneSet and Advanced StatefulSet.
+//! Pod lifecycle hooks (OpenKruise's `lifecycle.preDelete`, `preNormal` and
+//! `inPlaceUpdate`): the state label and whether a hook holds a pod. Pure. Shared by
+//! CloneSet, Advanced StatefulSet, Advanced DaemonSet and the in-place update engine.
 //!
 //! A hook holds ("hooks") a pod while ANY of its labels (same value) or finalizers is on the
 //! pod; it is "all hooked" when ALL of them are. A hook with no labels and no finalizers

@@ -1,5 +1,6 @@
-//! ControllerRevision history shared by CloneSet and Advanced StatefulSet (reference §2):
-//! payload, name and hash, choosing the update revision, and history truncation. Pure.
+//! ControllerRevision history shared by the kinds that keep one (CloneSet, Advanced
+//! StatefulSet, Advanced DaemonSet, SidecarSet, UnitedDeployment): payload, name and hash,
+//! choosing the update revision, and history truncation. Pure.
 //!
 //! Invariants:
 //! - The hash is FNV-1 (32-bit) over the payload bytes followed by the decimal collision
