@@ -1,4 +1,4 @@
-//! Adoption (reference §2.5 "Status"): the subset an already scheduled pod belongs to when
+//! Adoption (as OpenKruise's controller groups the pods of a WorkloadSpread): the subset an already scheduled pod belongs to when
 //! no webhook placed it for this WorkloadSpread (no annotation, another WorkloadSpread's,
 //! or one without a subset), and the write that records it. Pure: the caller reads the
 //! nodes, counts the pods already annotated per subset, sends the patches.

@@ -1,4 +1,4 @@
-//! Deletion costs (reference §2.5): the `controller.kubernetes.io/pod-deletion-cost` a
+//! Deletion costs (OpenKruise's `updateDeletionCost`): the `controller.kubernetes.io/pod-deletion-cost` a
 //! WorkloadSpread writes on its pods so that the workload's own scale-in (a ReplicaSet, a
 //! Deployment, a CloneSet) removes pods from the subsets over their share first. Pure.
 //!

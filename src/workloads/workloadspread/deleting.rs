@@ -1,4 +1,4 @@
-//! A pod leaving its subset (reference §2.4): on a pod DELETE or eviction, the subset the
+//! A pod leaving its subset (OpenKruise's pod webhook on delete): on a pod DELETE or eviction, the subset the
 //! pod's annotation names records it in `deletingPods` and gets its room back
 //! (`missingReplicas` + 1), so a replacement created meanwhile may take it. Pure: the caller
 //! writes the status under its resourceVersion and retries from a fresh read.

@@ -1,4 +1,4 @@
-//! The WorkloadSpread (reference §2): the pods of another workload spread over subsets.
+//! The WorkloadSpread (<https://openkruise.io/docs/user-manuals/workloadspread>): the pods of another workload spread over subsets.
 //! The pod webhook ([`crate::admission::spread`]) places each new pod ([`place`]: which
 //! subset, the status bookkeeping that keeps concurrent creates from overfilling one, the
 //! pod as injected) and records each deleted one ([`deleting`]); the controller

@@ -1,4 +1,4 @@
-//! A new pod's subset (reference §2.3): which subset of a WorkloadSpread a pod goes to, the
+//! A new pod's subset (OpenKruise's pod webhook on create): which subset of a WorkloadSpread a pod goes to, the
 //! status change that records it (so concurrent creates do not overfill a subset), and the
 //! pod as injected. Pure: the caller reads the WorkloadSpread (and the workload's replica
 //! total when a subset's `maxReplicas` is a percent), writes the status under its

@@ -1,4 +1,4 @@
-//! One round of the WorkloadSpread controller (reference §2.5), from a snapshot of the
+//! One round of the WorkloadSpread controller, from a snapshot of the
 //! spread, its target and the target's pods to the writes and the status. Pure.
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! The adaptive strategy (reference §2.5 "Status" step 4): with `scheduleStrategy.type:
+//! The adaptive strategy (OpenKruise's `rescheduleSubset`): with `scheduleStrategy.type:
 //! Adaptive` and `rescheduleCriticalSeconds`, a subset whose pods stay unschedulable is
 //! marked `Schedulable=False` (the webhook then skips it) and those pods are deleted so the
 //! workload recreates them in the next subset; five minutes after the mark, a subset with no

@@ -1,5 +1,6 @@
-//! One subset's status (reference §2.5 "Status" steps 1-3), from the pods the controller
-//! found in it and the status it wrote before. Pure.
+//! One subset's status (`status.subsetStatuses[]`: replicas, missing, creating and
+//! deleting pods), from the pods the controller found in it and the status it wrote
+//! before. Pure.
 //!
 //! Invariants:
 //! - `replicas` counts the subset's active pods; `missingReplicas` is the subset's capacity

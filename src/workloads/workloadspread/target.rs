@@ -1,4 +1,4 @@
-//! The workload a WorkloadSpread spreads (reference §2.1): which kinds it may be, whether a
+//! The workload a WorkloadSpread spreads (`spec.targetRef`, `spec.targetFilter`): which kinds it may be, whether a
 //! pod's owner is it, which of its pods the spread manages, and its replica total. Pure:
 //! the callers (the pod webhook, the controller) fetch or cache the objects.
 //!

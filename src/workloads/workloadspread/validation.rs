@@ -1,6 +1,5 @@
-//! What upstream's validating webhook refuses in a WorkloadSpread (reference §2.1, §2.2),
-//! for the `/validate` endpoint and the controller (which marks a refused spec
-//! `InvalidSpec`). Pure: the caller hands in the object, the stored object on
+//! What upstream's validating webhook refuses in a WorkloadSpread, for the `/validate`
+//! endpoint and the controller (which marks a refused spec `InvalidSpec`). Pure: the caller hands in the object, the stored object on
 //! an UPDATE, the other WorkloadSpreads of its namespace and the target workload (when it
 //! exists).
 //!
