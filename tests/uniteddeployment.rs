@@ -228,6 +228,15 @@ fn ud_status(ud: &DynamicObject) -> &Value {
     &ud.data["status"]
 }
 
+/// The status of the subset `name` (null when there is none yet).
+fn subset_status(status: &Value, name: &str) -> Value {
+    status["subsetStatuses"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["name"] == name))
+        .cloned()
+        .unwrap_or_default()
+}
+
 #[tokio::test]
 async fn the_handbook_sample_runs_one_statefulset_per_subset_each_in_its_zone() {
     let (ns, nodes, controller, uds) = started("ud-sample").await;
@@ -594,11 +603,7 @@ async fn adaptive_scheduling_moves_replicas_away_from_a_subset_whose_pods_cannot
     wait_for("zone-x marked unschedulable", LONG, || async {
         let ud = uds.get(app).await.map_err(|e| e.to_string())?;
         let status = ud_status(&ud);
-        let subset = status["subsetStatuses"]
-            .as_array()
-            .and_then(|s| s.iter().find(|s| s["name"] == "zone-x"))
-            .cloned()
-            .unwrap_or_default();
+        let subset = subset_status(status, "zone-x");
         let condition = &subset["conditions"][0];
         let ok = condition["type"] == "Schedulable"
             && condition["status"] == "False"
@@ -779,11 +784,7 @@ async fn adaptive_scheduling_gives_a_subset_its_share_back_once_its_pool_has_a_n
     wait_for("zone-x schedulable again", LONG, || async {
         let ud = uds.get(app).await.map_err(|e| e.to_string())?;
         let status = ud_status(&ud);
-        let x = status["subsetStatuses"]
-            .as_array()
-            .and_then(|s| s.iter().find(|s| s["name"] == "zone-x"))
-            .cloned()
-            .unwrap_or_default();
+        let x = subset_status(status, "zone-x");
         let schedulable = x["conditions"]
             .as_array()
             .into_iter()

@@ -192,7 +192,15 @@ pub async fn validate(State(shared): State<Shared>, Json(review): Json<Review>) 
         if let Some(message) = whitelist.clone().filter(|_| kind == "SidecarSet") {
             return deny(response, &message);
         }
-        refusal(kind, object, old, response, &sidecarsets(kind), &spread)
+        refusal(
+            kind,
+            object,
+            old,
+            response,
+            &sidecarsets(kind),
+            &spread,
+            &shared.configuration,
+        )
     })
 }
 
@@ -249,19 +257,9 @@ fn deny(response: AdmissionResponse, message: &str) -> Decision {
 struct SpreadContext {
     others: Vec<WorkloadSpread>,
     target: Option<Value>,
-    /// The custom workload kinds a spread may target.
-    configuration: crate::runtime::configuration::Configuration,
 }
 
 async fn spread_context(shared: &Shared, review: &Review) -> SpreadContext {
-    SpreadContext {
-        configuration: shared.configuration.clone(),
-        ..spread_parts(shared, review).await
-    }
-}
-
-/// The other spreads and the target of [`SpreadContext`].
-async fn spread_parts(shared: &Shared, review: &Review) -> SpreadContext {
     let Some(request) = review
         .request
         .as_ref()
@@ -291,11 +289,7 @@ async fn spread_parts(shared: &Shared, review: &Review) -> SpreadContext {
         &object["spec"]["targetRef"],
     )
     .await;
-    SpreadContext {
-        others,
-        target,
-        ..SpreadContext::default()
-    }
+    SpreadContext { others, target }
 }
 
 fn refusal(
@@ -305,6 +299,7 @@ fn refusal(
     response: AdmissionResponse,
     sidecarsets: &[SidecarSet],
     spread: &SpreadContext,
+    configuration: &crate::runtime::configuration::Configuration,
 ) -> Decision {
     let refused = object.and_then(|value| match (kind, &old) {
         ("SidecarSet", old) => super::sidecarset::refusal(&value, old.as_ref(), sidecarsets),
@@ -313,7 +308,7 @@ fn refusal(
             old.as_ref(),
             &spread.others,
             spread.target.as_ref(),
-            &spread.configuration,
+            configuration,
         ),
         (_, Some(old)) => validate_update(kind, &value, old),
         (_, None) => validate_object(kind, &value),

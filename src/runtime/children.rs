@@ -56,6 +56,8 @@ impl<C: Resource<DynamicType = ()> + Clone + 'static> ChildWatch<C> {
 
 /// A kind known only at run time: (group, kind).
 type GroupKind = (String, String);
+/// Its API resource (the store's keys carry it) and its cache.
+type DynamicWatch = (ApiResource, Store<DynamicObject>);
 type Finder = Arc<dyn Fn(&str, &str) -> Option<Cached> + Send + Sync>;
 type FirstList = futures::future::Shared<futures::future::BoxFuture<'static, ()>>;
 
@@ -67,7 +69,7 @@ pub struct Children {
     finders: Arc<RwLock<HashMap<String, Finder>>>,
     first_lists: Arc<RwLock<Vec<FirstList>>>,
     /// Caches of kinds known only at run time, by (group, kind).
-    dynamic: Arc<RwLock<HashMap<GroupKind, Store<DynamicObject>>>>,
+    dynamic: Arc<RwLock<HashMap<GroupKind, DynamicWatch>>>,
 }
 
 impl Children {
@@ -147,10 +149,10 @@ impl Children {
                 );
             }
         });
-        self.dynamic
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert((resource.group.clone(), resource.kind.clone()), store);
+        self.dynamic.write().unwrap_or_else(|e| e.into_inner()).insert(
+            (resource.group.clone(), resource.kind.clone()),
+            (resource.clone(), store),
+        );
     }
 
     /// The object `namespace/name` of the run-time kind `group`/`kind`, if it is watched
@@ -163,11 +165,8 @@ impl Children {
         name: &str,
     ) -> Option<Arc<DynamicObject>> {
         let dynamic = self.dynamic.read().unwrap_or_else(|e| e.into_inner());
-        let store = dynamic.get(&(group.to_string(), kind.to_string()))?;
-        store.state().into_iter().find(|o| {
-            o.metadata.name.as_deref() == Some(name)
-                && o.metadata.namespace.as_deref().unwrap_or_default() == namespace
-        })
+        let (resource, store) = dynamic.get(&(group.to_string(), kind.to_string()))?;
+        store.get(&ObjectRef::new_with(name, resource.clone()).within(namespace))
     }
 
     /// What the cache holds of the child `namespace/name` of kind `key`; None when it is
@@ -188,6 +187,30 @@ mod tests {
     fn a_child_kind_is_known_by_plural_and_group() {
         assert_eq!(key_of::<Job>(), "jobs.batch");
         assert_eq!(key_of::<ConfigMap>(), "configmaps");
+    }
+
+    #[test]
+    fn a_run_time_kind_is_found_by_group_kind_namespace_and_name() {
+        let resource = ApiResource::from_gvk_with_plural(
+            &kube::core::GroupVersionKind::gvk("kubeflow.org", "v1", "TFJob"),
+            "tfjobs",
+        );
+        let mut writer = kube::runtime::reflector::store::Writer::new(resource.clone());
+        let children = Children::default();
+        children.register_dynamic(&resource, writer.as_reader());
+        let job = DynamicObject::new("train", &resource).within("ml");
+        writer.apply_watcher_event(&kube::runtime::watcher::Event::Apply(job));
+        assert!(children.dynamic("kubeflow.org", "TFJob", "ml", "train").is_some());
+        assert!(
+            children
+                .dynamic("kubeflow.org", "TFJob", "other", "train")
+                .is_none()
+        );
+        assert!(
+            children
+                .dynamic("kubeflow.org", "PyTorchJob", "ml", "train")
+                .is_none()
+        );
     }
 
     #[test]

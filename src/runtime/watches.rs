@@ -160,7 +160,42 @@ where
     K: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
     E: Send + Sync + 'static,
 {
-    let (store, mut writer) = reflector::store();
+    let (store, writer) = reflector::store();
+    let (index, fanout, drive) = fanned_out_into(api, writer, what, to_event);
+    (store, index, fanout, drive)
+}
+
+/// [`fanned_out`] for a kind known only at run time (`resource`, found by discovery: a
+/// custom workload a WorkloadSpread targets).
+pub fn fanned_out_dynamic(
+    api: Api<DynamicObject>,
+    resource: ApiResource,
+    what: impl Into<Arc<str>>,
+) -> (
+    Store<DynamicObject>,
+    Fanout<DynamicObject>,
+    BoxFuture<'static, ()>,
+) {
+    let writer = reflector::store::Writer::new(resource);
+    let store = writer.as_reader();
+    let (_, fanout, drive) = fanned_out_into(api, writer, what, Arc::new);
+    (store, fanout, drive)
+}
+
+/// The watch of `api` kept in `writer`'s store and an owner index, its changes (deletes
+/// included) sent to a [`Fanout`] as `to_event(object)`; returns the index, the fanout and
+/// the future that drives the watch.
+fn fanned_out_into<K, E>(
+    api: Api<K>,
+    mut writer: reflector::store::Writer<K>,
+    what: impl Into<Arc<str>>,
+    to_event: fn(K) -> Arc<E>,
+) -> (Arc<OwnerIndex>, Fanout<E>, BoxFuture<'static, ()>)
+where
+    K: Resource + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
+    K::DynamicType: Eq + std::hash::Hash + Clone + Send + Sync,
+    E: Send + Sync + 'static,
+{
     let index = Arc::new(OwnerIndex::default());
     let fanout = Fanout::default();
     let out = fanout.clone();
@@ -179,7 +214,7 @@ where
         })
         .for_each(move |event| forward(out.clone(), what.clone(), event, to_event))
         .boxed();
-    (store, index, fanout, drive)
+    (index, fanout, drive)
 }
 
 /// Sends the object of a watch event (an apply or a delete) to `out`; a watch error is
@@ -197,36 +232,6 @@ async fn forward<K, E>(
         Ok(_) => {}
         Err(error) => tracing::warn!(what = &*what, %error, "watch failed; retrying with backoff"),
     }
-}
-
-/// [`fanned_out`] for a kind known only at run time (`resource`, found by discovery: a
-/// custom workload a WorkloadSpread targets).
-pub fn fanned_out_dynamic(
-    api: Api<DynamicObject>,
-    resource: ApiResource,
-    what: impl Into<Arc<str>>,
-) -> (
-    Store<DynamicObject>,
-    Fanout<DynamicObject>,
-    BoxFuture<'static, ()>,
-) {
-    let mut writer = reflector::store::Writer::new(resource);
-    let store = writer.as_reader();
-    let fanout = Fanout::default();
-    let out = fanout.clone();
-    let what: Arc<str> = what.into();
-    let drive = watcher(api, watcher::Config::default())
-        .default_backoff()
-        .modify(strip)
-        .map(move |event| {
-            if let Ok(e) = &event {
-                writer.apply_watcher_event(e);
-            }
-            event
-        })
-        .for_each(move |event| forward(out.clone(), what.clone(), event, Arc::new))
-        .boxed();
-    (store, fanout, drive)
 }
 
 /// A change of one of a controller's own objects, as its watch saw it.

@@ -89,16 +89,6 @@ pub fn unplaced_cost(n: usize) -> i64 {
     -100 * (n as i64 + 1)
 }
 
-/// The cost `pod` has (0 when it has none or an unreadable one, as the workloads read it).
-pub fn current(pod: &Pod) -> i64 {
-    pod.metadata
-        .annotations
-        .as_ref()
-        .and_then(|a| a.get(DELETION_COST_ANNOTATION))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
 /// The costs to give `outside` pods (of no subset): [`unplaced_cost`], except for a pod
 /// without a cost when `floor`, the lowest cost of a subset pod, is positive or there is
 /// none (it is below every subset pod already).
