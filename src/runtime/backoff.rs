@@ -40,6 +40,16 @@ impl Backoffs {
     }
 }
 
+/// The key of `part` (a node) of an object: its uid, its generation and the part, so a
+/// spec change starts afresh (as upstream keys the DaemonSet's failed-pod backoff).
+pub fn key(object: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta, part: &str) -> String {
+    format!(
+        "{}/{}/{part}",
+        object.uid.as_deref().unwrap_or_default(),
+        object.generation.unwrap_or_default()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -73,6 +73,24 @@ pub struct Planned<S> {
     /// Delete the object itself (a finished BroadcastJob past its TTL); nothing else is
     /// written for it this round.
     pub delete_object: bool,
+    /// Parts of the object whose failure backoff starts or doubles this round (an Advanced
+    /// DaemonSet's nodes whose Failed pods it deletes). The driver records them under
+    /// [`crate::runtime::backoff::key`]; the kind reads the waits left into its snapshot.
+    pub backoff_failures: Vec<String>,
+}
+
+impl<S> Planned<S> {
+    /// Wake up after `after` at the latest (the earliest of every wake-up asked for).
+    pub fn wake(&mut self, after: Duration) {
+        self.requeue_after = Some(self.requeue_after.map_or(after, |d| d.min(after)));
+    }
+
+    /// Takes the in-place engine's steps: their actions, and their wake-up.
+    pub fn absorb(&mut self, steps: crate::runtime::inplace::step::Steps) {
+        if let Some(after) = steps.drain_into(&mut self.actions) {
+            self.wake(after);
+        }
+    }
 }
 
 impl<S> Default for Planned<S> {
@@ -87,6 +105,7 @@ impl<S> Default for Planned<S> {
             refused: None,
             notices: Vec::new(),
             delete_object: false,
+            backoff_failures: Vec::new(),
         }
     }
 }
@@ -245,6 +264,10 @@ where
         return Ok(Requeue::requeue(Duration::from_millis(200)));
     };
     let planned = object.plan(ctx, &history, Timestamp::now());
+    for part in &planned.backoff_failures {
+        ctx.backoffs
+            .failed(&crate::runtime::backoff::key(object.meta(), part), Instant::now());
+    }
     let reference = object.object_ref(&());
     if planned.delete_object {
         delete_object(ctx, object).await?;

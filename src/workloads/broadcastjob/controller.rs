@@ -44,17 +44,7 @@ impl crate::runtime::driver::Reconciled for BroadcastJob {
             nodes: all_nodes.iter().map(AsRef::as_ref).collect(),
             now,
         };
-        let plan = plan::plan(&snapshot);
-        crate::runtime::driver::Planned {
-            actions: plan.actions,
-            problems: plan.problems,
-            status: plan.status,
-            requeue_after: plan.requeue_after,
-            refused: plan.refused,
-            notices: plan.notices,
-            delete_object: plan.delete_job,
-            ..Default::default()
-        }
+        plan::plan(&snapshot)
     }
 }
 

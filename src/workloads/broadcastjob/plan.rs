@@ -25,7 +25,7 @@ use kube::ResourceExt;
 use super::fitness;
 use super::pods::{self, JobPods};
 use crate::api::broadcastjob::{BroadcastJob, BroadcastJobStatus, COMPLETION_NEVER, JobCondition};
-use crate::runtime::actions::{Action, Problem};
+use crate::runtime::actions::Problem;
 use crate::workloads::common::int_or_percent::{self, Amount};
 
 /// Phases, lowercase as upstream writes them.
@@ -45,28 +45,9 @@ pub struct Snapshot<'a> {
     pub now: Timestamp,
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Plan {
-    pub actions: Vec<Action>,
-    /// Warnings (events, each once while it lasts).
-    pub problems: Vec<Problem>,
-    /// Normal events of this round's transitions (`JobComplete`, `Continue`).
-    pub notices: Vec<Problem>,
-    /// The status to write, if it differs from the stored one.
-    pub status: Option<BroadcastJobStatus>,
-    /// Wake up after this long even without a change (deadline, TTL).
-    pub requeue_after: Option<Duration>,
-    /// The job is finished and past its TTL: delete it (its pods go with it).
-    pub delete_job: bool,
-    /// The spec cannot be planned (names the field); nothing else is planned.
-    pub refused: Option<String>,
-}
-
-impl Plan {
-    fn wake(&mut self, after: Duration) {
-        self.requeue_after = Some(self.requeue_after.map_or(after, |d| d.min(after)));
-    }
-}
+/// What a round plans: the driver's [`Planned`](crate::runtime::driver::Planned) of this
+/// kind's status; a finished job past its TTL is its `delete_object`.
+pub type Plan = crate::runtime::driver::Planned<BroadcastJobStatus>;
 
 /// How the round counts one pod (§2.4 step 6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,7 +153,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         if let (Some(ttl), Some(done)) = (ttl, stored.completion_time.as_ref()) {
             let expires = done.0 + seconds(i64::from(ttl));
             if now >= expires {
-                plan.delete_job = true;
+                plan.delete_object = true;
             } else {
                 plan.wake(until(now, expires));
             }

@@ -156,7 +156,7 @@ fn every_node_done_completes_the_job_once_and_its_ttl_deletes_it_later() {
     );
     let mut expired = finished;
     expired["completionTime"] = json!("2026-12-04T11:59:00Z");
-    assert!(run(&job(spec, expired), &nodes(2), &done).delete_job);
+    assert!(run(&job(spec, expired), &nodes(2), &done).delete_object);
 }
 
 #[test]

@@ -39,7 +39,6 @@ use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
 use k8s_openapi::jiff::Timestamp;
 use kube::runtime::reflector::Store;
 use kube::{Resource, ResourceExt};
-use serde_json::json;
 
 use crate::api::cloneset::CloneSet;
 use crate::runtime::history as revisions;
@@ -118,20 +117,9 @@ impl crate::runtime::driver::Reconciled for CloneSet {
             now,
             features: ctx.features,
         };
-        let plan = plan::plan(&snapshot);
-        crate::runtime::driver::Planned {
-            spec_patch: plan
-                .pods_to_delete
-                .as_ref()
-                .map(|list| json!({ "spec": { "scaleStrategy": { "podsToDelete": list } } })),
-            actions: plan.actions,
-            problems: plan.problems,
-            status: plan.status,
-            requeue_after: plan.requeue_after,
-            pod_revisions,
-            refused: plan.refused,
-            ..Default::default()
-        }
+        let mut planned = plan::plan(&snapshot);
+        planned.pod_revisions = pod_revisions;
+        planned
     }
 
     /// Every pod there, ready and available, and the pods the partition lets through updated.

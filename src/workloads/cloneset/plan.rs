@@ -28,6 +28,11 @@ use super::round::{pods_to_delete, reuse_disabled};
 
 /// Plans one reconcile of a CloneSet that is not being deleted.
 pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
+    plan_phases(snapshot).0
+}
+
+/// [`plan`], and whether its update phase ran (the scale phase wrote nothing).
+pub(super) fn plan_phases(snapshot: &Snapshot<'_>) -> (Plan, bool) {
     let mut plan = Plan::default();
     let set = snapshot.set;
     let numbers = match checked_numbers(set) {
@@ -38,7 +43,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
                 reason: "InvalidSpec",
                 message,
             });
-            return plan;
+            return (plan, false);
         }
     };
     let selector = Selector::try_from(set.spec.selector.clone()).ok();
@@ -65,7 +70,6 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     let scale_diffs = super::plan_scale::diffs_of(snapshot, &numbers, &active, Phase::Scale);
     let scaled = super::plan_scale::plan_scale(snapshot, &numbers, &scale_diffs, &active, &mut plan);
     if !scaled {
-        plan.update_ran = true;
         let diffs = if snapshot.features.preparing_update_as_update {
             super::plan_scale::diffs_of(snapshot, &numbers, &active, Phase::Update)
         } else {
@@ -77,10 +81,11 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     let names: BTreeSet<String> = active.iter().map(|p| p.name_any()).collect();
     let listed = pods_to_delete(set);
     if listed.iter().any(|n| !names.contains(n)) {
-        plan.pods_to_delete = Some(listed.into_iter().filter(|n| names.contains(n)).collect());
+        let kept: Vec<String> = listed.into_iter().filter(|n| names.contains(n)).collect();
+        plan.spec_patch = Some(json!({ "spec": { "scaleStrategy": { "podsToDelete": kept } } }));
     }
-    super::plan_status::plan_status(snapshot, &numbers, &active, &mut plan);
-    plan
+    super::plan_status::plan_status(snapshot, &numbers, &active, !scaled, &mut plan);
+    (plan, !scaled)
 }
 
 /// With PVC reuse disabled, PVCs whose instance has no active pod are deleted (upstream moves

@@ -19,7 +19,13 @@ pub const FAILED_UPDATE: &str = "FailedUpdate";
 /// `with_failure`; each round's plan starts without it, so it goes once a round succeeds).
 pub const FAILED_SCALE: &str = "FailedScale";
 
-pub fn plan_status(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], plan: &mut Plan) {
+pub fn plan_status(
+    snapshot: &Snapshot<'_>,
+    numbers: &Numbers,
+    active: &[&Pod],
+    update_ran: bool,
+    plan: &mut Plan,
+) {
     let set = snapshot.set;
     let stored = set.status.clone().unwrap_or_default();
     let c = counters(
@@ -73,7 +79,7 @@ pub fn plan_status(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], 
                 });
             }
         }
-        None if plan.update_ran => conditions.retain(|c| c.type_ != FAILED_UPDATE),
+        None if update_ran => conditions.retain(|c| c.type_ != FAILED_UPDATE),
         None => {}
     }
     // Ready pods not yet available: look again when minReadySeconds has passed.

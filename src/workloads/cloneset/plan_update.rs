@@ -136,18 +136,12 @@ fn step_context<'a>(snapshot: &'a Snapshot<'a>, hooks: &'a Lifecycle) -> StepCon
     }
 }
 
-fn absorb(steps: Steps, plan: &mut Plan) {
-    if let Some(after) = steps.drain_into(&mut plan.actions) {
-        plan.wake(after);
-    }
-}
-
 /// Refresh (§1.8, §1.9, §3.7 step 1). True when it planned a write.
 fn refresh(snapshot: &Snapshot<'_>, active: &[&Pod], plan: &mut Plan) -> bool {
     let hooks = lifecycle_of(snapshot.set);
     let steps = step::refresh(&step_context(snapshot, &hooks), active);
     let wrote = !steps.actions.is_empty();
-    absorb(steps, plan);
+    plan.absorb(steps);
     wrote
 }
 
@@ -188,7 +182,7 @@ fn update_pod(
         }),
         Update::Planned | Update::Held => {}
     }
-    absorb(steps, plan);
+    plan.absorb(steps);
 }
 
 /// The write that starts recreating `pod`. Upstream always marks it `specified-delete`, so

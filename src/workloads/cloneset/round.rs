@@ -4,7 +4,6 @@
 //! and small readings of the set every phase shares. Pure; the phases import this, never
 //! their orchestrator, so the planner has no import circle.
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod, PodTemplateSpec};
 use k8s_openapi::jiff::Timestamp;
@@ -40,28 +39,9 @@ pub struct Snapshot<'a> {
 
 pub use crate::runtime::actions::{Action, Problem, Why};
 
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Plan {
-    pub actions: Vec<Action>,
-    /// Warnings: `ScaleUpLimited`, `FailedUpdate` (InPlaceOnly refusals), bad numbers.
-    pub problems: Vec<Problem>,
-    /// The status to write, if it differs from the stored one.
-    pub status: Option<CloneSetStatus>,
-    /// The new `scaleStrategy.podsToDelete`, if names of vanished pods must be pruned.
-    pub pods_to_delete: Option<Vec<String>>,
-    /// Wake up after this long even without a change (grace periods, minReadySeconds, deadline).
-    pub requeue_after: Option<Duration>,
-    /// True when the update phase ran (so a cleared `FailedUpdate` can be dropped).
-    pub update_ran: bool,
-    /// The spec is refused (the `InvalidSpec` message): nothing else is planned.
-    pub refused: Option<String>,
-}
-
-impl Plan {
-    pub(super) fn wake(&mut self, after: Duration) {
-        self.requeue_after = Some(self.requeue_after.map_or(after, |d| d.min(after)));
-    }
-}
+/// What a round plans: the driver's [`Planned`](crate::runtime::driver::Planned) of this
+/// kind's status; pruning `scaleStrategy.podsToDelete` of vanished names is its spec patch.
+pub type Plan = crate::runtime::driver::Planned<CloneSetStatus>;
 
 /// The numbers of §3.6, resolved once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

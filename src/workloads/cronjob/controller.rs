@@ -92,15 +92,7 @@ impl crate::runtime::driver::Reconciled for AdvancedCronJob {
             children: children(ctx, self),
             now,
         };
-        let plan = plan::plan(&snapshot);
-        crate::runtime::driver::Planned {
-            actions: plan.actions,
-            problems: plan.problems,
-            status: plan.status,
-            requeue_after: plan.requeue_after,
-            refused: plan.refused,
-            ..Default::default()
-        }
+        plan::plan(&snapshot)
     }
 
     /// A failed child create leaves the `FailedCreate` condition; the schedule goes on.

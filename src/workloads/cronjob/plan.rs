@@ -150,17 +150,9 @@ pub struct Snapshot<'a> {
     pub now: Timestamp,
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Plan {
-    pub actions: Vec<Action>,
-    pub problems: Vec<Problem>,
-    /// The status to write, if it differs from the stored one.
-    pub status: Option<AdvancedCronJobStatus>,
-    /// The next run (None: paused, or no run ever again).
-    pub requeue_after: Option<Duration>,
-    /// The spec cannot be planned (names the field).
-    pub refused: Option<String>,
-}
+/// What a round plans: the driver's [`Planned`](crate::runtime::driver::Planned) of this
+/// kind's status; its wake-up is the next run (None: paused, or no run ever again).
+pub type Plan = crate::runtime::driver::Planned<AdvancedCronJobStatus>;
 
 fn later(a: Option<Timestamp>, b: Option<Timestamp>) -> Option<Timestamp> {
     match (a, b) {

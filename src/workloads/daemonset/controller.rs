@@ -72,7 +72,9 @@ impl crate::runtime::driver::Reconciled for DaemonSet {
             .filter(|p| p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Failed"))
             .filter_map(|p| nodes::node_of(p))
             .filter_map(|node| {
-                let left = ctx.backoffs.remaining(&backoff_key(self, node), clock)?;
+                let left = ctx
+                    .backoffs
+                    .remaining(&crate::runtime::backoff::key(&self.metadata, node), clock)?;
                 Some((node.to_string(), left))
             })
             .collect();
@@ -87,21 +89,9 @@ impl crate::runtime::driver::Reconciled for DaemonSet {
             now,
             failed_backoff: &failed_backoff,
         };
-        let plan = plan::plan(&snapshot);
-        for node in &plan.failed_nodes {
-            ctx.backoffs.failed(&backoff_key(self, node), clock);
-        }
-        let pod_revisions = crate::runtime::driver::pod_revisions(snapshot.pods.iter().copied());
-        crate::runtime::driver::Planned {
-            actions: plan.actions,
-            problems: plan.problems,
-            status: plan.status,
-            requeue_after: plan.requeue_after,
-            pod_revisions,
-            spec_patch: None,
-            refused: plan.refused,
-            ..Default::default()
-        }
+        let mut planned = plan::plan(&snapshot);
+        planned.pod_revisions = crate::runtime::driver::pod_revisions(snapshot.pods.iter().copied());
+        planned
     }
 
     /// A pod on every node that should run one, ready and available, none misplaced, and
@@ -126,15 +116,6 @@ impl crate::runtime::driver::Reconciled for DaemonSet {
         let reached = |s: &DaemonSetStatus| s.current_number_scheduled == s.desired_number_scheduled;
         reached(status) && !self.status.as_ref().is_some_and(reached)
     }
-}
-
-/// The Failed-pod backoff's key: the set's uid, its generation and the node (upstream's).
-fn backoff_key(set: &DaemonSet, node: &str) -> String {
-    format!(
-        "{}/{}/{node}",
-        set.metadata.uid.as_deref().unwrap_or_default(),
-        set.metadata.generation.unwrap_or_default()
-    )
 }
 
 /// Which uncontrolled pods wake a set: those its selector matches (it adopts them). It

@@ -84,7 +84,7 @@ fn per_node<'a>(
             plan.wake(*left);
             return;
         }
-        plan.failed_nodes.push(entry.name.to_string());
+        plan.backoff_failures.push(entry.name.to_string());
         for pod in live.iter().filter(|p| failed(p)) {
             plan.problems.push(Problem {
                 reason: "FailedDaemonPod",

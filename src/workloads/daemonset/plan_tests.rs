@@ -406,13 +406,13 @@ fn a_failed_pod_goes_with_a_per_node_backoff() {
     let mut w = world(set(json!({}), json!({})), 2, vec![pod(0, NEW, true), failed]);
     let plan = w.plan();
     assert_eq!(deleted(&plan), ["ds-p1new2"]);
-    assert_eq!(plan.failed_nodes, ["node-1"]);
+    assert_eq!(plan.backoff_failures, ["node-1"]);
     assert_eq!(plan.problems[0].reason, "FailedDaemonPod");
     w.backoff
         .insert("node-1".into(), std::time::Duration::from_secs(4));
     let held = w.plan();
     assert!(
-        deleted(&held).is_empty() && held.failed_nodes.is_empty(),
+        deleted(&held).is_empty() && held.backoff_failures.is_empty(),
         "the node waits"
     );
     assert_eq!(held.requeue_after, Some(std::time::Duration::from_secs(4)));

@@ -13,8 +13,7 @@ use kube::ResourceExt;
 use super::nodes::{self, Fit};
 use crate::api::common::{IntOrString, Lifecycle};
 use crate::api::daemonset::{DaemonSet, DaemonSetStatus, DaemonSetUpdateStrategyType, RollingUpdateType};
-use crate::runtime::actions::{Action, Problem, Why};
-use crate::runtime::inplace::step::Steps;
+use crate::runtime::actions::Why;
 use crate::runtime::lifecycle;
 use crate::runtime::revision::short_hash;
 use crate::workloads::common::availability;
@@ -45,31 +44,9 @@ pub struct Snapshot<'a> {
     pub failed_backoff: &'a BTreeMap<String, Duration>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Plan {
-    pub actions: Vec<Action>,
-    pub problems: Vec<Problem>,
-    /// The status to write, if it differs from the stored one.
-    pub status: Option<DaemonSetStatus>,
-    /// Wake up after this long even without a change (minReadySeconds, grace periods).
-    pub requeue_after: Option<Duration>,
-    /// The spec is refused (the `InvalidSpec` message): nothing else is planned.
-    pub refused: Option<String>,
-    /// Nodes whose Failed pods this plan deletes (their backoff doubles).
-    pub failed_nodes: Vec<String>,
-}
-
-impl Plan {
-    pub(super) fn wake(&mut self, after: Duration) {
-        self.requeue_after = Some(self.requeue_after.map_or(after, |d| d.min(after)));
-    }
-
-    pub(super) fn absorb(&mut self, steps: Steps) {
-        if let Some(after) = steps.drain_into(&mut self.actions) {
-            self.wake(after);
-        }
-    }
-}
+/// What a round plans: the driver's [`Planned`](crate::runtime::driver::Planned) of this kind's status; the nodes whose
+/// Failed pods it deletes are its `backoff_failures` (their backoff doubles).
+pub type Plan = crate::runtime::driver::Planned<DaemonSetStatus>;
 
 /// One node as the round sees it: how it fits the template, and the set's pods on it.
 #[derive(Debug, Clone)]

@@ -1,7 +1,7 @@
 //! The SidecarSet on the shared reconcile driver ([`crate::runtime::driver`]): the pods it
 //! selects (all cached pods, filtered by its selector and namespace scope: a scan, no
 //! index yet), the Namespaces (a child watch, for `namespaceSelector`), and the pure
-//! [`super::plan_update`], [`super::status`] and [`super::hash`]. A run scoped to a
+//! [`super::plan`]. A run scoped to a
 //! namespace (`run -n NS`) drives only the SidecarSets scoped to that namespace (by
 //! `spec.namespace` or a `kubernetes.io/metadata.name` namespace selector): it sees no
 //! other namespace's pods, and two runs must not write one status from different views. A round whose hash
@@ -21,7 +21,7 @@ use kube::ResourceExt;
 use kube::core::{Selector, SelectorExt};
 use kube::runtime::reflector::ObjectRef;
 
-use super::{hash, matching, plan_update, revisions, status};
+use super::matching;
 use crate::api::sidecarset::{SidecarSet, SidecarSetStatus};
 use crate::runtime::controller::{Context, Serve};
 
@@ -65,45 +65,13 @@ impl crate::runtime::driver::Reconciled for SidecarSet {
             .collect();
         let pods = crate::runtime::cached_pod::pods(&records);
         let selected: Vec<&k8s_openapi::api::core::v1::Pod> = pods.iter().map(AsRef::as_ref).collect();
-        // The set as this round sees it: its latest revision just synced (what an upgrade
-        // records on the pods it changes).
-        let (mut set, spec_patch) = hash::with_fresh_annotations(self);
-        let status = set.status.get_or_insert_default();
-        status.latest_revision = Some(history.update.clone()).filter(|r| !r.is_empty());
-        status.collision_count = Some(history.collision_count);
-        let set = &set;
-        let (matched, missing) = status::split(set, &selected);
-        // Pods are upgraded to hashes the set already carries: the patch's event plans again.
-        let upgrade = match spec_patch {
-            None => plan_update::plan_update(set, &matched, now),
-            Some(_) => plan_update::Upgrade::default(),
-        };
-        let pod_revisions = revisions::named_in_pods(set, &matched);
-        let plan = status::plan(&status::Snapshot {
-            set,
-            matched,
-            missing,
-        });
-        let mut problems = plan.problems;
-        if !upgrade.not_upgradable.is_empty() {
-            problems.push(crate::runtime::actions::Problem {
-                reason: "NotUpgradablePods",
-                message: format!(
-                    "SidecarSet {}: pods {} have sidecars that differ in more than their images; they are not upgraded in place (recreate them)",
-                    self.name_any(),
-                    upgrade.not_upgradable.join(", ")
-                ),
-            });
-        }
-        crate::runtime::driver::Planned {
-            actions: upgrade.actions,
-            problems,
-            status: plan.status,
-            // An upgrade's pod writes wake the set; the kubelet's restart too (pod events).
-            spec_patch,
-            pod_revisions,
-            ..Default::default()
-        }
+        super::plan::plan(&super::plan::Snapshot {
+            set: self,
+            selected,
+            latest_revision: &history.update,
+            collision_count: history.collision_count,
+            now,
+        })
     }
 }
 

@@ -16,6 +16,7 @@ pub mod image_ref;
 pub mod inject;
 pub mod matching;
 pub mod pinned;
+pub mod plan;
 pub mod plan_update;
 pub mod pod_facts;
 pub mod resources;

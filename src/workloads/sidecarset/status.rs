@@ -37,11 +37,9 @@ pub fn split<'a>(set: &SidecarSet, selected: &[&'a Pod]) -> (Vec<&'a Pod>, Vec<&
         .partition(|p| pod_facts::injected(set, p))
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Plan {
-    pub status: Option<SidecarSetStatus>,
-    pub problems: Vec<Problem>,
-}
+/// The status part of a round: the driver's [`Planned`](crate::runtime::driver::Planned)
+/// with only its status and problems filled ([`super::plan`] adds the rest).
+pub type Plan = crate::runtime::driver::Planned<SidecarSetStatus>;
 
 /// The set's status and the problems to report.
 pub fn plan(snapshot: &Snapshot<'_>) -> Plan {

@@ -60,18 +60,9 @@ impl crate::runtime::driver::Reconciled for StatefulSet {
             collision_count: history.collision_count,
             now,
         };
-        let plan = plan::plan(&snapshot);
-        let pod_revisions = crate::runtime::driver::pod_revisions(snapshot.pods.iter().copied());
-        crate::runtime::driver::Planned {
-            actions: plan.actions,
-            problems: plan.problems,
-            status: plan.status,
-            requeue_after: plan.requeue_after,
-            pod_revisions,
-            spec_patch: None,
-            refused: plan.refused,
-            ..Default::default()
-        }
+        let mut planned = plan::plan(&snapshot);
+        planned.pod_revisions = crate::runtime::driver::pod_revisions(snapshot.pods.iter().copied());
+        planned
     }
 
     /// Every pod there, ready and available, and the ordinals the partition lets through

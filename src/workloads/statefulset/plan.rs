@@ -160,7 +160,7 @@ fn refresh(snapshot: &Snapshot<'_>, n: &Numbers, replicas: &BTreeMap<i32, &Pod>,
     let pods: Vec<&Pod> = replicas.values().copied().collect();
     let steps = crate::runtime::inplace::step::refresh(&ctx, &pods);
     let wrote = !steps.actions.is_empty();
-    super::round::absorb(steps, plan);
+    plan.absorb(steps);
     wrote
 }
 

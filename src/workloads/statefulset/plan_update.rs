@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use k8s_openapi::api::core::v1::Pod;
 use kube::ResourceExt;
 
-use super::round::{Numbers, Plan, Snapshot, absorb, delete_pod, healthy, lifecycle_of, step_context};
+use super::round::{Numbers, Plan, Snapshot, delete_pod, healthy, lifecycle_of, step_context};
 use crate::runtime::actions::{Action, Problem};
 use crate::runtime::inplace::state::{self, InPlaceUpdateState};
 use crate::runtime::inplace::step::{self, Steps, Update};
@@ -116,7 +116,7 @@ pub fn plan_update(snapshot: &Snapshot<'_>, n: &Numbers, replicas: &BTreeMap<i32
             Update::Planned => {}
             Update::Held => continue,
         }
-        absorb(steps, plan);
+        plan.absorb(steps);
         unavailable.insert(name);
     }
 }

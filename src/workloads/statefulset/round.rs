@@ -5,7 +5,6 @@
 //! in-place step's view of the set). Pure; the phases import this, never each other's
 //! orchestrator, so the planner has no import circle.
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Duration;
 
 use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
 use k8s_openapi::jiff::Timestamp;
@@ -15,8 +14,7 @@ use super::ordinals::{self, ReservedOrdinals, UpdateMode};
 use crate::api::common::{IntOrString, Lifecycle, PodUpdatePolicy};
 use crate::api::statefulset::v1beta1::{StatefulSet, StatefulSetStatus};
 use crate::api::statefulset::{PodManagementPolicy, StatefulSetUpdateStrategyType};
-use crate::runtime::actions::{Action, Problem};
-use crate::runtime::inplace::step::{StepContext, Steps};
+use crate::runtime::inplace::step::StepContext;
 use crate::workloads::common::availability::is_available;
 use crate::workloads::common::int_or_percent::{self as numbers, Amount, InvalidIntOrPercent};
 use crate::workloads::common::refusals;
@@ -41,23 +39,9 @@ pub struct Snapshot<'a> {
     pub now: Timestamp,
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Plan {
-    pub actions: Vec<Action>,
-    pub problems: Vec<Problem>,
-    /// The status to write, if it differs from the stored one.
-    pub status: Option<StatefulSetStatus>,
-    /// Wake up after this long even without a change (minReadySeconds, grace periods).
-    pub requeue_after: Option<Duration>,
-    /// The spec is refused (the `InvalidSpec` message): nothing else is planned.
-    pub refused: Option<String>,
-}
-
-impl Plan {
-    pub(super) fn wake(&mut self, after: Duration) {
-        self.requeue_after = Some(self.requeue_after.map_or(after, |d| d.min(after)));
-    }
-}
+/// What a round plans: the driver's [`Planned`](crate::runtime::driver::Planned) of this
+/// kind's status.
+pub type Plan = crate::runtime::driver::Planned<StatefulSetStatus>;
 
 /// The set's numbers, resolved once.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -185,12 +169,6 @@ pub(super) fn delete_pod(snapshot: &Snapshot<'_>, pod: &Pod, claims: Vec<String>
         None,
     );
     plan.actions.extend(action);
-}
-
-pub(super) fn absorb(steps: Steps, plan: &mut Plan) {
-    if let Some(after) = steps.drain_into(&mut plan.actions) {
-        plan.wake(after);
-    }
 }
 
 /// The shared per-pod step's view of this set.
