@@ -63,7 +63,7 @@ impl Plan {
     }
 }
 
-/// The numbers of §3.6, resolved once.
+/// The set's int-or-percent fields as absolute numbers, resolved once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Numbers {
     pub replicas: i64,
