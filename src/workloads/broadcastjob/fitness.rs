@@ -1,4 +1,4 @@
-//! Which nodes a BroadcastJob runs a pod on (reference §2.3). Pure.
+//! Which nodes a BroadcastJob runs a pod on (upstream's `checkNodeFitness`). Pure.
 //!
 //! Invariants: a node fits a pod spec when its `nodeName` (if any) is the node, the
 //! `nodeSelector` and required node affinity match, every NoSchedule/NoExecute taint is

@@ -1,5 +1,5 @@
-//! The BroadcastJob planner (reference §2.4): a pure function from a [`Snapshot`] (the job,
-//! its pods, every node, the clock) to a [`Plan`].
+//! The BroadcastJob planner (upstream's `Reconcile`): a pure function from a [`Snapshot`]
+//! (the job, its pods, every node, the clock) to a [`Plan`].
 //!
 //! ```text
 //! finished (Always)? ──yes──> past its TTL? delete the job : wake at the TTL   (no status)
@@ -49,7 +49,8 @@ pub struct Snapshot<'a> {
 /// kind's status; a finished job past its TTL is its `delete_object`.
 pub type Plan = crate::runtime::driver::Planned<BroadcastJobStatus>;
 
-/// How the round counts one pod (§2.4 step 6).
+/// How the round counts one pod: by its phase, and a live pod over the restart limit as
+/// failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Count {
     Active,
@@ -148,7 +149,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         (policy.ttl_seconds_after_finished, policy.active_deadline_seconds)
     };
 
-    // §2.4 step 3: a finished job only waits for its TTL.
+    // A finished job only waits for its TTL.
     if !never && is_finished(&stored) {
         if let (Some(ttl), Some(done)) = (ttl, stored.completion_time.as_ref()) {
             let expires = done.0 + seconds(i64::from(ttl));
@@ -170,7 +171,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         status.phase = Some(RUNNING.into());
     }
 
-    // Steps 5-7: pods by node, counts, and each node's part.
+    // Pods by node, counts, and each node's part.
     let by_node = pods_by_node(snapshot, &mut plan);
     let counts: Vec<(&Pod, Count)> = snapshot.pods.iter().map(|p| (*p, count(job, p))).collect();
     let tally = |kind: Count| counts.iter().filter(|(_, c)| *c == kind).count() as i64;
@@ -215,11 +216,11 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     };
     counters(&mut status, active, failed);
 
-    // Step 8: a failed job (a Never job that failed fast) only keeps its counters.
+    // A failed job (a Never job that failed fast) only keeps its counters.
     if status.phase.as_deref() == Some(FAILED) {
         return with_status(plan, &stored, status);
     }
-    // Step 9: pause and resume.
+    // Pause and resume.
     let paused = job.spec.paused == Some(true);
     let phase = status.phase.clone().unwrap_or_default();
     if paused && (phase == RUNNING || phase == PAUSED) {
@@ -234,7 +235,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         });
     }
 
-    // Steps 10-11: the failure policy and the deadline.
+    // The failure policy and the deadline.
     let mut failure: Option<(&'static str, String)> = None;
     if failed > 0 {
         let kind = job.spec.failure_policy.as_ref().and_then(|f| f.type_.as_deref());
@@ -270,7 +271,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         ));
     }
 
-    // Step 12: the job fails; every pod still running goes.
+    // The job fails; every pod still running goes.
     if let Some((reason, message)) = failure {
         for (pod, c) in &counts {
             let running =
@@ -295,7 +296,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         return with_status(plan, &stored, status);
     }
 
-    // Step 13: pods that no longer fit go; new pods within parallelism; complete?
+    // The job goes on: pods that no longer fit go; new pods within parallelism; complete?
     for pod in &unfit {
         plan.actions.push(pods::delete(pod));
         if count(job, pod) == Count::Active {
@@ -345,7 +346,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     with_status(plan, &stored, status)
 }
 
-/// The job's pods by node (§2.4 step 5); two on one node: a warning, the newest wins.
+/// The job's pods by node; two on one node: a warning, the newest wins.
 fn pods_by_node<'a>(snapshot: &Snapshot<'a>, plan: &mut Plan) -> BTreeMap<String, &'a Pod> {
     let mut sorted: Vec<&Pod> = snapshot.pods.clone();
     sorted.sort_by_key(|p| (p.metadata.creation_timestamp.clone().map(|t| t.0), p.name_any()));

@@ -1,4 +1,4 @@
-//! The pods a BroadcastJob creates and deletes (reference §2.5). Pure but for the random
+//! The pods a BroadcastJob creates and deletes. Pure but for the random
 //! name.
 //!
 //! Invariants: a pod is the template's (labels, annotations, finalizers, spec) plus the

@@ -1,4 +1,4 @@
-//! How far a CloneSet is from its target (reference §3.6; upstream
+//! How far a CloneSet is from its target (upstream
 //! `calculateDiffsWithExpectation`): how many pods to create or delete, of which revision,
 //! how much surge to use, and how many pods to update. Pure arithmetic over counts.
 //!
@@ -65,7 +65,7 @@ pub struct Diffs {
     pub update_max_unavailable: i64,
 }
 
-/// Computes the diffs (reference §3.6).
+/// Computes the diffs as upstream's `calculateDiffsWithExpectation` does.
 pub fn diffs(input: &DiffInput) -> Diffs {
     let (r, p, u) = (input.replicas, input.partition, input.max_unavailable);
     let (new, old) = (input.updated, input.old);

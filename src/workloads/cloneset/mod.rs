@@ -1,6 +1,7 @@
-//! The CloneSet controller (reference §3), a description on the shared reconcile driver
-//! ([`crate::runtime::driver`]): its snapshot, its planner, and the podsToDelete pruning
-//! as its own spec write. It has no reconcile, event or status-write code of its own.
+//! The CloneSet controller (<https://openkruise.io/docs/user-manuals/cloneset>), a
+//! description on the shared reconcile driver ([`crate::runtime::driver`]): its snapshot,
+//! its planner, and the podsToDelete pruning as its own spec write. It has no reconcile,
+//! event or status-write code of its own.
 //!
 //! ```text
 //! CloneSet event ─┐

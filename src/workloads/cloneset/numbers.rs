@@ -1,4 +1,4 @@
-//! The absolute numbers behind CloneSet's int-or-percent fields (reference §3.6).
+//! The absolute numbers behind CloneSet's int-or-percent fields.
 //!
 //! Worked example, replicas R = 10:
 //! - partition `30%` -> ceil(10·30/100) = 3; partition `99%` -> ceil(9.9) = 10, but a

@@ -1,13 +1,14 @@
-//! The CloneSet planner (reference §3.5): a pure function from a [`Snapshot`] (the set, its
-//! pods, PVCs and revisions, the clock) to a [`Plan`] (typed actions, the status to store,
-//! the next wake-up). The executor in [`super::executor`] is the only code that writes.
+//! The CloneSet planner (upstream's `syncCloneSet`): a pure function from a [`Snapshot`]
+//! (the set, its pods, PVCs and revisions, the clock) to a [`Plan`] (typed actions, the
+//! status to store, the next wake-up). The executor in [`super::executor`] is the only code
+//! that writes.
 //!
 //! ```text
 //! snapshot ─> claim pods (release mismatches) ─> PVC cleanup (reuse off)
-//!          ─> scale (§3.6)  ── wrote? ──yes──> stop
+//!          ─> scale (plan_scale)  ── wrote? ──yes──> stop
 //!                   │no
-//!          ─> update (§3.7: refresh, then in place / recreate)
-//!          ─> status (§3.8), podsToDelete pruning, history truncation
+//!          ─> update (plan_update: refresh, then in place / recreate)
+//!          ─> status (plan_status), podsToDelete pruning, history truncation
 //! ```
 //!
 //! Invariants (property-tested in `plan_tests.rs`): the partition is respected; an update

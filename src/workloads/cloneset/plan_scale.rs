@@ -1,4 +1,4 @@
-//! The scale phase of the CloneSet planner (reference §3.6 steps 1-5). Pure.
+//! The scale phase of the CloneSet planner (upstream's `Scale`). Pure.
 //!
 //! Steps, stopping after the first one that plans a write:
 //! 1. move PreparingDelete pods back when replicas grew;
@@ -55,7 +55,7 @@ pub enum Phase {
     Update,
 }
 
-/// The diffs of §3.6 for this snapshot, for `phase`.
+/// The scale and update diffs for this snapshot, for `phase`.
 pub fn diffs_of(snapshot: &Snapshot<'_>, numbers: &Numbers, active: &[&Pod], phase: Phase) -> Diffs {
     let listed = pods_to_delete(snapshot.set);
     // With PreparingUpdateAsUpdate, scaling counts a pod a hook holds before its update as

@@ -1,4 +1,4 @@
-//! The status the CloneSet planner wants stored (reference §3.8). Pure.
+//! The status the CloneSet planner wants stored (upstream's `calculateStatus`). Pure.
 //!
 //! Invariants: the status is proposed only when it differs from the stored one (the
 //! Progressing condition keeps its timestamps while its status and reason hold, so an

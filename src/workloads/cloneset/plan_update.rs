@@ -1,4 +1,4 @@
-//! The update phase of the CloneSet planner (reference §3.7, §1.5-1.9). Pure.
+//! The update phase of the CloneSet planner (upstream's `Update`). Pure.
 //!
 //! 1. Refresh every pod (the shared [`crate::runtime::inplace::step::refresh`]): finish or
 //!    drop grace periods, move lifecycle states on, add a missing `pod-template-hash`, and
@@ -69,7 +69,7 @@ pub fn plan_update(snapshot: &Snapshot<'_>, numbers: &Numbers, d: &Diffs, active
 
 /// The pods an update towards the update revision (`forward`) or back to the current one
 /// would take, in the order it takes them: not at the target, not PreparingDelete, not in a
-/// grace period (unless Updated), not marked for deletion, then the §3.7 order. The planner
+/// grace period (unless Updated), not marked for deletion, then in update order. The planner
 /// takes a batch from the front; `set partition` previews the same list.
 pub fn candidates_in_order<'p>(
     snapshot: &Snapshot<'_>,
@@ -89,7 +89,8 @@ pub fn candidates_in_order<'p>(
     update_order(snapshot, numbers, active, &candidates)
 }
 
-/// Candidates in update order (reference §3.7 step 5).
+/// Candidates in update order (upstream's `SortUpdateIndexes`): the default pod order,
+/// then priority, then scatter, then PreparingUpdate pods first.
 fn update_order<'p>(
     snapshot: &Snapshot<'_>,
     numbers: &Numbers,
@@ -136,7 +137,8 @@ fn step_context<'a>(snapshot: &'a Snapshot<'a>, hooks: &'a Lifecycle) -> StepCon
     }
 }
 
-/// Refresh (§1.8, §1.9, §3.7 step 1). True when it planned a write.
+/// Refresh every pod before any update: grace periods, lifecycle states, the missing
+/// `pod-template-hash`, the `InPlaceUpdateReady` gate. True when it planned a write.
 fn refresh(snapshot: &Snapshot<'_>, active: &[&Pod], plan: &mut Plan) -> bool {
     let hooks = lifecycle_of(snapshot.set);
     let steps = step::refresh(&step_context(snapshot, &hooks), active);

@@ -1,4 +1,4 @@
-//! CloneSet pods and PVCs (reference §3.4): names, instance ids, and the objects created.
+//! CloneSet pods and PVCs: names, instance ids, and the objects created.
 //! Pure.
 //!
 //! ```text

@@ -1,5 +1,5 @@
-//! The CloneSet `Progressing` condition (reference §3.8), a pure function of the counters,
-//! the stored condition and the clock.
+//! The CloneSet `Progressing` condition (upstream's `calculateProgressingStatus`), a pure
+//! function of the counters, the stored condition and the clock.
 //!
 //! Rules, first match wins: Available; Paused; partition reached and available; deadline
 //! exceeded (sticky until one of the first three holds); otherwise progressing. The

@@ -1,4 +1,4 @@
-//! The "rank" term of the CloneSet scale-down order (reference §3.6): between the
+//! The "rank" term of the CloneSet scale-down order (upstream's `Ranker`s): between the
 //! deletion cost and the Ready time, a pod with a higher rank is deleted first. Ranks
 //! spread deletions over the topology. Pure: works on [`PodFacts`], the pods' node names
 //! and the labels of those nodes.

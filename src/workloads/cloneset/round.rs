@@ -43,7 +43,7 @@ pub use crate::runtime::actions::{Action, Problem, Why};
 /// kind's status; pruning `scaleStrategy.podsToDelete` of vanished names is its spec patch.
 pub type Plan = crate::runtime::driver::Planned<CloneSetStatus>;
 
-/// The numbers of §3.6, resolved once.
+/// The set's int-or-percent fields as absolute numbers, resolved once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Numbers {
     pub replicas: i64,

@@ -1,4 +1,4 @@
-//! CloneSet status counters (reference §3.8), a pure function of the active pods.
+//! CloneSet status counters (upstream's `calculateStatus`), a pure function of the active pods.
 //!
 //! Invariants: `updated* <= ` their all-pods counterparts; `available` implies `ready`;
 //! `currentRevision` moves to the update revision only once every one of `spec.replicas`

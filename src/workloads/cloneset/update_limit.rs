@@ -1,5 +1,5 @@
-//! How many of the ordered update candidates may start updating now (reference §3.7
-//! step 6; upstream `limitUpdateIndexes`).
+//! How many of the ordered update candidates may start updating now (upstream
+//! `limitUpdateIndexes`).
 //!
 //! Invariants (property-tested): at most |updateNum| candidates; the pods unavailable
 //! across the set never rise above `update_max_unavailable` because of this batch

@@ -1,5 +1,6 @@
-//! The AdvancedCronJob planner (reference §3.4): a pure function of (spec, children, now)
-//! to a [`Plan`], the same for Job and BroadcastJob children.
+//! The AdvancedCronJob planner (upstream's `reconcileJob` and `reconcileBroadcastJob`): a
+//! pure function of (spec, children, now) to a [`Plan`], the same for Job and BroadcastJob
+//! children.
 //!
 //! ```text
 //! children ─> finished (Complete / Failed True) or active ─> status (type, active,

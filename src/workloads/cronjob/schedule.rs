@@ -1,4 +1,4 @@
-//! An AdvancedCronJob's schedule (reference §3.3): upstream's grammar (robfig/cron v3
+//! An AdvancedCronJob's schedule: upstream's grammar (robfig/cron v3
 //! `ParseStandard`) checked here, parsed and evaluated by croner in the schedule's time
 //! zone. Pure.
 //!
@@ -74,7 +74,7 @@ pub fn load_zone(name: &str) -> Result<TimeZone, String> {
     TimeZone::get(name).map_err(|e| format!("{name:?} is not a known time zone: {e}"))
 }
 
-/// Checks `timeZone` as upstream's webhook does (reference §3.2).
+/// Checks `timeZone` as upstream's webhook does: not empty, not `Local`, a zone that loads.
 pub fn check_time_zone(time_zone: &str) -> Result<(), ScheduleError> {
     load_zone(time_zone).map(|_| ()).map_err(|message| ScheduleError {
         field: "spec.timeZone",

@@ -1,7 +1,8 @@
-//! The Advanced DaemonSet controller (reference §1): [`controller`] wires it to the shared
-//! runtime (`kubectl kruise run --controllers DaemonSet`). Pure parts: which nodes run a
-//! pod and how a pod is pinned to its node ([`nodes`]), the pod it creates ([`pods`]), and
-//! the planner ([`plan`] with [`plan_manage`], [`plan_update`] and [`plan_status`], over
+//! The Advanced DaemonSet controller
+//! (<https://openkruise.io/docs/user-manuals/advanceddaemonset>): [`controller`] wires it to
+//! the shared runtime (`kubectl kruise run --controllers DaemonSet`). Pure parts: which nodes
+//! run a pod and how a pod is pinned to its node ([`nodes`]), the pod it creates ([`pods`]),
+//! and the planner ([`plan`] with [`plan_manage`], [`plan_update`] and [`plan_status`], over
 //! what a round works with in [`round`]), which emits the shared
 //! [`crate::runtime::actions::Action`]s.
 pub mod controller;

@@ -1,5 +1,5 @@
-//! Which nodes run a pod of an Advanced DaemonSet (reference §1.4), and how a pod is tied
-//! to its node (§1.3). Pure.
+//! Which nodes run a pod of an Advanced DaemonSet (upstream's `nodeShouldRunDaemonPod`),
+//! and how a pod is tied to its node. Pure.
 //!
 //! Invariants:
 //! - A node is judged with the template's pod plus the daemon tolerations
@@ -30,7 +30,7 @@ const NOT_FIT: Fit = Fit {
     should_continue: false,
 };
 
-/// The tolerations every daemon pod gets (§1.3), as `(key, effect)`; the network one only
+/// The tolerations every daemon pod gets, as `(key, effect)`; the network one only
 /// with `hostNetwork`.
 fn daemon_tolerations(host_network: bool) -> Vec<(&'static str, &'static str)> {
     let mut out = vec![

@@ -1,14 +1,14 @@
-//! The Advanced DaemonSet planner (reference §1.5): a pure function from a [`Snapshot`]
-//! (the set, its pods, every node, its revisions, the clock) to a [`Plan`].
+//! The Advanced DaemonSet planner (upstream's `syncDaemonSet`): a pure function from a
+//! [`Snapshot`] (the set, its pods, every node, its revisions, the clock) to a [`Plan`].
 //!
 //! ```text
 //! snapshot ─> refused? ─> adopt orphans its selector matches ── any? ──yes──> (round ends)
 //!          ─> release pods its selector no longer matches
-//!          ─> manage (§1.6: create / delete per node) ── wrote? ──yes──> status
+//!          ─> manage (plan_manage: create / delete per node) ── wrote? ──yes──> status
 //!                   │no
 //!          ─> refresh (in-place states, readiness gate) ── wrote? ──yes──> status
 //!                   │no
-//!          ─> rolling update (§1.8), unless paused or OnDelete ─> status (§1.9)
+//!          ─> rolling update (plan_update), unless paused or OnDelete ─> status (plan_status)
 //! ```
 //!
 //! Invariants (tested in `plan_tests.rs`): never two pods created for one node; the
@@ -71,7 +71,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     plan
 }
 
-/// Claim rules as the built-in controllers' (reference §1.5): a pod in the set's namespace
+/// Claim rules as the built-in controllers': a pod in the set's namespace
 /// with no controller, not being deleted, whose labels the selector matches is adopted,
 /// whatever its node (the manage phase then deletes it if its node should not run one).
 /// True when it planned an adoption.

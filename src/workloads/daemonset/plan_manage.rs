@@ -1,4 +1,4 @@
-//! manage (reference §1.6): one pod per node that should run one, none where none may stay.
+//! manage (upstream's `manage`): one pod per node that should run one, none where none may stay.
 //! Pure.
 //!
 //! Per node, in name order:

@@ -1,5 +1,5 @@
-//! The status of an Advanced DaemonSet (reference §1.9), a pure function of its nodes and
-//! pods.
+//! The status of an Advanced DaemonSet (upstream's `updateDaemonSetStatus`), a pure
+//! function of its nodes and pods.
 //!
 //! Invariants: only nodes that should run a pod count towards `desired`, `current`,
 //! `ready`, `available` and `updated`, each through the node's first pod (bound, then

@@ -1,4 +1,4 @@
-//! The rolling update of an Advanced DaemonSet (reference §1.8). Pure.
+//! The rolling update of an Advanced DaemonSet (upstream's `rollingUpdate`). Pure.
 //!
 //! 1. Order the nodes (descending names) as updated, updating (no old pod left), then the
 //!    nodes `rollingUpdate.selector` picks (with a selector, only those) or the rest, and

@@ -1,4 +1,4 @@
-//! The pod an Advanced DaemonSet creates on a node (reference §1.3). Pure but for the
+//! The pod an Advanced DaemonSet creates on a node (upstream's `NewPod`). Pure but for the
 //! random name.
 //!
 //! Invariants: the pod is the template's with `controller-revision-hash=<hash>` (and
@@ -17,7 +17,7 @@ use crate::api::daemonset::DaemonSet;
 use crate::runtime::inplace::state::READINESS_GATE;
 use crate::runtime::revision::REVISION_LABEL;
 
-/// The set annotation an `apps/v1` manifest may leave behind (§1.10).
+/// The set annotation an `apps/v1` manifest may leave behind.
 pub const TEMPLATE_GENERATION_ANNOTATION: &str = "deprecated.daemonset.template.generation";
 /// The pod label that carries it.
 pub const TEMPLATE_GENERATION_LABEL: &str = "pod-template-generation";

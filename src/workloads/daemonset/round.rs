@@ -87,7 +87,8 @@ pub struct Numbers {
     pub min_ready_seconds: i64,
 }
 
-/// `scale(value, base, up|down)` of the reference (an int as is, `N%` of `base`).
+/// An int-or-percent field resolved against `base`: an int as is, `N%` of `base` rounded up
+/// or down as `up` says; unset is 0.
 fn scale(
     field: &'static str,
     value: Option<&IntOrString>,
@@ -271,8 +272,8 @@ pub(super) fn lifecycle_of(set: &DaemonSet) -> Lifecycle {
     set.spec.lifecycle.clone().unwrap_or_default()
 }
 
-/// Deletes `pod`, or first moves it to PreparingDelete while the preDelete hook holds it
-/// (reference §1.7); a pod in PreparingDelete waits until the hook lets go.
+/// Deletes `pod`, or first moves it to PreparingDelete while the preDelete hook holds it;
+/// a pod in PreparingDelete waits until the hook lets go.
 pub(super) fn delete_pod(snapshot: &Snapshot<'_>, pod: &Pod, why: Option<Why>, plan: &mut Plan) {
     let hooks = lifecycle_of(snapshot.set);
     let action = crate::runtime::inplace::step::delete_or_hold(

@@ -89,7 +89,7 @@ impl crate::runtime::driver::Reconciled for StatefulSet {
     }
 
     /// The round's failure condition replaces the conditions (they are rebuilt by every
-    /// status write, reference §4.7).
+    /// status write, as upstream does).
     fn with_failure(&self, planned: Option<StatefulSetStatus>, error: &Error) -> Option<StatefulSetStatus> {
         let Some(condition) = failure_condition(error) else {
             return planned;
@@ -177,8 +177,8 @@ fn orphan_candidates(
         .collect()
 }
 
-/// The condition a failed write of this round leaves in the status (reference §4.7:
-/// `FailedCreatePod` / `FailedUpdatePod`, present only in the round the write failed).
+/// The condition a failed write of this round leaves in the status
+/// (`FailedCreatePod` / `FailedUpdatePod`, present only in the round the write failed).
 fn failure_condition(error: &Error) -> Option<crate::api::common::Condition> {
     use crate::runtime::context::FailedWrite;
     let kind = match error.failed_write()? {

@@ -1,5 +1,5 @@
 //! The identity of one Advanced StatefulSet ordinal: its pod, its claims, and who owns the
-//! claims (reference §4.3, §4.6). Pure.
+//! claims under the PVC retention policy. Pure.
 //!
 //! ```text
 //! StatefulSet web (serviceName web-svc) ──controls──> Pod web-2
@@ -181,7 +181,7 @@ pub fn new_claims(set: &StatefulSet, ordinal: i32) -> Vec<PersistentVolumeClaim>
         .collect()
 }
 
-/// The owner refs the retention policy wants on a claim (reference §4.6); absent fields
+/// The owner refs the retention policy wants on a claim; absent fields
 /// mean `Retain`. `ordinal_in_range` = the ordinal is one of the valid ordinals; `pod_ref`
 /// = the claim's pod, when it exists.
 ///

@@ -1,5 +1,5 @@
 //! Which ordinals an Advanced StatefulSet wants, and where each existing pod falls
-//! (reference §4.4). Pure.
+//! (a replica to keep, a condemned pod, or not one of ours). Pure.
 //!
 //! ```text
 //! start 0, replicas 3, reserveOrdinals [0, "2-5"]

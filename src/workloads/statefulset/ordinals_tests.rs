@@ -1,4 +1,4 @@
-//! Ordinal tests: tables for each function (the reference's examples included) and
+//! Ordinal tests: tables for each function (the module docs' example included) and
 //! properties over random reserved lists and pod names.
 use proptest::prelude::*;
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! The Advanced StatefulSet planner (reference §4.4-4.7): a pure function from a
+//! The Advanced StatefulSet planner (upstream's `updateStatefulSet`): a pure function from a
 //! [`Snapshot`] (the set, its pods, its revisions, the clock) to a [`Plan`] (typed actions,
 //! the status to store, the next wake-up). The controller's executor is the only code that
 //! writes.
@@ -69,7 +69,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     let split = ordinals::split(&owned, &set.name_any(), &n.valid);
     let replicas: BTreeMap<i32, &Pod> = split.replicas.clone();
 
-    // Refresh first (§1.8, §1.9): a new pod's readiness gate turns True here, which is what
+    // Refresh first: a new pod's readiness gate turns True here, which is what
     // lets OrderedReady go on to the next ordinal.
     let refreshed = refresh(snapshot, &n, &replicas, &mut plan);
     let went_on = plan_replicas(snapshot, &n, &replicas, &mut plan);
@@ -115,7 +115,7 @@ fn gate_missing(set: &StatefulSet, n: &Numbers) -> Option<String> {
     })
 }
 
-/// Native claim rules (reference §4.3): an orphan named `<set>-<ordinal>` whose labels
+/// Native claim rules: an orphan named `<set>-<ordinal>` whose labels
 /// match the selector is adopted; an owned pod whose labels no longer match is released.
 /// True when it planned a write (the round ends there).
 fn adopt_and_release(snapshot: &Snapshot<'_>, plan: &mut Plan) -> bool {
@@ -164,7 +164,8 @@ fn refresh(snapshot: &Snapshot<'_>, n: &Numbers, replicas: &BTreeMap<i32, &Pod>,
     wrote
 }
 
-/// §4.4 replicas, ascending ordinal. False when OrderedReady must stop this round.
+/// Replicas (pods at valid ordinals), ascending ordinal. False when OrderedReady must stop
+/// this round.
 fn plan_replicas(
     snapshot: &Snapshot<'_>,
     n: &Numbers,
@@ -197,7 +198,7 @@ fn plan_replicas(
                 RevisionChoice::Update => snapshot.update,
             };
             let pod = identity::new_pod(set, ordinal, revision.name, revision.template, &now);
-            // The claims carry the owner refs the retention policy wants (§4.6).
+            // The claims carry the owner refs the retention policy wants.
             let claims = identity::new_claims(set, ordinal);
             plan.actions.push(Action::CreatePod {
                 pod: Box::new(pod),
@@ -253,7 +254,8 @@ fn plan_replicas(
     true
 }
 
-/// §4.4 condemned pods, highest ordinal first. False when OrderedReady must stop.
+/// Condemned pods (outside the valid ordinals), highest ordinal first. False when
+/// OrderedReady must stop.
 fn plan_condemned(
     snapshot: &Snapshot<'_>,
     n: &Numbers,

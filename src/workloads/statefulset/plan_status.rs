@@ -1,4 +1,4 @@
-//! The status of an Advanced StatefulSet (reference §4.7), a pure function of its pods.
+//! The status of an Advanced StatefulSet, a pure function of its pods.
 //!
 //! Invariants: `replicas` counts every pod with a phase (terminating ones included);
 //! `current*`/`updated*` count non-terminating pods at that revision; `currentRevision`

@@ -1,4 +1,5 @@
-//! The rolling update of an Advanced StatefulSet (reference §4.5). Pure.
+//! The rolling update of an Advanced StatefulSet (upstream's `rollingUpdateStatefulsetPods`).
+//! Pure.
 //!
 //! 1. (Done before, in the replica pass: the shared refresh; a refresh write skips this
 //!    phase.)

@@ -62,7 +62,7 @@ pub struct Numbers {
     pub grace_seconds: i32,
 }
 
-/// An int-or-percent budget: percent of `replicas` rounded down, at least 1 (§4.2).
+/// An int-or-percent budget: percent of `replicas` rounded down, at least 1.
 fn budget(
     field: &'static str,
     value: Option<&IntOrString>,
@@ -158,7 +158,7 @@ pub fn checked_numbers(set: &StatefulSet, reserved: &ReservedOrdinals) -> Result
 }
 
 /// Deletes `pod` (with `claims`), or first moves it to PreparingDelete while the preDelete
-/// hook holds it (reference §1.9); a pod in PreparingDelete waits until the hook lets go.
+/// hook holds it; a pod in PreparingDelete waits until the hook lets go.
 pub(super) fn delete_pod(snapshot: &Snapshot<'_>, pod: &Pod, claims: Vec<String>, plan: &mut Plan) {
     let hooks = lifecycle_of(snapshot.set);
     let action = crate::runtime::inplace::step::delete_or_hold(
