@@ -1,6 +1,6 @@
-//! Durations as users write them (cli-conventions §7): `500ms`, `30s`, `5m`, `1h30m`,
-//! Go-style compound forms, or a bare number of seconds. Used by every `--timeout`-like
-//! flag and by the simulated kubelet's per-pod delay annotations.
+//! Durations as users write them, with unit suffixes as kubectl takes them: `500ms`,
+//! `30s`, `5m`, `1h30m`, Go-style compound forms, or a bare number of seconds. Used by
+//! every `--timeout`-like flag and by the simulated kubelet's per-pod delay annotations.
 use std::time::Duration;
 
 /// Parses `text`; None when it is not a non-negative duration.

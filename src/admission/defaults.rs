@@ -41,7 +41,7 @@ fn text<'a>(object: &'a Value, path: &[&str]) -> Option<&'a str> {
 
 /// A CloneSet's defaults, in the spelling of the object: `v1beta1` (its `apiVersion`, or
 /// an update strategy already nested) gets `type: RollingUpdate` and the knobs under
-/// `rollingUpdate`; `v1alpha1` gets them flat (see the reference table of its spec).
+/// `rollingUpdate`; `v1alpha1` gets them flat, its `type` being the pod update policy.
 pub fn cloneset(object: &Value) -> Value {
     let mut out = object.clone();
     fill(&mut out, &["spec", "replicas"], json!(1));
@@ -120,10 +120,11 @@ pub fn statefulset(object: &Value) -> Value {
     out
 }
 
-/// An Advanced DaemonSet's defaults (reference §1.1): burstReplicas, revisionHistoryLimit,
-/// the update type and, under RollingUpdate, `rollingUpdateType: Standard` and one
-/// unavailable node when neither maxUnavailable nor maxSurge is set; the deprecated
-/// `Surging` becomes `Standard` with one surge pod and none unavailable where unset.
+/// An Advanced DaemonSet's defaults, as upstream's webhook writes them: burstReplicas,
+/// revisionHistoryLimit, the update type and, under RollingUpdate,
+/// `rollingUpdateType: Standard` and one unavailable node when neither maxUnavailable nor
+/// maxSurge is set; the deprecated `Surging` becomes `Standard` with one surge pod and
+/// none unavailable where unset.
 pub fn daemonset(object: &Value) -> Value {
     let mut out = object.clone();
     fill(&mut out, &["spec", "burstReplicas"], json!(250));

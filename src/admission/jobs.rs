@@ -1,8 +1,8 @@
-//! What upstream's webhook refuses in a BroadcastJob (reference §2.2) and an
-//! AdvancedCronJob (§3.2) that the CRDs' CEL rules cannot express: the name's alphabet,
-//! the job labels preset in a template, the plainest faults of a pod template (no
-//! containers, a bad or repeated container name, no image), a schedule or a time zone that
-//! cannot be read, and a change of an AdvancedCronJob's child template. Pure.
+//! What upstream's webhook refuses in a BroadcastJob and an AdvancedCronJob that the
+//! CRDs' CEL rules cannot express: the name's alphabet, the job labels preset in a
+//! template, the plainest faults of a pod template (no containers, a bad or repeated
+//! container name, no image), a schedule or a time zone that cannot be read, and a change
+//! of an AdvancedCronJob's child template. Pure.
 //!
 //! Invariant: every refusal names the object and the field (`spec.schedule: field 5 (day
 //! of week) "7": ...`).

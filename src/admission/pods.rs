@@ -1,4 +1,4 @@
-//! `/mutate-pod`: SidecarSet injection at pod creation (reference §1.4). The pod webhook
+//! `/mutate-pod`: SidecarSet injection at pod creation. The pod webhook
 //! fails open (`failurePolicy: Ignore`): a pod created while `run` is down is created
 //! without its sidecars, and the SidecarSet's status and events say so (the controller).
 //!

@@ -1,6 +1,6 @@
-//! What upstream's validating webhook refuses in a SidecarSet (reference §1.3, §1.9,
-//! §1.11), for the `/validate` endpoint. Pure: the caller hands in the object, the stored
-//! object on an UPDATE, and the other SidecarSets of the cluster.
+//! What upstream's validating webhook refuses in a SidecarSet, for the `/validate`
+//! endpoint. Pure: the caller hands in the object, the stored object on an UPDATE, and the
+//! other SidecarSets of the cluster.
 //!
 //! Checked in this order; the first refusal is returned:
 //! 1. `metadata.name`: letters, digits and '-', at most 63 characters.
@@ -17,7 +17,7 @@
 //!    unique), images (and a `HotUpgrade` sidecar's `hotUpgradeEmptyImage`, which its idle
 //!    half runs: not upstream's rule, but without it every pod would be refused), ports,
 //!    mounts of undeclared volumes.
-//! 8. `resourcesPolicy` (§1.12): only on a container or a native sidecar init container;
+//! 8. `resourcesPolicy`: only on a container or a native sidecar init container;
 //!    not with explicit `resources` requests or limits; `targetContainersNameRegex`, when
 //!    set, non-empty and a valid regex; `resourcesExpr` with limits or requests; every
 //!    non-empty expression parses and evaluates with its variable set to 1 (as upstream).

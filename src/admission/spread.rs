@@ -1,4 +1,4 @@
-//! The WorkloadSpread side of pod admission (reference §2.3, §2.4): a new pod is placed
+//! The WorkloadSpread side of pod admission: a new pod is placed
 //! into a subset and injected with it ([`place_pod`], called by `/mutate-pod` before the
 //! SidecarSet injection, as upstream orders them); a pod deleted or evicted gives its
 //! subset its room back ([`release_pod`], `/validate-pod`). The decisions are the pure

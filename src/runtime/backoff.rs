@@ -1,5 +1,5 @@
 //! Backoffs that outlive one reconcile, by key: the Advanced DaemonSet's per-node backoff
-//! for deleting Failed pods (reference §1.6: 1 s doubling to 15 min, keyed by the set's
+//! for deleting Failed pods (as upstream: 1 s doubling to 15 min, keyed by the set's
 //! uid, its generation and the node, so a spec change starts afresh).
 //!
 //! Invariants: the planners stay pure: a kind's controller reads [`Backoffs::remaining`]

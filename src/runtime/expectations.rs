@@ -1,5 +1,5 @@
-//! Expectations: what a controller wrote and has not yet seen in its cache (reference
-//! §3.10, upstream `pkg/util/expectations/`). A stale cache must never make a controller
+//! Expectations: what a controller wrote and has not yet seen in its cache (as upstream's
+//! `pkg/util/expectations/` keeps them). A stale cache must never make a controller
 //! create a pod twice or delete one twice.
 //!
 //! Each expectation is checked against the cache at the start of a reconcile:

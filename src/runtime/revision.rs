@@ -148,7 +148,8 @@ pub enum RevisionStep {
     },
 }
 
-/// Chooses the update revision for `template` among `existing` (reference §2).
+/// Chooses the update revision for `template` among `existing`: the newest when it is
+/// equal, an equal older one bumped to the top (a rollback), else a new one.
 pub fn plan_update_revision(
     owner: &str,
     template: &PodTemplateSpec,

@@ -1,4 +1,4 @@
-//! Can a pod go from one revision's template to another's in place? (reference §1.2)
+//! Can a pod go from one revision's template to another's in place?
 //!
 //! Pure: compares two `PodTemplateSpec`s, the pod's current revision and the target.
 //! In place means only these differ:

@@ -1,4 +1,6 @@
-//! The writes of an in-place update, as pure patch builders (reference §1.4-1.8). The
+//! The writes of an in-place update, as pure patch builders, in the order and wire format
+//! of upstream's `pkg/util/inplaceupdate`
+//! (<https://github.com/openkruise/kruise/tree/v1.9.0/pkg/util/inplaceupdate>). The
 //! executor sends them; nothing here talks to the API server.
 //!
 //! Write order for one pod (the protocol's minimum, 3 writes, when no hook or grace is set):
@@ -275,7 +277,8 @@ pub fn update_pod(pod: &Pod, update: &InPlaceUpdate<'_>, now: &str) -> Value {
     patch
 }
 
-/// What to do with a pod in a grace period (reference §1.5).
+/// What to do with a pod in a grace period (`gracePeriodSeconds`): it already carries
+/// the new revision label but keeps its old images until the period is over.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GraceStep {
     /// The revision moved on: drop the annotation; the update path runs again.

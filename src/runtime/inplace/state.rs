@@ -1,5 +1,6 @@
 //! The in-place update state kept on the pod (`apps.kruise.io/inplace-update-state`), in
-//! OpenKruise's wire format (reference §1.4), and completion detection (§1.7, image rule).
+//! OpenKruise's wire format, and completion detection by the containers' images and
+//! imageIDs alone (the node agent's runtime metadata is not read).
 //!
 //! Invariants: field names match upstream, so pods updated by OpenKruise's controller are
 //! understood and vice versa; `lastContainerStatuses` is serialised even when empty (as
@@ -91,7 +92,8 @@ fn expected_image(image: &str) -> String {
     }
 }
 
-/// Is the in-place update recorded in `state` finished on `pod`? (reference §1.7, rule 5)
+/// Is the in-place update recorded in `state` finished on `pod`? (no container batch left,
+/// and every changed container reports a new imageID or the expected image)
 pub fn is_update_complete(pod: &Pod, state: &InPlaceUpdateState) -> bool {
     state.next_container_images.is_empty() && is_batch_complete(pod, state)
 }

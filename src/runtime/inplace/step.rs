@@ -1,6 +1,7 @@
 //! The per-pod half of a rolling update, shared by every workload that updates pods in
-//! place (reference §1.5-1.9). Pure: it reads the pod and a [`StepContext`] and returns the
-//! writes in [`Steps`]; which pods to update, and how many at once, is the workload's.
+//! place: grace periods, the readiness gate and the lifecycle hooks, as OpenKruise runs
+//! them. Pure: it reads the pod and a [`StepContext`] and returns the writes in [`Steps`];
+//! which pods to update, and how many at once, is the workload's.
 //!
 //! - [`refresh`]: finish or drop grace periods, move lifecycle states on, add a missing
 //!   hash label, and set `InPlaceUpdateReady=True` on pods whose in-place update finished
@@ -104,8 +105,8 @@ fn seconds_since(timestamp: &str, now: Timestamp) -> i64 {
         .map_or(i64::MAX, |t| now.duration_since(t).as_secs())
 }
 
-/// Refresh writes for `pods` (§1.8, §1.9); a workload ends its update phase when any
-/// action was planned.
+/// Refresh writes for `pods` (grace periods, readiness gate, lifecycle states); a workload
+/// ends its update phase when any action was planned.
 pub fn refresh(ctx: &StepContext<'_>, pods: &[&Pod]) -> Steps {
     let mut steps = Steps::default();
     let now = rfc3339(ctx.now);
@@ -193,7 +194,7 @@ pub fn refresh(ctx: &StepContext<'_>, pods: &[&Pod]) -> Steps {
     steps
 }
 
-/// The lifecycle state a settled pod moves to, if any (§1.9).
+/// The lifecycle state a settled pod moves to, if any (`lifecycle.apps.kruise.io/state`).
 fn next_lifecycle_state(ctx: &StepContext<'_>, pod: &Pod) -> Option<&'static str> {
     let hooks = ctx.hooks;
     let update_hook = hooks.in_place_update.as_ref();
@@ -224,7 +225,7 @@ fn next_lifecycle_state(ctx: &StepContext<'_>, pod: &Pod) -> Option<&'static str
 
 /// Deletes `pod` (with `claims`; `why` names a delete with its own event), or, while the
 /// preDelete `hook` holds it, moves it to PreparingDelete once (None: it is there already
-/// and waits until the hook lets go; reference §1.9).
+/// and waits until the hook lets go).
 pub fn delete_or_hold(
     pod: &Pod,
     hook: Option<&crate::api::common::LifecycleHook>,
@@ -282,7 +283,7 @@ pub fn update_pod(
         (Decision::Unchanged, _) => (Default::default(), Default::default()),
     };
 
-    // The inPlaceUpdate hook (§1.9).
+    // The inPlaceUpdate hook: a hooked pod waits in PreparingUpdate until the hook lets go.
     let hook = ctx.hooks.in_place_update.as_ref();
     match lifecycle::state(pod) {
         "" | lifecycle::PREPARING_NORMAL | lifecycle::NORMAL if lifecycle::is_hooked(pod, hook) => {

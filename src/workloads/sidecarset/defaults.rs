@@ -1,4 +1,4 @@
-//! A SidecarSet's defaults (reference §1.2 step 1), as OpenKruise's mutating webhook writes
+//! A SidecarSet's defaults, as OpenKruise's mutating webhook writes
 //! them: the update strategy (`RollingUpdate`, maxUnavailable 1, partition 0), per sidecar
 //! the inject policy (`BeforeAppContainer` for containers, `AfterAppContainer` for init
 //! containers), `ColdUpgrade`, `shareVolumePolicy: disabled` and Kubernetes' container

@@ -1,4 +1,4 @@
-//! The SidecarSet's hash annotations (reference §1.2): `kruise.io/sidecarset-hash` over its
+//! The SidecarSet's hash annotations: `kruise.io/sidecarset-hash` over its
 //! containers and `...-hash-without-image` with every image blanked, which injected pods
 //! carry and the upgrade compares. Upstream's own webhook writes them; here the controller
 //! does, since nothing may depend on a webhook having run. Pure.

@@ -1,4 +1,4 @@
-//! Hot upgrade (reference §1.10): a sidecar whose `upgradeStrategy.upgradeType` is
+//! Hot upgrade: a sidecar whose `upgradeStrategy.upgradeType` is
 //! `HotUpgrade` runs as two containers, `NAME-1` and `NAME-2`. One is working; the other
 //! idles on `hotUpgradeEmptyImage`. An image change goes into the idle half, which becomes
 //! the working one; once it has started and the pod is ready, the old half is reset to the

@@ -1,6 +1,6 @@
-//! A pod's sidecars at its creation (reference §1.4, §1.5, §1.11): from the pod and the
-//! SidecarSets that inject into it ([`super::matching::injecting`]) to the pod as the API
-//! server should store it. Pure but for the clock it is given.
+//! A pod's sidecars at its creation: from the pod and the SidecarSets that inject into it
+//! ([`super::matching::injecting`]) to the pod as the API server should store it. Pure but
+//! for the clock it is given.
 //!
 //! Invariants:
 //! - Per SidecarSet, in name order: its `patchPodMetadata`; its init containers (all, at
@@ -296,7 +296,7 @@ fn build(
     container
 }
 
-/// `built`'s resources from its `resourcesPolicy`, if it has one (reference §1.12).
+/// `built`'s resources from its `resourcesPolicy`, if it has one (at creation only).
 fn with_resources(
     built: &mut Container,
     sidecar: &SidecarContainer,

@@ -1,4 +1,5 @@
-//! Injection table tests, with a golden pod worked out from the reference (§1.4, §1.5).
+//! Injection table tests, with a golden pod worked out by hand from upstream's injection
+//! rules (the sidecars and volumes added, and the annotations written on the pod).
 use serde_json::{Value, json};
 
 use super::*;

@@ -1,4 +1,4 @@
-//! Which pods a SidecarSet injects (reference §1.1, §1.4 step 2). Pure.
+//! Which pods a SidecarSet injects: its selector and namespace scope. Pure.
 //!
 //! Invariants:
 //! - The pod selector must be present and not empty, and match the pod's labels (an empty

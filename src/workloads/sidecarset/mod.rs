@@ -1,4 +1,4 @@
-//! The SidecarSet controller (reference §1), in progress. [`controller`] wires it to the
+//! The SidecarSet controller, in progress. [`controller`] wires it to the
 //! shared runtime (`kubectl kruise run --controllers SidecarSet`): its status and hash
 //! annotations. Pure parts: which pods a SidecarSet injects ([`matching`]), a pod as
 //! injected at its creation ([`inject`], served by the pod webhook in
@@ -6,7 +6,7 @@
 //! the in-place sidecar upgrade ([`plan_update`]), its ControllerRevisions ([`revisions`],
 //! written by [`revision_sync`]) and the `SidecarSetUpgradable` pod condition
 //! ([`upgradable`]). Which revision a new pod gets: [`pinned`]; hot-upgrade pairs:
-//! [`hot`].
+//! [`hot`]. OpenKruise's user manual: <https://openkruise.io/docs/user-manuals/sidecarset>.
 pub mod controller;
 pub mod defaults;
 pub mod go_json;

@@ -1,7 +1,7 @@
-//! Which revision of a SidecarSet a new pod is injected with (reference §1.7): the current
-//! spec, or the historical revision `injectionStrategy.revision` pins (by name, or the
-//! newest labelled with a custom version). Pure: the revisions come from the webhook's cache
-//! and the dice roll from the caller.
+//! Which revision of a SidecarSet a new pod is injected with: the current spec, or the
+//! historical revision `injectionStrategy.revision` pins (by name, or the newest labelled
+//! with a custom version). Pure: the revisions come from the webhook's cache and the dice
+//! roll from the caller.
 //!
 //! Invariants:
 //! - Without a pinned revision (neither `revisionName` nor `customVersion`) the current

@@ -1,5 +1,5 @@
-//! The in-place sidecar upgrade (reference §1.8 steps 5-12): which injected pods get the
-//! SidecarSet's new sidecar images this round. Pure.
+//! The in-place sidecar upgrade: which injected pods get the SidecarSet's new sidecar
+//! images this round. Pure.
 //!
 //! Invariants (tested here and in `tests/sidecarset.rs`):
 //! - Only the images of the SidecarSet's own containers change; a pod whose sidecars
@@ -35,9 +35,9 @@ use crate::workloads::common::int_or_percent::{self, Amount};
 use crate::workloads::common::order::{PodFacts, sort_for_update};
 use crate::workloads::common::scatter;
 
-/// *scaled, round up* (reference §0): an int as it is, `N%` of `total` rounded up, with
-/// whether it was a percent other than 100%; unset or unreadable (refused by validation):
-/// `default`.
+/// An int-or-percent scaled and rounded up: an int as it is, `N%` of `total` rounded up,
+/// with whether it was a percent other than 100%; unset or unreadable (refused by
+/// validation): `default`.
 fn scaled_up(field: &'static str, value: Option<&IntOrString>, total: i64, default: i64) -> (i64, bool) {
     match value.map(|v| int_or_percent::parse(field, v)) {
         Some(Ok(Amount::Int(n))) => (n, false),
@@ -207,9 +207,9 @@ pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrad
     upgrade
 }
 
-/// The flip of `pod` (reference §1.8 step 6), if it is due: an idle hot-upgrade half that
-/// does not carry its empty image, while every other sidecar container has started and the
-/// pod is ready (or every container but the idle halves is), is reset to the empty image.
+/// The flip of `pod`, if it is due: an idle hot-upgrade half that does not carry its empty
+/// image, while every other sidecar container has started and the pod is ready (or every
+/// container but the idle halves is), is reset to the empty image.
 fn flip(set: &SidecarSet, pod: &Pod, now: Timestamp) -> Option<Action> {
     let idle = hot::idle_halves(set, pod);
     let due: Vec<&(String, String)> = idle
@@ -366,7 +366,7 @@ fn upgrade_pod(set: &SidecarSet, pod: &Pod, hash: &str, now: Timestamp) -> Actio
     for (key, value) in hot_annotations {
         annotations[key] = json!(value);
     }
-    // patchPodMetadata is applied again at each upgrade (reference §1.8 step 12): only what
+    // patchPodMetadata is applied again at each upgrade, as upstream does: only what
     // it changes is written.
     let before = pod.annotations();
     let mut after = before.clone();

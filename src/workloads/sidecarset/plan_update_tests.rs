@@ -178,8 +178,8 @@ fn partition_selector_paused_not_update_and_not_upgradable_pods() {
     );
 }
 
-/// The order of the upgrade (reference §1.8 step 9): the priority strategy first among
-/// equally ready pods, then the scatter strategy, a `*` value standing for every value.
+/// The order of the upgrade: the priority strategy first among equally ready pods, then
+/// the scatter strategy, a `*` value standing for every value.
 #[test]
 fn priority_then_scatter_decide_which_pods_go_first() {
     let labelled = |i: usize, zone: &str| {
@@ -324,9 +324,8 @@ proptest::proptest! {
     }
 }
 
-/// An upgrade applies the set's `patchPodMetadata` again (reference §1.8 step 12): an
-/// `Overwrite` key that changed is written with the images, a `Retain` one already there is
-/// left alone.
+/// An upgrade applies the set's `patchPodMetadata` again: an `Overwrite` key that changed
+/// is written with the images, a `Retain` one already there is left alone.
 #[test]
 fn an_upgrade_applies_patch_pod_metadata_again() {
     let mut with_patches = set(json!({}));

@@ -1,7 +1,7 @@
 //! A sidecar's resources derived from the pod's own containers at creation: the SidecarSet
-//! `resourcesPolicy` (reference §1.12). Pure; the pod webhook calls [`sidecar_resources`]
-//! for each sidecar that carries a policy, and SidecarSet validation calls
-//! [`check_expression`] on every expression.
+//! `resourcesPolicy`. Pure; the pod webhook calls [`sidecar_resources`] for each sidecar
+//! that carries a policy, and SidecarSet validation calls [`check_expression`] on every
+//! expression.
 //!
 //! Targets are the pod's app containers and its native sidecar init containers
 //! (`restartPolicy: Always`), init containers first, whose names match
@@ -57,7 +57,7 @@ const QUANTITY_UNITS: [&str; 11] = ["m", "k", "M", "G", "T", "P", "Ki", "Mi", "G
 /// Upper bound (exclusive) of a truncated value, as upstream converts to int64.
 const INT64_BOUND: f64 = 9_223_372_036_854_775_807.0;
 
-/// The resources a sidecar with `policy` gets in `pod` (§1.12): targets = the pod's app
+/// The resources a sidecar with `policy` gets in `pod`: targets = the pod's app
 /// containers plus its native-sidecar init containers (restartPolicy Always) whose names
 /// match targetContainersNameRegex (default ".*", an unanchored search as upstream does),
 /// excluding every name in `sidecar_names` (containers any matched SidecarSet defines);

@@ -1,4 +1,4 @@
-//! A SidecarSet's ControllerRevisions (reference §1.6), decided here and written by
+//! A SidecarSet's ControllerRevisions, decided here and written by
 //! [`super::revision_sync`]. Pure.
 //!
 //! Invariants:

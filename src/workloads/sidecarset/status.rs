@@ -1,5 +1,4 @@
-//! A SidecarSet's status (reference §1.8 step 1 and 3), and the pods it should have
-//! injected and did not. Pure.
+//! A SidecarSet's status, and the pods it should have injected and did not. Pure.
 //!
 //! Invariants:
 //! - `matchedPods` counts active pods the SidecarSet injected: its name in the pod's

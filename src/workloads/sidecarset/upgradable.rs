@@ -1,4 +1,4 @@
-//! The `SidecarSetUpgradable` pod condition (reference §1.8 steps 11-12): whether each
+//! The `SidecarSetUpgradable` pod condition, written by the upgrade: whether each
 //! SidecarSet that injected a pod can still upgrade it in place. Its message is a JSON map
 //! `{sidecarSetName: bool}` shared by every SidecarSet of the pod; the condition is True
 //! (reason `AllSidecarsetUpgradable`) only when every value is true, else False (reason

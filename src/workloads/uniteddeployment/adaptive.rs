@@ -1,5 +1,5 @@
-//! Adaptive scheduling bookkeeping (reference §3.7, default mode): whether a subset can
-//! take pods this round, its `Schedulable` condition, and when to look again. Pure.
+//! Adaptive scheduling bookkeeping (the default mode): whether a subset can take pods this
+//! round, its `Schedulable` condition, and when to look again. Pure.
 //!
 //! With `scheduleStrategy.type: Adaptive`, per existing subset:
 //! - marked `Schedulable=False` less than `unschedulableDuration` (default 300 s) ago: still

@@ -1,6 +1,6 @@
-//! How a UnitedDeployment's `spec.replicas` is split between its topology subsets
-//! (reference §3.5). Pure: the caller passes what it knows of each subset's workload
-//! ([`SubsetNow`]) and gets the replicas every subset's workload should have.
+//! How a UnitedDeployment's `spec.replicas` is split between its topology subsets, as
+//! upstream's allocators split it. Pure: the caller passes what it knows of each subset's
+//! workload ([`SubsetNow`]) and gets the replicas every subset's workload should have.
 //!
 //! Four allocators, chosen by [`allocator_for`] in this order:
 //! - **reservation**: `scheduleStrategy.type: Adaptive` with

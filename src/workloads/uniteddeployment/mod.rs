@@ -1,5 +1,6 @@
-//! The UnitedDeployment (reference §3): one workload per topology subset, rendered from
-//! the template, with the replicas split between them and partitions per subset.
+//! The UnitedDeployment: one workload per topology subset, rendered from the template,
+//! with the replicas split between them and partitions per subset. OpenKruise's user
+//! manual: <https://openkruise.io/docs/user-manuals/uniteddeployment>.
 //!
 //! - [`allocate`]: the replica split (specific, capacity, adaptive, reservation);
 //! - [`adaptive`] and [`reserve`]: which subsets can take pods under the Adaptive strategy

@@ -1,13 +1,12 @@
-//! One UnitedDeployment round (reference §3.3), pure: from the UnitedDeployment, its
-//! revisions and the subset workloads it controls (with their pods) to the child writes
-//! and the status.
+//! One UnitedDeployment round, pure: from the UnitedDeployment, its revisions and the
+//! subset workloads it controls (with their pods) to the child writes and the status.
 //!
 //! ```text
 //! refused? ─> InvalidSpec, nothing else
 //! children: the template's kind, one per topology subset (extras, unlabelled: left or deleted)
 //! adaptive bookkeeping (which subsets can take pods) ─> allocation ── error ─> event, stop
 //! partitions (capped at the allocation) ─> create missing / update changed / delete gone
-//! status (§3.9)
+//! status
 //! ```
 //!
 //! Invariants:
@@ -455,8 +454,9 @@ fn subset_update(
 }
 
 /// The pods of a native StatefulSet subset that its rolling update would wait on for ever
-/// (reference §3.6): at or past the partition, at an older UnitedDeployment revision, and
-/// not ready. Deleted with the update, so the StatefulSet recreates them at the new one.
+/// (Kubernetes issue 67250; upstream's StatefulSet adapter deletes them too): at or past
+/// the partition, at an older UnitedDeployment revision, and not ready. Deleted with the
+/// update, so the StatefulSet recreates them at the new one.
 fn stuck_stateful_pods(child: &Child, update_revision: &str, partition: i32) -> Vec<Action> {
     child
         .pods

@@ -1,5 +1,5 @@
-//! A UnitedDeployment's subset workload, rendered from the template (reference §3.6), and
-//! the facts the controller reads back from one. Pure: JSON in, JSON out, no client.
+//! A UnitedDeployment's subset workload, rendered from the template, and the facts the
+//! controller reads back from one. Pure: JSON in, JSON out, no client.
 //!
 //! Invariants of [`render`]:
 //! - The workload is the template's kind ([`template_kind`]): `apps/v1` StatefulSet,

@@ -1,4 +1,4 @@
-//! The reservation mode of adaptive scheduling (reference §3.7, `adaptive.reserveUnschedulablePods`,
+//! The reservation mode of adaptive scheduling (`adaptive.reserveUnschedulablePods`,
 //! Deployment and CloneSet templates only): pods that cannot run where their subset put
 //! them are kept (reserved) while temporary substitutes run in other subsets, and the
 //! substitutes go once the reserved pods are really healthy. Pure.

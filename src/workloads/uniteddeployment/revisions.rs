@@ -1,5 +1,5 @@
-//! A UnitedDeployment's revisions (reference §3.4), decided here and written by
-//! [`super::revision_sync`]. Pure.
+//! A UnitedDeployment's revisions, decided here and written by [`super::revision_sync`].
+//! Pure.
 //!
 //! Invariants:
 //! - Only `spec.template` feeds a revision: the payload is

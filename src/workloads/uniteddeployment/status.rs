@@ -1,5 +1,5 @@
-//! A UnitedDeployment's status (reference §3.9), pure: the sums over its subset workloads,
-//! the revisions, the per-subset entries and the conditions.
+//! A UnitedDeployment's status, pure: the sums over its subset workloads, the revisions,
+//! the per-subset entries and the conditions.
 //!
 //! Invariants:
 //! - `replicas` and `readyReplicas` sum the subset workloads' own status; `updatedReplicas`

@@ -1,9 +1,9 @@
-//! What upstream's UnitedDeployment webhooks refuse ([`refusal`], reference §3.2) and
-//! default ([`defaulted`], reference §3.1), for the `/validate` and `/mutate` endpoints and
-//! the controller (which marks a refused spec `InvalidSpec`). Pure: the caller hands in the
-//! object and, on an UPDATE, the stored object.
+//! What upstream's UnitedDeployment webhooks refuse ([`refusal`]) and default
+//! ([`defaulted`]), for the `/validate` and `/mutate` endpoints and the controller (which
+//! marks a refused spec `InvalidSpec`). Pure: the caller hands in the object and, on an
+//! UPDATE, the stored object.
 //!
-//! Upstream is the master snapshot just after v1.9.0 that the reference follows. v1.9.0
+//! Upstream here is OpenKruise's master branch just after the v1.9.0 tag. v1.9.0
 //! itself does not default `replicas`, does not check `updateStrategy.type` nor the
 //! StatefulSet-spec rules of item 4, and lets a StatefulSet template update change only
 //! `replicas`, `template` and `updateStrategy`.
