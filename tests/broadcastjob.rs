@@ -1,7 +1,8 @@
-//! The BroadcastJob controller end to end (reference §2): `kubectl kruise run -n NS` on the
+//! The BroadcastJob controller end to end: `kubectl kruise run -n NS` on the
 //! real control plane, on simulated nodes each test creates for itself (the jobs select
 //! them by a nodeSelector); the simulated kubelet runs each pod to completion, failing it
-//! when the pod asks (`exit-code`), restarting it under OnFailure.
+//! when the pod asks (`exit-code`), restarting it under OnFailure. The behaviour expected is
+//! OpenKruise's: <https://openkruise.io/docs/user-manuals/broadcastjob>.
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};

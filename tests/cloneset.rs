@@ -1,6 +1,7 @@
 //! The CloneSet controller end to end: `kubectl kruise run -n NS` as a child process on the
 //! real control plane with simulated nodes, an independent pod watcher checking the bounds
-//! during every rollout (reference §1, §3).
+//! during every rollout, in place or by recreation. The behaviour expected is OpenKruise's:
+//! <https://openkruise.io/docs/user-manuals/cloneset>.
 mod support;
 
 use std::collections::BTreeMap;

@@ -1,7 +1,8 @@
-//! The AdvancedCronJob controller end to end (reference §3): `kubectl kruise run -n NS` on
+//! The AdvancedCronJob controller end to end: `kubectl kruise run -n NS` on
 //! the real control plane, whose built-in Job controller runs the Jobs; `@every` schedules
 //! keep the tests short (one test waits for a real minute). Schedule arithmetic (zones,
-//! DST, leap days) is proven by the pure tests in `workloads::cronjob`.
+//! DST, leap days) is proven by the pure tests in `workloads::cronjob`. The behaviour
+//! expected is OpenKruise's: <https://openkruise.io/docs/user-manuals/advancedcronjob>.
 mod support;
 
 use std::collections::BTreeSet;

@@ -1,7 +1,8 @@
-//! The Advanced DaemonSet controller end to end (reference §1): `kubectl kruise run -n NS`
+//! The Advanced DaemonSet controller end to end: `kubectl kruise run -n NS`
 //! on the real control plane, on simulated nodes each test creates for itself (labelled
 //! with the test's namespace, which the sets select with a nodeSelector), with the
-//! built-in DaemonSet controller running beside it for comparison.
+//! built-in DaemonSet controller running beside it for comparison. The behaviour expected
+//! is OpenKruise's: <https://openkruise.io/docs/user-manuals/advanceddaemonset>.
 mod support;
 
 use std::collections::BTreeMap;

@@ -1,8 +1,9 @@
-//! SidecarSet injection end to end (reference §1.4): `kubectl kruise run -n NS` registers
+//! SidecarSet injection end to end: `kubectl kruise run -n NS` registers
 //! the pod webhook and the API server calls it for every pod the namespace creates, whatever
 //! creates it (a CloneSet, a Deployment, a bare pod). With `run` SIGKILLed the webhook fails
 //! open: pods are created without the sidecars, and once `run` is back the SidecarSet says
-//! so in its status and an event.
+//! so in its status and an event. The behaviour expected is OpenKruise's:
+//! <https://openkruise.io/docs/user-manuals/sidecarset>.
 mod support;
 
 use std::time::Duration;
@@ -175,7 +176,7 @@ async fn pods_of_any_workload_get_the_sidecar_and_the_status_counts_them() {
         .await
         .expect("Deployment");
 
-    // The bare pod as the API server stored it: the golden shape worked out from the reference.
+    // The bare pod as the API server stored it, in the shape OpenKruise's pod webhook gives it.
     assert_eq!(
         container_names(&bare),
         ["log-agent", "app"],
@@ -564,7 +565,7 @@ async fn the_rollout_verbs_drive_a_sidecarset() {
     let _ = sidecarsets(&ns).delete(&set_name, &DeleteParams::default()).await;
 }
 
-/// ControllerRevisions (reference §1.6): one per distinct sidecar spec, in the run's
+/// ControllerRevisions: one per distinct sidecar spec, in the run's
 /// namespace, labelled with the set's name and controlled by it; `status.latestRevision`
 /// names the newest, and a pod injected afterwards records it in its hash entry.
 #[tokio::test]
@@ -652,7 +653,7 @@ async fn revisions_follow_the_sidecar_spec_and_pods_record_the_latest() {
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;
 }
 
-/// The SidecarSet webhook (reference §1.3): a bad spec is refused naming the field, and a
+/// The SidecarSet webhook: a bad spec is refused naming the field, and a
 /// second SidecarSet that would inject a container of the same name into the same pods is
 /// refused naming the first.
 #[tokio::test]
@@ -660,7 +661,7 @@ async fn bad_and_conflicting_sidecarsets_are_refused_naming_the_field() {
     let ns = TestNamespace::create("scs-refused").await;
     let controller = RunningController::start(&ns);
     let (sets, set_name, _) = ready_set(&ns, log_set(&ns)).await;
-    // The mutating webhook wrote upstream's defaults (reference §1.2).
+    // The mutating webhook wrote upstream's defaults (its `SetDefaultsSidecarSet`).
     let stored = sets.get(&set_name).await.expect("set");
     let spec = &stored.data["spec"];
     assert_eq!(
@@ -707,7 +708,7 @@ async fn bad_and_conflicting_sidecarsets_are_refused_naming_the_field() {
     }
 }
 
-/// A sidecar change beyond its image (here its command) cannot go in place (reference §1.8):
+/// A sidecar change beyond its image (here its command) cannot go in place:
 /// the pods keep their sidecar, count as not updated and say so in their
 /// `SidecarSetUpgradable` condition.
 #[tokio::test]
@@ -802,7 +803,7 @@ impl Drop for StatusRecorder {
     }
 }
 
-/// A pinned revision (reference §1.7): with `injectionStrategy.revision.revisionName` new
+/// A pinned revision: with `injectionStrategy.revision.revisionName` new
 /// pods get that revision's sidecar, recorded in their hash entry; a pin to a revision that
 /// does not exist refuses the pod, naming the field.
 #[tokio::test]
@@ -914,7 +915,7 @@ async fn a_v1beta1_custom_version_labels_its_revision_and_a_pin_to_it_injects_th
     let _ = beta.delete(&set_name, &DeleteParams::default()).await;
 }
 
-/// Hot upgrade (reference §1.10): the sidecar runs as `mesh-1` (working) and `mesh-2` (idle
+/// Hot upgrade: the sidecar runs as `mesh-1` (working) and `mesh-2` (idle
 /// on the empty image); a new image goes into the idle half, which takes over, and the old
 /// half is then reset to the empty image. Same pod, the app container never restarts.
 #[tokio::test]
@@ -1007,7 +1008,7 @@ async fn a_hot_upgrade_swaps_the_halves_in_place() {
     let _ = sets.delete(&set_name, &DeleteParams::default()).await;
 }
 
-/// `resourcesPolicy` (reference §1.12): the sidecar's resources derived from the app
+/// `resourcesPolicy` (new in OpenKruise 1.9): the sidecar's resources derived from the app
 /// containers at creation; a policy no container meets refuses the pod, naming the field.
 #[tokio::test]
 async fn a_resources_policy_sizes_the_sidecar_from_the_app_containers() {

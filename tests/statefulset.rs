@@ -1,6 +1,7 @@
 //! The Advanced StatefulSet controller end to end: `kubectl kruise run -n NS` as a child
-//! process on the real control plane with simulated nodes (reference §4), next to the
-//! built-in StatefulSet controller of the same control plane.
+//! process on the real control plane with simulated nodes, next to the built-in
+//! StatefulSet controller of the same control plane. The behaviour expected is OpenKruise's:
+//! <https://openkruise.io/docs/user-manuals/advancedstatefulset>.
 mod support;
 
 use std::collections::BTreeMap;

@@ -1,7 +1,8 @@
-//! UnitedDeployment end to end (reference §3): `kubectl kruise run -n NS` drives a
+//! UnitedDeployment end to end: `kubectl kruise run -n NS` drives a
 //! UnitedDeployment whose subsets each select a zone of simulated nodes; the subset
 //! workloads are our CloneSet and Advanced StatefulSet (driven by the same run) or the
-//! built-in StatefulSet and Deployment (driven by the plane's controller manager).
+//! built-in StatefulSet and Deployment (driven by the plane's controller manager). The
+//! behaviour expected is OpenKruise's: <https://openkruise.io/docs/user-manuals/uniteddeployment>.
 mod support;
 
 use std::collections::BTreeMap;

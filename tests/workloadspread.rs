@@ -1,7 +1,8 @@
-//! WorkloadSpread end to end (reference §2): `kubectl kruise run -n NS` registers the pod
+//! WorkloadSpread end to end: `kubectl kruise run -n NS` registers the pod
 //! webhooks and the API server calls them for every pod the namespace creates or deletes.
 //! Each test labels simulated nodes of its own in three zones; the subsets select a zone
-//! each, so a pod's node says which subset it is really in.
+//! each, so a pod's node says which subset it is really in. The behaviour expected is
+//! OpenKruise's: <https://openkruise.io/docs/user-manuals/workloadspread>.
 mod support;
 
 use std::collections::BTreeMap;

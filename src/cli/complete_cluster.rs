@@ -1,4 +1,4 @@
-//! Completion candidates that come from the cluster (cli-conventions §9): workload names
+//! Completion candidates that come from the cluster (docs/cli.md, shell completion): workload names
 //! for the type already typed (WorkloadSpread names too, after `get ws`), revisions for
 //! `--revision`/`--to-revision`, pod names for `scale --delete`, container names for
 //! `set image`.

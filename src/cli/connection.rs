@@ -1,4 +1,4 @@
-//! kubectl's connection flags and kubeconfig resolution (`cli-conventions.md` §2).
+//! kubectl's connection flags and kubeconfig resolution (docs/cli.md, connection flags).
 //!
 //! Resolution order, as kubectl: `--kubeconfig`, then `KUBECONFIG` (a path list merged in
 //! order, first value wins), then `~/.kube/config`; in-cluster credentials only when none

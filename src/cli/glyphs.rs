@@ -1,4 +1,4 @@
-//! Icons and colour for terminal views (cli-conventions §4 "Colour").
+//! Icons and colour for terminal views (docs/cli.md, output: icons and colour).
 //!
 //! Invariants: an icon is always paired with a word by the caller, so colour is never the
 //! only signal; colour is on only for a terminal, and off with `--no-color`, `NO_COLOR`

@@ -1,6 +1,6 @@
 //! Command line: clap definitions and dispatch. The binary calls [`main`] and nothing else.
 //!
-//! Exit codes (see `cli-conventions.md` §6): 0 success, 1 failure, 2 bad usage or a refused
+//! Exit codes (docs/cli.md, exit codes): 0 success, 1 failure, 2 bad usage or a refused
 //! confirmation, 3-6 rollout outcomes (`rollout status`), 130 interrupted (Ctrl-C).
 pub mod complete;
 pub mod complete_cluster;

@@ -1,9 +1,10 @@
 //! `kubectl kruise rollout ...`: the verbs release engineers use on a rollout. This module
-//! holds `pause` and `resume` (cli-conventions §4, §8), for CloneSet, Advanced StatefulSet
-//! and DaemonSet and the built-in Deployment, and `restart` (every kind with a pod
-//! template); the other verbs live in their own modules and are only dispatched here:
-//! `status` ([`super::status`]), `step` ([`super::step`]: one batch at a time, through the
-//! partition), `history` ([`super::history`]) and `undo` ([`super::undo`]).
+//! holds `pause` and `resume` (docs/cli.md, output and mutations), for CloneSet, Advanced
+//! StatefulSet and DaemonSet, the built-in Deployment, BroadcastJob, AdvancedCronJob and
+//! SidecarSet, and `restart` (every kind with a pod template); the other verbs live in
+//! their own modules and are only dispatched here: `status` ([`super::status`]), `step`
+//! ([`super::step`]: one batch at a time, through the partition), `history`
+//! ([`super::history`]) and `undo` ([`super::undo`]).
 //!
 //! Invariants: pause and resume are guarded by the generation read just before (status
 //! writes meanwhile do not stop them, a spec change does); pausing what is paused (or

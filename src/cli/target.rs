@@ -1,4 +1,4 @@
-//! Naming the objects a rollout verb acts on (cli-conventions §3): `TYPE/NAME ...` or
+//! Naming the objects a rollout verb acts on (docs/cli.md, naming targets): `TYPE/NAME ...` or
 //! `TYPE NAME [NAME ...]`, with type tokens matched case-insensitively against kind,
 //! singular, plural, `plural.group` and short names.
 //!
@@ -366,7 +366,7 @@ pub fn print(
     Ok(())
 }
 
-/// The client, and the namespace: `-n`, else the context's, else `default` (§2).
+/// The client, and the namespace: `-n`, else the context's, else `default`.
 pub async fn connect(
     connection: &super::connection::ConnectionArgs,
 ) -> anyhow::Result<(kube::Client, String)> {

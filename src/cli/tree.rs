@@ -1,5 +1,5 @@
 //! `kubectl kruise get KIND/NAME --tree`: one workload, its newest revisions and the pods at
-//! each, drawn with box-drawing branches (cli-conventions §4 "Tree views").
+//! each, drawn with box-drawing branches (docs/cli.md, output: trees).
 //!
 //! ```text
 //! cloneset/web  (2/3 updated, 3/3 ready, partition 1)

@@ -1,7 +1,7 @@
 //! The pure judgement of `rollout status`: from the workload (as JSON), its pods and the
 //! clock to a [`Report`] — the phase, the progress line and one row per pod.
 //!
-//! Completion rule (cli-conventions §7): the observed generation caught up; the updated
+//! Completion rule (docs/cli.md, waiting): the observed generation caught up; the updated
 //! pods reached the number expected after the partition; those pods are ready and
 //! available; no pod has its `InPlaceUpdateReady` gate False; no surplus pod is left.
 //!
@@ -115,7 +115,7 @@ pub struct Report {
     pub kind: &'static str,
     pub name: String,
     pub phase: Phase,
-    /// The progress, done, paused or failure line (cli-conventions §5).
+    /// The progress, done, paused or failure line (docs/cli.md, message style).
     pub line: String,
     pub revision: String,
     #[serde(rename = "revisionNumber", skip_serializing_if = "Option::is_none")]

@@ -1,6 +1,6 @@
 //! `kubectl kruise rollout status KIND/NAME`: watches a rollout until it completes, and
-//! shows it live on a terminal, as appended lines otherwise, or as JSON (cli-conventions
-//! §4, §7). The judgement is the pure [`assess::assess`]; the drawing is [`render`].
+//! shows it live on a terminal, as appended lines otherwise, or as JSON (docs/cli.md,
+//! output and waiting). The judgement is the pure [`assess::assess`]; the drawing is [`render`].
 //!
 //! Invariants: the workload, its pods (and a Deployment's ReplicaSets) are watched, not
 //! polled; a report is made at most every 250 ms and on each second (so `--stuck-after`

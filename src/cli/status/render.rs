@@ -1,4 +1,4 @@
-//! How `rollout status` shows a [`Report`] (cli-conventions §4 "Watch output"):
+//! How `rollout status` shows a [`Report`] (docs/cli.md, output):
 //!
 //! - *live*: stdout is a terminal — a fixed-height area redrawn by indicatif at most 4
 //!   times a second: the progress line, an overall bar (updated ready / expected) and one
