@@ -24,8 +24,10 @@ use kubectl_kruise::runtime::controller::{Interest, Serve};
 use kubectl_kruise::runtime::driver::{NoRevisions, Planned, Reconciled};
 use kubectl_kruise::runtime::history::History;
 use kubectl_kruise::runtime::metrics::Metrics;
+use kubectl_kruise::runtime::rbac::{Rule, rule};
 use kubectl_kruise::runtime::triggers::Triggers;
 use kubectl_kruise::runtime::{client, watches};
+use kubectl_kruise::workloads::registry::{self, Described};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -77,8 +79,22 @@ impl Interest for NodeNote {}
 
 impl Reconciled for NodeNote {
     const CONTROLLER: &'static str = "NodeNote";
+    const DRIVES: &'static str = "NodeNote";
+    const CRD: &'static str = "nodenotes.test.kubectl-kruise.io";
+    const RULES: &'static [&'static [Rule]] = &[&[
+        rule("test.kubectl-kruise.io", &["nodenotes"], &["list", "watch"]),
+        rule("test.kubectl-kruise.io", &["nodenotes/status"], &["patch"]),
+        rule("", &["configmaps"], &["list", "watch", "create", "delete"]),
+    ]];
     type Status = NodeNoteStatus;
     type Revisions = NoRevisions;
+
+    /// Labelled nodes, and the notes (ConfigMaps) it keeps.
+    fn triggers<F>(serve: &Serve<F>) -> Triggers<Self> {
+        Triggers::new()
+            .nodes(|note: &NodeNote, node: &Node| note.selects(node))
+            .children::<ConfigMap>(&serve.client, serve.namespace.as_deref(), |_, _| false)
+    }
 
     fn plan(&self, ctx: &Context, _: &History, _: Timestamp) -> Planned<NodeNoteStatus> {
         let resource = ApiResource::erase::<ConfigMap>(&());
@@ -262,7 +278,7 @@ async fn a_cluster_scoped_kind_woken_by_nodes_keeps_one_child_per_node_through_t
         client::build(config, 200.0, 400, client::user_agent("driver-kinds-test")).expect("client");
     let (stores, drives) = watches::new(&client, None);
     let (stop, stopped) = futures::channel::oneshot::channel::<()>();
-    let serve = Serve {
+    let serve: Serve<registry::Shutdown> = Serve {
         client: client.clone(),
         watches: stores.clone(),
         subscriptions: stores.subscribe(),
@@ -272,18 +288,14 @@ async fn a_cluster_scoped_kind_woken_by_nodes_keeps_one_child_per_node_through_t
         configuration: Default::default(),
         workers: 2,
         metrics: Arc::new(Metrics::new(counters.clone())),
-        shutdown: async move {
+        shutdown: Box::pin(async move {
             let _ = stopped.await;
-        },
+        }),
     };
-    let triggers = Triggers::new()
-        .nodes(|note: &NodeNote, node: &Node| note.selects(node))
-        .children::<ConfigMap>(&client, Some(&ns.name), |_, _| false);
-    let controller = tokio::spawn(kubectl_kruise::runtime::driver::run::<NodeNote, _>(
-        "nodenotes",
-        serve,
-        triggers,
-    ));
+    // A kind is one line of the registry: this one, started as `run` starts every kind.
+    const NODE_NOTES: Described = registry::of::<NodeNote>();
+    let start = NODE_NOTES.start.expect("a described kind has a start");
+    let controller = tokio::spawn(start(serve));
     for drive in drives {
         tokio::spawn(drive);
     }

@@ -133,12 +133,30 @@ pub trait Reconciled:
 where
     Self::Scope: Scoped,
 {
-    /// The controller's name (`run --controllers`), as events and metrics name it.
+    /// The controller's name (`run --controllers`), as OpenKruise's enable list spells it and
+    /// as events and metrics name it.
     const CONTROLLER: &'static str;
+    /// What it drives, for help texts ("Advanced StatefulSet").
+    const DRIVES: &'static str;
+    /// Its CRD (`<plural>.<group>`): its watch is named after it, and `run` checks that it
+    /// is established.
+    const CRD: &'static str;
+    /// The permissions it needs beyond the shared runtime's ([`crate::runtime::rbac::SHARED`]),
+    /// in groups (a group several kinds need is one shared constant).
+    const RULES: &'static [&'static [crate::runtime::rbac::Rule]];
     type Status: serde::Serialize + Clone + std::fmt::Debug + Default + Send + Sync;
     /// Its revision history: [`TemplateRevisions`] for a kind with a pod template,
     /// [`NoRevisions`] for one without.
     type Revisions: Revisions<Self>;
+
+    /// What wakes its objects besides their own changes, their pods and claims (nodes,
+    /// child workloads, followed targets). Default: nothing else.
+    fn triggers<F>(_serve: &Serve<F>) -> Triggers<Self>
+    where
+        Self: Sized,
+    {
+        Triggers::new()
+    }
 
     /// Gathers the object's snapshot from the caches in `ctx` and plans (the planning
     /// itself is the kind's pure function).
@@ -484,16 +502,17 @@ where
     }
 }
 
-/// Runs the controller of kind `K` until the shutdown in `serve` resolves; `triggers`
-/// names what wakes its objects besides their own changes, pods and claims.
-pub async fn run<K, F>(resource: &'static str, serve: Serve<F>, triggers: Triggers<K>)
+/// Runs the controller of kind `K` until the shutdown in `serve` resolves, woken by its
+/// [`Reconciled::triggers`] besides its own objects, pods and claims.
+pub async fn run<K, F>(serve: Serve<F>)
 where
     K: Reconciled + Interest + HasStatus,
     K::Scope: Scoped,
     <K as HasStatus>::Status: Default + serde::Serialize,
     F: Future<Output = ()> + Send + Sync + 'static,
 {
-    crate::runtime::controller::serve::<K, _, _, _>(K::CONTROLLER, resource, serve, triggers, reconcile::<K>)
+    let triggers = K::triggers(&serve);
+    crate::runtime::controller::serve::<K, _, _, _>(K::CONTROLLER, K::CRD, serve, triggers, reconcile::<K>)
         .await;
 }
 

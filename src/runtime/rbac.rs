@@ -164,6 +164,21 @@ fn sorted_verbs(verbs: BTreeSet<String>) -> Vec<String> {
     verbs
 }
 
+/// A kind that updates its pods through the shared in-place engine and keeps revisions.
+pub const IN_PLACE_POD_OWNER: &[Rule] = &[
+    rule("", &["pods"], &["create", "patch", "delete"]),
+    // The InPlaceUpdateReady condition.
+    rule("", &["pods/status"], &["patch"]),
+    rule(
+        "apps",
+        &["controllerrevisions"],
+        &["get", "create", "patch", "delete"],
+    ),
+];
+
+/// A kind whose pods have claims from volumeClaimTemplates.
+pub const CLAIM_OWNER: &[Rule] = &[rule("", &["persistentvolumeclaims"], &["create", "delete"])];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,8 +11,12 @@ use std::pin::Pin;
 
 use futures::future::BoxFuture;
 
-use crate::runtime::controller::Serve;
-use crate::runtime::rbac::{KRUISE, Rule, rule};
+use kube::core::object::HasStatus;
+
+use crate::runtime::controller::{Interest, Serve};
+use crate::runtime::driver::Reconciled;
+use crate::runtime::rbac::Rule;
+use crate::runtime::scope::Scoped;
 
 /// What stops a running controller (resolves once, on Ctrl-C, SIGTERM or a lost lease).
 pub type Shutdown = Pin<Box<dyn Future<Output = ()> + Send + Sync>>;
@@ -43,191 +47,42 @@ impl Described {
     }
 }
 
-/// A kind that updates its pods through the shared in-place engine and keeps revisions.
-const IN_PLACE_POD_OWNER: &[Rule] = &[
-    rule("", &["pods"], &["create", "patch", "delete"]),
-    // The InPlaceUpdateReady condition.
-    rule("", &["pods/status"], &["patch"]),
-    rule(
-        "apps",
-        &["controllerrevisions"],
-        &["get", "create", "patch", "delete"],
-    ),
-];
-
-/// A kind whose pods have claims from volumeClaimTemplates.
-const CLAIM_OWNER: &[Rule] = &[rule("", &["persistentvolumeclaims"], &["create", "delete"])];
-
-const CLONESET_RULES: &[Rule] = &[
-    rule(KRUISE, &["clonesets"], &["list", "watch", "patch"]),
-    rule(KRUISE, &["clonesets/status"], &["patch"]),
-    // Pods and claims block their owner's deletion (OwnerReferencesPermissionEnforcement).
-    rule(KRUISE, &["clonesets/finalizers"], &["update"]),
-];
-
-const STATEFULSET_RULES: &[Rule] = &[
-    rule(KRUISE, &["statefulsets"], &["list", "watch"]),
-    rule(KRUISE, &["statefulsets/status"], &["patch"]),
-    rule(KRUISE, &["statefulsets/finalizers"], &["update"]),
-];
-
-const DAEMONSET_RULES: &[Rule] = &[
-    rule(KRUISE, &["daemonsets"], &["list", "watch"]),
-    rule(KRUISE, &["daemonsets/status"], &["patch"]),
-    rule(KRUISE, &["daemonsets/finalizers"], &["update"]),
-];
-
-const BROADCASTJOB_RULES: &[Rule] = &[
-    // delete: a finished job past its ttlSecondsAfterFinished.
-    rule(KRUISE, &["broadcastjobs"], &["list", "watch", "delete"]),
-    rule(KRUISE, &["broadcastjobs/status"], &["patch"]),
-    rule(KRUISE, &["broadcastjobs/finalizers"], &["update"]),
-    rule("", &["pods"], &["create", "delete"]),
-];
-
-const CRONJOB_RULES: &[Rule] = &[
-    rule(KRUISE, &["advancedcronjobs"], &["list", "watch"]),
-    rule(KRUISE, &["advancedcronjobs/status"], &["patch"]),
-    rule(KRUISE, &["advancedcronjobs/finalizers"], &["update"]),
-    // What it runs: a Job or a BroadcastJob.
-    rule("batch", &["jobs"], &["list", "watch", "create", "delete"]),
-    rule(KRUISE, &["broadcastjobs"], &["list", "watch", "create", "delete"]),
-];
-
-const SIDECARSET_RULES: &[Rule] = &[
-    // patch: the hash annotations.
-    rule(KRUISE, &["sidecarsets"], &["list", "watch", "patch"]),
-    rule(KRUISE, &["sidecarsets/status"], &["patch"]),
-    rule("", &["namespaces"], &["list", "watch"]),
-    rule("", &["pods"], &["patch"]),
-    rule("", &["pods/status"], &["patch"]),
-    rule("apps", &["controllerrevisions"], &["create", "patch", "delete"]),
-];
-
-const WORKLOADSPREAD_RULES: &[Rule] = &[
-    rule(KRUISE, &["workloadspreads"], &["list", "watch"]),
-    rule(KRUISE, &["workloadspreads/status"], &["patch"]),
-    // Every kind a WorkloadSpread can target (read only).
-    rule(
-        "apps",
-        &["deployments", "replicasets", "statefulsets"],
-        &["list", "watch"],
-    ),
-    rule("batch", &["jobs"], &["list", "watch"]),
-    rule(KRUISE, &["clonesets", "statefulsets"], &["list", "watch"]),
-    // The subset and deletion-cost annotations; pods stuck in a subset go.
-    rule("", &["pods"], &["patch", "delete"]),
-];
-
-const UNITEDDEPLOYMENT_RULES: &[Rule] = &[
-    rule(KRUISE, &["uniteddeployments"], &["list", "watch"]),
-    rule(KRUISE, &["uniteddeployments/status"], &["patch"]),
-    rule(KRUISE, &["uniteddeployments/finalizers"], &["update"]),
-    // Its subset workloads, of every kind it supports.
-    rule(
-        "apps",
-        &["statefulsets", "deployments"],
-        &["list", "watch", "create", "patch", "delete"],
-    ),
-    rule(
-        KRUISE,
-        &["statefulsets", "clonesets"],
-        &["list", "watch", "create", "patch", "delete"],
-    ),
-    rule("apps", &["replicasets"], &["list", "watch"]),
-    rule("", &["pods"], &["patch", "delete"]),
-    rule("apps", &["controllerrevisions"], &["create", "patch", "delete"]),
-];
-
-fn start_cloneset(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
-    Box::pin(super::cloneset::run(serve))
+/// The one start function: runs kind `K` on the shared driver until its shutdown resolves.
+pub fn start<K>(serve: Serve<Shutdown>) -> BoxFuture<'static, ()>
+where
+    K: Reconciled + Interest + HasStatus,
+    K::Scope: Scoped,
+    <K as HasStatus>::Status: Default + serde::Serialize,
+{
+    Box::pin(crate::runtime::driver::run::<K, _>(serve))
 }
 
-fn start_statefulset(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
-    Box::pin(super::statefulset::controller::run(serve))
+/// Kind `K` as the registry lists it: everything read from its [`Reconciled`] description.
+pub const fn of<K>() -> Described
+where
+    K: Reconciled + Interest + HasStatus,
+    K::Scope: Scoped,
+    <K as HasStatus>::Status: Default + serde::Serialize,
+{
+    Described {
+        name: K::CONTROLLER,
+        drives: K::DRIVES,
+        crd: K::CRD,
+        start: Some(start::<K>),
+        rules: K::RULES,
+    }
 }
 
-fn start_daemonset(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
-    Box::pin(super::daemonset::controller::run(serve))
-}
-
-fn start_broadcastjob(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
-    Box::pin(super::broadcastjob::controller::run(serve))
-}
-
-fn start_cronjob(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
-    Box::pin(super::cronjob::controller::run(serve))
-}
-
-fn start_sidecarset(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
-    Box::pin(super::sidecarset::controller::run(serve))
-}
-
-fn start_workloadspread(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
-    Box::pin(super::workloadspread::controller::run(serve))
-}
-
-fn start_uniteddeployment(serve: Serve<Shutdown>) -> BoxFuture<'static, ()> {
-    Box::pin(super::uniteddeployment::controller::run(serve))
-}
-
+/// Every kind, one line each, in `run --controllers` order.
 pub const CONTROLLERS: &[Described] = &[
-    Described {
-        name: "CloneSet",
-        drives: "CloneSet",
-        crd: "clonesets.apps.kruise.io",
-        start: Some(start_cloneset),
-        rules: &[CLONESET_RULES, IN_PLACE_POD_OWNER, CLAIM_OWNER],
-    },
-    Described {
-        name: "StatefulSet",
-        drives: "Advanced StatefulSet",
-        crd: "statefulsets.apps.kruise.io",
-        start: Some(start_statefulset),
-        rules: &[STATEFULSET_RULES, IN_PLACE_POD_OWNER, CLAIM_OWNER],
-    },
-    Described {
-        name: "DaemonSet",
-        drives: "Advanced DaemonSet",
-        crd: "daemonsets.apps.kruise.io",
-        start: Some(start_daemonset),
-        rules: &[DAEMONSET_RULES, IN_PLACE_POD_OWNER],
-    },
-    Described {
-        name: "BroadcastJob",
-        drives: "BroadcastJob",
-        crd: "broadcastjobs.apps.kruise.io",
-        start: Some(start_broadcastjob),
-        rules: &[BROADCASTJOB_RULES],
-    },
-    Described {
-        name: "AdvancedCronJob",
-        drives: "AdvancedCronJob",
-        crd: "advancedcronjobs.apps.kruise.io",
-        start: Some(start_cronjob),
-        rules: &[CRONJOB_RULES],
-    },
-    Described {
-        name: "SidecarSet",
-        drives: "SidecarSet",
-        crd: "sidecarsets.apps.kruise.io",
-        start: Some(start_sidecarset),
-        rules: &[SIDECARSET_RULES],
-    },
-    Described {
-        name: "WorkloadSpread",
-        drives: "WorkloadSpread",
-        crd: "workloadspreads.apps.kruise.io",
-        start: Some(start_workloadspread),
-        rules: &[WORKLOADSPREAD_RULES],
-    },
-    Described {
-        name: "UnitedDeployment",
-        drives: "UnitedDeployment",
-        crd: "uniteddeployments.apps.kruise.io",
-        start: Some(start_uniteddeployment),
-        rules: &[UNITEDDEPLOYMENT_RULES],
-    },
+    of::<crate::api::cloneset::CloneSet>(),
+    of::<crate::api::statefulset::v1beta1::StatefulSet>(),
+    of::<crate::api::daemonset::DaemonSet>(),
+    of::<crate::api::broadcastjob::BroadcastJob>(),
+    of::<crate::api::cronjob::AdvancedCronJob>(),
+    of::<crate::api::sidecarset::SidecarSet>(),
+    of::<crate::api::workloadspread::WorkloadSpread>(),
+    of::<crate::api::uniteddeployment::UnitedDeployment>(),
 ];
 
 /// The controller named `name` (case-insensitive), available or not.

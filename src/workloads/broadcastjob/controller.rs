@@ -18,13 +18,31 @@ use super::plan::{self, Snapshot};
 use super::{fitness, pods};
 use crate::api::broadcastjob::{BroadcastJob, BroadcastJobStatus};
 use crate::runtime::controller::{Context, Serve};
+use crate::runtime::rbac::{KRUISE, Rule, rule};
+
+/// What it needs beyond the shared runtime's permissions and the shared groups below.
+const OWN_RULES: &[Rule] = &[
+    // delete: a finished job past its ttlSecondsAfterFinished.
+    rule(KRUISE, &["broadcastjobs"], &["list", "watch", "delete"]),
+    rule(KRUISE, &["broadcastjobs/status"], &["patch"]),
+    rule(KRUISE, &["broadcastjobs/finalizers"], &["update"]),
+    rule("", &["pods"], &["create", "delete"]),
+];
 
 pub const CONTROLLER: &str = "BroadcastJob";
 
 impl crate::runtime::driver::Reconciled for BroadcastJob {
     const CONTROLLER: &'static str = CONTROLLER;
+    const DRIVES: &'static str = "BroadcastJob";
+    const CRD: &'static str = "broadcastjobs.apps.kruise.io";
+    const RULES: &'static [&'static [Rule]] = &[OWN_RULES];
     type Revisions = crate::runtime::driver::NoRevisions;
     type Status = BroadcastJobStatus;
+
+    /// Node changes that matter to its pods' fitness.
+    fn triggers<F>(_serve: &Serve<F>) -> crate::runtime::triggers::Triggers<Self> {
+        crate::runtime::triggers::Triggers::new().nodes(interested)
+    }
 
     fn plan(
         &self,
@@ -56,17 +74,4 @@ impl crate::runtime::controller::Interest for BroadcastJob {}
 pub fn interested(job: &BroadcastJob, node: &Node) -> bool {
     let spec: PodSpec = job.spec.template.spec.clone().unwrap_or_default();
     fitness::fits(&spec, node)
-}
-
-/// Runs the BroadcastJob controller until `shutdown` resolves.
-pub async fn run<F>(serve: Serve<F>)
-where
-    F: std::future::Future<Output = ()> + Send + Sync + 'static,
-{
-    crate::runtime::driver::run::<BroadcastJob, _>(
-        "broadcastjobs.apps.kruise.io",
-        serve,
-        crate::runtime::triggers::Triggers::new().nodes(interested),
-    )
-    .await;
 }

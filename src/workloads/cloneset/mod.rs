@@ -44,6 +44,7 @@ use kube::{Resource, ResourceExt};
 use crate::api::cloneset::CloneSet;
 use crate::runtime::history as revisions;
 use crate::runtime::owner_index::OwnerIndex;
+use crate::runtime::rbac::{self, KRUISE, Rule, rule};
 use plan::Snapshot;
 
 pub const CONTROLLER: &str = "CloneSet";
@@ -67,11 +68,22 @@ where
     crate::runtime::controller::owned_by(store, index, set, CONTROLLER)
 }
 
+/// What it needs beyond the shared runtime's permissions and the shared groups below.
+const OWN_RULES: &[Rule] = &[
+    rule(KRUISE, &["clonesets"], &["list", "watch", "patch"]),
+    rule(KRUISE, &["clonesets/status"], &["patch"]),
+    // Pods and claims block their owner's deletion (OwnerReferencesPermissionEnforcement).
+    rule(KRUISE, &["clonesets/finalizers"], &["update"]),
+];
+
 /// The CloneSet as the shared reconcile driver runs it: its snapshot (owned pods, owned
 /// claims not terminating, node labels when a topology spread needs them) and its planner;
 /// the podsToDelete pruning is its own spec write.
 impl crate::runtime::driver::Reconciled for CloneSet {
     const CONTROLLER: &'static str = CONTROLLER;
+    const DRIVES: &'static str = "CloneSet";
+    const CRD: &'static str = "clonesets.apps.kruise.io";
+    const RULES: &'static [&'static [Rule]] = &[OWN_RULES, rbac::IN_PLACE_POD_OWNER, rbac::CLAIM_OWNER];
     type Revisions = crate::runtime::driver::TemplateRevisions;
     type Status = crate::api::cloneset::CloneSetStatus;
 
@@ -182,15 +194,6 @@ impl crate::runtime::driver::Reconciled for CloneSet {
             source,
         }
     }
-}
-
-/// Runs the CloneSet controller until `shutdown` resolves (in-flight reconciles finish).
-pub async fn run<F>(serve: Serve<F>)
-where
-    F: std::future::Future<Output = ()> + Send + Sync + 'static,
-{
-    crate::runtime::driver::run::<CloneSet, _>("clonesets", serve, crate::runtime::triggers::Triggers::new())
-        .await;
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ use super::plan::{self, Child, ChildKind, Snapshot};
 use crate::api::broadcastjob::BroadcastJob;
 use crate::api::cronjob::{AdvancedCronJob, AdvancedCronJobStatus};
 use crate::runtime::controller::{Context, Error, Serve};
+use crate::runtime::rbac::{KRUISE, Rule, rule};
 
 pub const CONTROLLER: &str = "AdvancedCronJob";
 
@@ -52,6 +53,16 @@ fn children(ctx: &Context, job: &AdvancedCronJob) -> Vec<Child> {
     }
 }
 
+/// What it needs beyond the shared runtime's permissions and the shared groups below.
+const OWN_RULES: &[Rule] = &[
+    rule(KRUISE, &["advancedcronjobs"], &["list", "watch"]),
+    rule(KRUISE, &["advancedcronjobs/status"], &["patch"]),
+    rule(KRUISE, &["advancedcronjobs/finalizers"], &["update"]),
+    // What it runs: a Job or a BroadcastJob.
+    rule("batch", &["jobs"], &["list", "watch", "create", "delete"]),
+    rule(KRUISE, &["broadcastjobs"], &["list", "watch", "create", "delete"]),
+];
+
 /// The cached children of kind `C` controlled by `uid`, each read by `read` into its
 /// conditions' `(type, status)` and its start time.
 fn views<C>(
@@ -78,8 +89,19 @@ where
 
 impl crate::runtime::driver::Reconciled for AdvancedCronJob {
     const CONTROLLER: &'static str = CONTROLLER;
+    const DRIVES: &'static str = "AdvancedCronJob";
+    const CRD: &'static str = "advancedcronjobs.apps.kruise.io";
+    const RULES: &'static [&'static [Rule]] = &[OWN_RULES];
     type Revisions = crate::runtime::driver::NoRevisions;
     type Status = AdvancedCronJobStatus;
+
+    /// The Jobs and BroadcastJobs it runs.
+    fn triggers<F>(serve: &Serve<F>) -> crate::runtime::triggers::Triggers<Self> {
+        let (client, namespace) = (&serve.client, serve.namespace.as_deref());
+        crate::runtime::triggers::Triggers::new()
+            .children::<Job>(client, namespace, |_, _| false)
+            .children::<BroadcastJob>(client, namespace, |_, _| false)
+    }
 
     fn plan(
         &self,
@@ -115,17 +137,3 @@ impl crate::runtime::driver::Reconciled for AdvancedCronJob {
 
 /// An AdvancedCronJob wants no orphan pod and owns no claim.
 impl crate::runtime::controller::Interest for AdvancedCronJob {}
-
-/// Runs the AdvancedCronJob controller until `shutdown` resolves.
-pub async fn run<F>(serve: Serve<F>)
-where
-    F: std::future::Future<Output = ()> + Send + Sync + 'static,
-{
-    let client = serve.client.clone();
-    let namespace = serve.namespace.clone();
-    let triggers = crate::runtime::triggers::Triggers::new()
-        .children::<Job>(&client, namespace.as_deref(), |_, _| false)
-        .children::<BroadcastJob>(&client, namespace.as_deref(), |_, _| false);
-    crate::runtime::driver::run::<AdvancedCronJob, _>("advancedcronjobs.apps.kruise.io", serve, triggers)
-        .await;
-}

@@ -22,8 +22,16 @@ use super::nodes;
 use super::plan::{self, Snapshot};
 use crate::api::daemonset::{DaemonSet, DaemonSetStatus};
 use crate::runtime::controller::{Context, Serve};
+use crate::runtime::rbac::{self, KRUISE, Rule, rule};
 
 pub const CONTROLLER: &str = "DaemonSet";
+
+/// What it needs beyond the shared runtime's permissions and the shared groups below.
+const OWN_RULES: &[Rule] = &[
+    rule(KRUISE, &["daemonsets"], &["list", "watch"]),
+    rule(KRUISE, &["daemonsets/status"], &["patch"]),
+    rule(KRUISE, &["daemonsets/finalizers"], &["update"]),
+];
 
 impl crate::runtime::history::Workload for DaemonSet {
     const KIND: &'static str = CONTROLLER;
@@ -51,8 +59,16 @@ impl crate::runtime::history::Workload for DaemonSet {
 
 impl crate::runtime::driver::Reconciled for DaemonSet {
     const CONTROLLER: &'static str = CONTROLLER;
+    const DRIVES: &'static str = "Advanced DaemonSet";
+    const CRD: &'static str = "daemonsets.apps.kruise.io";
+    const RULES: &'static [&'static [Rule]] = &[OWN_RULES, rbac::IN_PLACE_POD_OWNER];
     type Revisions = crate::runtime::driver::TemplateRevisions;
     type Status = DaemonSetStatus;
+
+    /// Node changes that matter to its pods' fitness.
+    fn triggers<F>(_serve: &Serve<F>) -> crate::runtime::triggers::Triggers<Self> {
+        crate::runtime::triggers::Triggers::new().nodes(interested)
+    }
 
     fn plan(
         &self,
@@ -140,17 +156,4 @@ pub fn interested(set: &DaemonSet, node: &Node) -> bool {
         .and_then(|s| Selector::try_from(s).ok())
         .is_some_and(|s| s.matches(node.labels()));
     fit.should_run || fit.should_continue || picked
-}
-
-/// Runs the Advanced DaemonSet controller until `shutdown` resolves.
-pub async fn run<F>(serve: Serve<F>)
-where
-    F: std::future::Future<Output = ()> + Send + Sync + 'static,
-{
-    crate::runtime::driver::run::<DaemonSet, _>(
-        "daemonsets.apps.kruise.io",
-        serve,
-        crate::runtime::triggers::Triggers::new().nodes(interested),
-    )
-    .await;
 }

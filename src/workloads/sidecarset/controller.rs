@@ -24,13 +24,37 @@ use kube::runtime::reflector::ObjectRef;
 use super::matching;
 use crate::api::sidecarset::{SidecarSet, SidecarSetStatus};
 use crate::runtime::controller::{Context, Serve};
+use crate::runtime::rbac::{KRUISE, Rule, rule};
+
+/// What it needs beyond the shared runtime's permissions and the shared groups below.
+const OWN_RULES: &[Rule] = &[
+    // patch: the hash annotations.
+    rule(KRUISE, &["sidecarsets"], &["list", "watch", "patch"]),
+    rule(KRUISE, &["sidecarsets/status"], &["patch"]),
+    rule("", &["namespaces"], &["list", "watch"]),
+    rule("", &["pods"], &["patch"]),
+    rule("", &["pods/status"], &["patch"]),
+    rule("apps", &["controllerrevisions"], &["create", "patch", "delete"]),
+];
 
 pub const CONTROLLER: &str = "SidecarSet";
 
 impl crate::runtime::driver::Reconciled for SidecarSet {
     const CONTROLLER: &'static str = CONTROLLER;
+    const DRIVES: &'static str = "SidecarSet";
+    const CRD: &'static str = "sidecarsets.apps.kruise.io";
+    const RULES: &'static [&'static [Rule]] = &[OWN_RULES];
     type Revisions = super::revision_sync::SidecarSetRevisions;
     type Status = SidecarSetStatus;
+
+    /// Namespaces (their labels), for the sets with a `namespaceSelector`.
+    fn triggers<F>(serve: &Serve<F>) -> crate::runtime::triggers::Triggers<Self> {
+        crate::runtime::triggers::Triggers::new().children::<Namespace>(
+            &serve.client,
+            None,
+            |set: &SidecarSet, _| set.spec.namespace_selector.is_some(),
+        )
+    }
 
     fn plan(
         &self,
@@ -89,18 +113,4 @@ impl crate::runtime::controller::Interest for SidecarSet {
     fn follows_controlled_pods() -> bool {
         true
     }
-}
-
-/// Runs the SidecarSet controller until `shutdown` resolves.
-pub async fn run<F>(serve: Serve<F>)
-where
-    F: std::future::Future<Output = ()> + Send + Sync + 'static,
-{
-    let client = serve.client.clone();
-    let triggers = crate::runtime::triggers::Triggers::new().children::<Namespace>(
-        &client,
-        None,
-        |set: &SidecarSet, _| set.spec.namespace_selector.is_some(),
-    );
-    crate::runtime::driver::run::<SidecarSet, _>("sidecarsets.apps.kruise.io", serve, triggers).await;
 }

@@ -21,17 +21,28 @@ use kube::ResourceExt;
 
 use super::plan::{self, Snapshot};
 use crate::api::statefulset::v1beta1::{StatefulSet, StatefulSetStatus};
-use crate::runtime::controller::{Context, Error, Serve};
+use crate::runtime::controller::{Context, Error};
+use crate::runtime::rbac::{self, KRUISE, Rule, rule};
 
 pub const CONTROLLER: &str = "StatefulSet";
 
 crate::impl_workload!(StatefulSet, CONTROLLER);
+
+/// What it needs beyond the shared runtime's permissions and the shared groups below.
+const OWN_RULES: &[Rule] = &[
+    rule(KRUISE, &["statefulsets"], &["list", "watch"]),
+    rule(KRUISE, &["statefulsets/status"], &["patch"]),
+    rule(KRUISE, &["statefulsets/finalizers"], &["update"]),
+];
 
 /// The Advanced StatefulSet as the shared reconcile driver runs it: its snapshot (owned
 /// pods, orphans at its ordinal names, the claims of its ordinals) and its planner; a
 /// failed write shows as the round's `FailedCreatePod` / `FailedUpdatePod` condition.
 impl crate::runtime::driver::Reconciled for StatefulSet {
     const CONTROLLER: &'static str = CONTROLLER;
+    const DRIVES: &'static str = "Advanced StatefulSet";
+    const CRD: &'static str = "statefulsets.apps.kruise.io";
+    const RULES: &'static [&'static [Rule]] = &[OWN_RULES, rbac::IN_PLACE_POD_OWNER, rbac::CLAIM_OWNER];
     type Revisions = crate::runtime::driver::TemplateRevisions;
     type Status = StatefulSetStatus;
 
@@ -195,19 +206,6 @@ fn failure_condition(error: &Error) -> Option<crate::api::common::Condition> {
         message: Some(error.to_string()),
         observed_generation: None,
     })
-}
-
-/// Runs the Advanced StatefulSet controller until `shutdown` resolves.
-pub async fn run<F>(serve: Serve<F>)
-where
-    F: std::future::Future<Output = ()> + Send + Sync + 'static,
-{
-    crate::runtime::driver::run::<StatefulSet, _>(
-        "statefulsets.apps.kruise.io",
-        serve,
-        crate::runtime::triggers::Triggers::new(),
-    )
-    .await;
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ use crate::runtime::context::pods_controlled_by;
 use crate::runtime::controller::{Context, Error, Serve};
 use crate::runtime::decoded::Decoded;
 use crate::runtime::driver::Planned;
+use crate::runtime::rbac::{KRUISE, Rule, rule};
 
 pub const CONTROLLER: &str = "UnitedDeployment";
 
@@ -54,6 +55,27 @@ fn found<C: Resource + serde::Serialize>(kind: ChildKind, object: &C, pods: Vec<
 fn own_pods<C: Resource>(ctx: &Context, object: &C) -> Vec<Arc<Pod>> {
     pods_controlled_by(ctx, object.meta().uid.as_deref().unwrap_or_default())
 }
+
+/// What it needs beyond the shared runtime's permissions and the shared groups below.
+const OWN_RULES: &[Rule] = &[
+    rule(KRUISE, &["uniteddeployments"], &["list", "watch"]),
+    rule(KRUISE, &["uniteddeployments/status"], &["patch"]),
+    rule(KRUISE, &["uniteddeployments/finalizers"], &["update"]),
+    // Its subset workloads, of every kind it supports.
+    rule(
+        "apps",
+        &["statefulsets", "deployments"],
+        &["list", "watch", "create", "patch", "delete"],
+    ),
+    rule(
+        KRUISE,
+        &["statefulsets", "clonesets"],
+        &["list", "watch", "create", "patch", "delete"],
+    ),
+    rule("apps", &["replicasets"], &["list", "watch"]),
+    rule("", &["pods"], &["patch", "delete"]),
+    rule("apps", &["controllerrevisions"], &["create", "patch", "delete"]),
+];
 
 /// Every workload of the four kinds `ud` controls, with its pods.
 fn children(ctx: &Context, ud: &UnitedDeployment) -> Vec<Found> {
@@ -96,8 +118,22 @@ fn children(ctx: &Context, ud: &UnitedDeployment) -> Vec<Found> {
 
 impl crate::runtime::driver::Reconciled for UnitedDeployment {
     const CONTROLLER: &'static str = CONTROLLER;
+    const DRIVES: &'static str = "UnitedDeployment";
+    const CRD: &'static str = "uniteddeployments.apps.kruise.io";
+    const RULES: &'static [&'static [Rule]] = &[OWN_RULES];
     type Revisions = UnitedDeploymentRevisions;
     type Status = UnitedDeploymentStatus;
+
+    /// Its subset workloads, of every kind it supports (and the Deployments' ReplicaSets).
+    fn triggers<F>(serve: &Serve<F>) -> crate::runtime::triggers::Triggers<Self> {
+        let (client, scope) = (&serve.client, serve.namespace.as_deref());
+        crate::runtime::triggers::Triggers::new()
+            .children::<StatefulSet>(client, scope, |_, _| false)
+            .children::<Decoded<AdvancedStatefulSet>>(client, scope, |_, _| false)
+            .children::<Decoded<CloneSet>>(client, scope, |_, _| false)
+            .children::<Deployment>(client, scope, |_, _| false)
+            .children::<ReplicaSet>(client, scope, |_, _| false)
+    }
 
     fn plan(
         &self,
@@ -152,21 +188,3 @@ impl crate::runtime::driver::Reconciled for UnitedDeployment {
 
 /// A UnitedDeployment wants no orphan pod and owns no claim.
 impl crate::runtime::controller::Interest for UnitedDeployment {}
-
-/// Runs the UnitedDeployment controller until `shutdown` resolves.
-pub async fn run<F>(serve: Serve<F>)
-where
-    F: std::future::Future<Output = ()> + Send + Sync + 'static,
-{
-    let client = serve.client.clone();
-    let scope = serve.namespace.clone();
-    let scope = scope.as_deref();
-    let triggers = crate::runtime::triggers::Triggers::new()
-        .children::<StatefulSet>(&client, scope, |_, _| false)
-        .children::<Decoded<AdvancedStatefulSet>>(&client, scope, |_, _| false)
-        .children::<Decoded<CloneSet>>(&client, scope, |_, _| false)
-        .children::<Deployment>(&client, scope, |_, _| false)
-        .children::<ReplicaSet>(&client, scope, |_, _| false);
-    crate::runtime::driver::run::<UnitedDeployment, _>("uniteddeployments.apps.kruise.io", serve, triggers)
-        .await;
-}

@@ -35,6 +35,7 @@ use crate::runtime::context::pods_controlled_by;
 use crate::runtime::controller::{Context, Serve};
 use crate::runtime::decoded::Decoded;
 use crate::runtime::driver::Planned;
+use crate::runtime::rbac::{KRUISE, Rule, rule};
 
 pub const CONTROLLER: &str = "WorkloadSpread";
 
@@ -137,6 +138,22 @@ fn ignored<C>(_: &C) -> Result<String, String> {
     Ok(VERSION_IGNORED.into())
 }
 
+/// What it needs beyond the shared runtime's permissions and the shared groups below.
+const OWN_RULES: &[Rule] = &[
+    rule(KRUISE, &["workloadspreads"], &["list", "watch"]),
+    rule(KRUISE, &["workloadspreads/status"], &["patch"]),
+    // Every kind a WorkloadSpread can target (read only).
+    rule(
+        "apps",
+        &["deployments", "replicasets", "statefulsets"],
+        &["list", "watch"],
+    ),
+    rule("batch", &["jobs"], &["list", "watch"]),
+    rule(KRUISE, &["clonesets", "statefulsets"], &["list", "watch"]),
+    // The subset and deletion-cost annotations; pods stuck in a subset go.
+    rule("", &["pods"], &["patch", "delete"]),
+];
+
 /// The target of `reference` in `namespace`, from the caches (None: not there).
 fn find(ctx: &Context, namespace: &str, reference: &TargetReference) -> Option<Found> {
     let name = reference.name.as_str();
@@ -165,9 +182,36 @@ fn find(ctx: &Context, namespace: &str, reference: &TargetReference) -> Option<F
 
 impl crate::runtime::driver::Reconciled for WorkloadSpread {
     const CONTROLLER: &'static str = CONTROLLER;
+    const DRIVES: &'static str = "WorkloadSpread";
+    const CRD: &'static str = "workloadspreads.apps.kruise.io";
+    const RULES: &'static [&'static [Rule]] = &[OWN_RULES];
     const GUARDED_STATUS: bool = true;
     type Revisions = crate::runtime::driver::NoRevisions;
     type Status = WorkloadSpreadStatus;
+
+    /// The workloads it targets (and their ReplicaSets), of every kind it supports, and the
+    /// custom workloads of OpenKruise's whitelist that the API server serves.
+    fn triggers<F>(serve: &Serve<F>) -> crate::runtime::triggers::Triggers<Self> {
+        let (client, scope) = (&serve.client, serve.namespace.as_deref());
+        let triggers = crate::runtime::triggers::Triggers::new()
+            .followed::<Deployment>(client, scope, targets)
+            .followed::<ReplicaSet>(client, scope, targets)
+            .followed::<StatefulSet>(client, scope, targets)
+            .followed::<Job>(client, scope, targets)
+            .followed::<Decoded<CloneSet>>(client, scope, targets)
+            .followed::<Decoded<AdvancedStatefulSet>>(client, scope, targets);
+        serve
+            .configuration
+            .custom_workloads
+            .iter()
+            .filter_map(|w| w.resource.as_ref())
+            .fold(triggers, |triggers, resource| {
+                let (group, kind) = (resource.group.clone(), resource.kind.clone());
+                triggers.dynamic(client, scope, resource, move |ws, object| {
+                    targets_custom(ws, &group, &kind, object)
+                })
+            })
+    }
 
     fn plan(
         &self,
@@ -254,33 +298,4 @@ fn targets_custom(ws: &WorkloadSpread, group: &str, kind: &str, object: &kube::c
     kind == wanted.kind
         && group == target::group_of(&wanted.api_version)
         && object.metadata.name.as_deref() == Some(wanted.name.as_str())
-}
-
-/// Runs the WorkloadSpread controller until `shutdown` resolves.
-pub async fn run<F>(serve: Serve<F>)
-where
-    F: std::future::Future<Output = ()> + Send + Sync + 'static,
-{
-    let client = serve.client.clone();
-    let scope = serve.namespace.clone();
-    let scope = scope.as_deref();
-    let triggers = crate::runtime::triggers::Triggers::new()
-        .followed::<Deployment>(&client, scope, targets)
-        .followed::<ReplicaSet>(&client, scope, targets)
-        .followed::<StatefulSet>(&client, scope, targets)
-        .followed::<Job>(&client, scope, targets)
-        .followed::<Decoded<CloneSet>>(&client, scope, targets)
-        .followed::<Decoded<AdvancedStatefulSet>>(&client, scope, targets);
-    // The custom workloads of OpenKruise's whitelist that the API server serves.
-    let custom = serve.configuration.custom_workloads.clone();
-    let triggers = custom
-        .iter()
-        .filter_map(|w| w.resource.as_ref())
-        .fold(triggers, |triggers, resource| {
-            let (group, kind) = (resource.group.clone(), resource.kind.clone());
-            triggers.dynamic(&client, scope, resource, move |ws, object| {
-                targets_custom(ws, &group, &kind, object)
-            })
-        });
-    crate::runtime::driver::run::<WorkloadSpread, _>("workloadspreads.apps.kruise.io", serve, triggers).await;
 }
