@@ -78,7 +78,7 @@ pub fn broadcastjob(name: &str, job: &Value, pods: &[Pod]) -> (String, Vec<Leaf>
     let mut leaves: Vec<(String, Leaf)> = pods
         .iter()
         .map(|p| {
-            let node = crate::workloads::daemonset::nodes::node_of(p)
+            let node = crate::workloads::common::node_fit::node_of(p)
                 .unwrap_or("-")
                 .to_string();
             let phase = p

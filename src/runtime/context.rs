@@ -51,8 +51,13 @@ pub enum Error {
         name: String,
         source: kube::Error,
     },
-    #[error("pruning spec.scaleStrategy.podsToDelete of CloneSet {name}: {source}")]
-    PrunePodsToDelete { name: String, source: kube::Error },
+    /// The kind's own spec write (a CloneSet pruning `scaleStrategy.podsToDelete`).
+    #[error("patching the spec of {kind} {name}: {source}")]
+    PatchSpec {
+        kind: &'static str,
+        name: String,
+        source: kube::Error,
+    },
     #[error("{0}")]
     Internal(String),
 }
@@ -70,7 +75,7 @@ impl Error {
             Error::WriteChild { verb, .. } => verb.reason(),
             Error::WriteRevision { .. } => "WriteRevision",
             Error::PatchStatus { .. } => "PatchStatus",
-            Error::PrunePodsToDelete { .. } => "PrunePodsToDelete",
+            Error::PatchSpec { .. } => "PatchSpec",
             Error::Internal(_) => "Internal",
         }
     }

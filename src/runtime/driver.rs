@@ -188,15 +188,6 @@ where
     fn with_failure(&self, planned: Option<Self::Status>, _error: &Error) -> Option<Self::Status> {
         planned
     }
-
-    /// The error of a failed spec patch.
-    fn spec_patch_error(&self, source: kube::Error) -> Error {
-        Error::Internal(format!(
-            "patching {} {}: {source}",
-            Self::CONTROLLER,
-            self.name_any()
-        ))
-    }
 }
 
 /// How a kind keeps its revision history (the driver finds or writes the update revision
@@ -498,7 +489,11 @@ where
     {
         Ok(_) => Ok(()),
         Err(kube::Error::Api(s)) if s.is_conflict() => Ok(()),
-        Err(source) => Err(object.spec_patch_error(source)),
+        Err(source) => Err(Error::PatchSpec {
+            kind: K::CONTROLLER,
+            name: object.name_any(),
+            source,
+        }),
     }
 }
 

@@ -13,7 +13,7 @@ use k8s_openapi::api::core::v1::{Node, PodSpec, Taint, Toleration};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use kube_quantity::ParsedQuantity;
 
-use crate::workloads::daemonset::nodes;
+use crate::workloads::common::node_fit as nodes;
 
 /// The taint an unschedulable node is treated as carrying.
 const UNSCHEDULABLE_TAINT: &str = "node.kubernetes.io/unschedulable";

@@ -352,7 +352,7 @@ fn pods_by_node<'a>(snapshot: &Snapshot<'a>, plan: &mut Plan) -> BTreeMap<String
     sorted.sort_by_key(|p| (p.metadata.creation_timestamp.clone().map(|t| t.0), p.name_any()));
     let mut by_node: BTreeMap<String, &Pod> = BTreeMap::new();
     for pod in sorted {
-        let Some(node) = crate::workloads::daemonset::nodes::node_of(pod) else {
+        let Some(node) = crate::workloads::common::node_fit::node_of(pod) else {
             continue;
         };
         if let Some(before) = by_node.insert(node.to_string(), pod) {

@@ -299,7 +299,7 @@ proptest! {
         let plan = run(&j, &all, &pods);
         let active_before = pods.iter().filter(|p| matches!(phase_of(p), "Running" | "Pending")).count() as i64;
         let created = created_on(&plan);
-        let with_pod: BTreeSet<String> = pods.iter().filter_map(|p| crate::workloads::daemonset::nodes::node_of(p).map(str::to_owned)).collect();
+        let with_pod: BTreeSet<String> = pods.iter().filter_map(|p| crate::workloads::common::node_fit::node_of(p).map(str::to_owned)).collect();
         prop_assert!(created.iter().all(|n| !with_pod.contains(n)));
         let unique: BTreeSet<&String> = created.iter().collect();
         prop_assert_eq!(unique.len(), created.len());

@@ -14,8 +14,8 @@ use kube::{Resource, ResourceExt};
 
 use crate::api::broadcastjob::{BroadcastJob, JOB_NAME_LABEL, JOB_UID_LABEL};
 use crate::runtime::actions::Action;
+use crate::workloads::common::node_fit::pin_to_node;
 use crate::workloads::common::pod_names::random_id;
-use crate::workloads::daemonset::nodes::pin_to_node;
 
 /// The two labels every pod of `job` carries.
 pub fn job_labels(job: &BroadcastJob) -> BTreeMap<String, String> {

@@ -187,13 +187,6 @@ impl crate::runtime::driver::Reconciled for CloneSet {
         });
         Some(status)
     }
-
-    fn spec_patch_error(&self, source: kube::Error) -> Error {
-        Error::PrunePodsToDelete {
-            name: self.name_any(),
-            source,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -9,8 +9,10 @@ pub mod int_or_percent;
 #[cfg(test)]
 pub mod json_pointer;
 pub mod names;
+pub mod node_fit;
 pub mod order;
 pub mod pod_names;
+pub mod quantity;
 pub mod refusals;
 pub mod scatter;
 #[cfg(test)]

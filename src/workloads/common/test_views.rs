@@ -30,7 +30,7 @@ pub fn created_pods(actions: &[Action]) -> Vec<&Pod> {
 pub fn created_on(actions: &[Action]) -> Vec<String> {
     created_pods(actions)
         .into_iter()
-        .filter_map(|p| crate::workloads::daemonset::nodes::node_of(p).map(str::to_owned))
+        .filter_map(|p| crate::workloads::common::node_fit::node_of(p).map(str::to_owned))
         .collect()
 }
 

@@ -1,7 +1,8 @@
-use k8s_openapi::api::core::v1::{Node, Pod, PodSpec};
+use k8s_openapi::api::core::v1::{Node, PodSpec};
 use serde_json::json;
 
 use super::*;
+use crate::workloads::common::node_fit::NOT_FIT;
 
 fn node(name: &str, labels: serde_json::Value, taints: serde_json::Value) -> Node {
     serde_json::from_value(json!({ "metadata": { "name": name, "labels": labels },
@@ -127,34 +128,4 @@ fn daemon_tolerations_are_added_once_and_network_only_with_host_network() {
     assert_eq!(once.tolerations.as_ref().map(Vec::len), Some(6));
     let host = with_daemon_tolerations(&spec(json!({ "hostNetwork": true })));
     assert_eq!(host.tolerations.as_ref().map(Vec::len), Some(7));
-}
-
-#[test]
-fn a_pinned_pod_names_its_node_and_keeps_preferred_terms() {
-    let mut pinned = spec(json!({ "affinity": { "nodeAffinity": {
-        "requiredDuringSchedulingIgnoredDuringExecution": { "nodeSelectorTerms": [
-            { "matchExpressions": [{ "key": "zone", "operator": "In", "values": ["a"] }] }] },
-        "preferredDuringSchedulingIgnoredDuringExecution": [{ "weight": 1, "preference": {
-            "matchExpressions": [{ "key": "ssd", "operator": "Exists" }] } }] } } }));
-    pin_to_node(&mut pinned, "n7");
-    let pod = Pod {
-        spec: Some(pinned.clone()),
-        ..Pod::default()
-    };
-    assert_eq!(node_of(&pod), Some("n7"));
-    let affinity = pinned
-        .affinity
-        .and_then(|a| a.node_affinity)
-        .expect("node affinity");
-    assert!(
-        affinity
-            .preferred_during_scheduling_ignored_during_execution
-            .is_some()
-    );
-    let bound = Pod {
-        spec: Some(spec(json!({ "nodeName": "n3" }))),
-        ..Pod::default()
-    };
-    assert_eq!(node_of(&bound), Some("n3"));
-    assert_eq!(node_of(&Pod::default()), None);
 }

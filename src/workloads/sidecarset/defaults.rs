@@ -17,7 +17,6 @@ use serde_json::{Value, json};
 use k8s_openapi::api::core::v1::{Container, HTTPGetAction, Probe};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 
-use super::go_json;
 use crate::api::sidecarset::{PodInjectPolicy, ShareVolumePolicyType, SidecarContainer};
 use crate::runtime::template_defaults::volume_defaulted;
 
@@ -113,7 +112,9 @@ fn container_defaulted(container: &mut Container) {
             .flatten()
         {
             for quantity in list.values_mut() {
-                if let Some(rounded) = go_json::quantity_rounded_up_to_milli(&quantity.0) {
+                if let Some(rounded) =
+                    crate::workloads::common::quantity::quantity_rounded_up_to_milli(&quantity.0)
+                {
                     *quantity = Quantity(rounded);
                 }
             }

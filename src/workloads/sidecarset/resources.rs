@@ -40,6 +40,8 @@ use std::collections::BTreeMap;
 use k8s_openapi::api::core::v1::{Container, PodSpec, ResourceRequirements};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use kube_quantity::ParsedQuantity;
+
+use crate::workloads::common::quantity::{Format, canonical_millis};
 use regex::Regex;
 
 use crate::api::sidecarset::is_native_sidecar;
@@ -235,17 +237,6 @@ fn aggregate(
 
 // ---- quantities ----
 
-/// How Kubernetes prints a quantity: by the suffix it was written with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Format {
-    /// `m`, none, `k`, `M`, ... (powers of 1000).
-    DecimalSi,
-    /// `Ki`, `Mi`, ... (powers of 1024).
-    BinarySi,
-    /// `e3`, `e-3`, ...
-    DecimalExponent,
-}
-
 /// A quantity in whole thousandths of its unit, with the format it prints in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Amount {
@@ -349,54 +340,7 @@ fn truncated(value: f64) -> Result<i128, String> {
 
 /// Kubernetes' canonical string of `amount` (`Quantity.String()`).
 fn canonical(amount: Amount) -> String {
-    if amount.millis == 0 {
-        return "0".into();
-    }
-    let whole_bytes = amount.millis % 1000 == 0;
-    if amount.format == Format::BinarySi && amount.millis.unsigned_abs() >= 1_024_000 && whole_bytes {
-        return canonical_binary(amount.millis / 1000);
-    }
-    let format = match amount.format {
-        Format::DecimalExponent => Format::DecimalExponent,
-        _ => Format::DecimalSi,
-    };
-    canonical_decimal(amount.millis, format)
-}
-
-/// `bytes` as the largest power of 1024 that divides it exactly (`1536Mi`).
-fn canonical_binary(bytes: i128) -> String {
-    const SUFFIXES: [&str; 7] = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
-    let (mut mantissa, mut power) = (bytes, 0);
-    while power + 1 < SUFFIXES.len() && mantissa % 1024 == 0 {
-        mantissa /= 1024;
-        power += 1;
-    }
-    format!("{mantissa}{}", SUFFIXES[power])
-}
-
-/// `millis` / 1000 with trailing zeros moved into an exponent that is a multiple of 3.
-fn canonical_decimal(millis: i128, format: Format) -> String {
-    let (mut mantissa, mut exponent) = (millis, -3_i32);
-    while mantissa % 10 == 0 {
-        mantissa /= 10;
-        exponent += 1;
-    }
-    while exponent.rem_euclid(3) != 0 {
-        mantissa *= 10;
-        exponent -= 1;
-    }
-    let suffix = match (format, exponent) {
-        (_, 0) => String::new(),
-        (Format::DecimalSi, -3) => "m".into(),
-        (Format::DecimalSi, 3) => "k".into(),
-        (Format::DecimalSi, 6) => "M".into(),
-        (Format::DecimalSi, 9) => "G".into(),
-        (Format::DecimalSi, 12) => "T".into(),
-        (Format::DecimalSi, 15) => "P".into(),
-        (Format::DecimalSi, 18) => "E".into(),
-        _ => format!("e{exponent}"),
-    };
-    format!("{mantissa}{suffix}")
+    canonical_millis(amount.millis, amount.format)
 }
 
 // ---- values and operators ----

@@ -36,7 +36,7 @@ use super::deleting::matched;
 use super::place::{UNPLACED_ANNOTATION, capacity};
 use crate::api::workloadspread::{MATCHED_WORKLOADSPREAD_ANNOTATION, WorkloadSpread, WorkloadSpreadSubset};
 use crate::runtime::strategic_merge;
-use crate::workloads::daemonset::nodes::{term_matches, tolerates};
+use crate::workloads::common::node_fit::{term_matches, tolerates};
 
 /// WorkloadSpread annotation: `true` keeps the subset patch's metadata off adopted pods.
 pub const IGNORE_PATCH_EXISTING_PODS_METADATA: &str =
