@@ -16,6 +16,7 @@
 //! ran gets the same revision).
 use serde_json::{Value, json};
 
+use crate::api::KruiseKind;
 use crate::runtime::history::DEFAULT_REVISION_HISTORY_LIMIT;
 use crate::runtime::template_defaults;
 use crate::workloads::cloneset::numbers::DEFAULT_MAX_UNAVAILABLE;
@@ -194,19 +195,22 @@ pub fn advancedcronjob(object: &Value) -> Value {
 /// create, and on an update that changed it, as upstream; never a DaemonSet's, whose
 /// webhook upstream leaves the template alone). `old`: the stored object on an update.
 pub fn of(kind: &str, object: &Value, old: Option<&Value>, template: bool) -> Option<Value> {
-    let mut out = match kind {
-        "CloneSet" => cloneset(object),
-        "StatefulSet" => statefulset(object),
-        "DaemonSet" => return Some(daemonset(object)),
-        "SidecarSet" => return Some(crate::workloads::sidecarset::defaults::defaulted(object)),
-        "UnitedDeployment" => return Some(crate::workloads::uniteddeployment::validation::defaulted(object)),
+    let mut out = match KruiseKind::named(kind)? {
+        KruiseKind::CloneSet => cloneset(object),
+        KruiseKind::StatefulSet => statefulset(object),
+        KruiseKind::DaemonSet => return Some(daemonset(object)),
+        KruiseKind::SidecarSet => return Some(crate::workloads::sidecarset::defaults::defaulted(object)),
+        KruiseKind::UnitedDeployment => {
+            return Some(crate::workloads::uniteddeployment::validation::defaulted(object));
+        }
         // Their pod templates are left as written: upstream's template defaults would make
         // an unset restartPolicy `Always`, which a job's pods cannot have.
-        "BroadcastJob" => return Some(broadcastjob(object)),
-        "AdvancedCronJob" => return Some(advancedcronjob(object)),
+        KruiseKind::BroadcastJob => return Some(broadcastjob(object)),
+        KruiseKind::AdvancedCronJob => return Some(advancedcronjob(object)),
         // Not defaults: the renamed fields under both versions' names.
-        "WorkloadSpread" => return Some(crate::workloads::workloadspread::spelling::mirrored(object, old)),
-        _ => return None,
+        KruiseKind::WorkloadSpread => {
+            return Some(crate::workloads::workloadspread::spelling::mirrored(object, old));
+        }
     };
     if template && out["spec"]["template"].is_object() {
         out["spec"]["template"] = template_defaults::defaulted(&out["spec"]["template"]);

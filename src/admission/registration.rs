@@ -74,35 +74,27 @@ impl Endpoint {
     }
 }
 
-/// The kinds whose defaults and refusals the server answers (the workloads, and the
-/// cluster-scoped SidecarSet).
+/// The kinds whose defaults and refusals the server answers: every OpenKruise kind, the
+/// namespaced ones in one rule (a run's namespace selector applies), the cluster-scoped
+/// ones (a SidecarSet) in another.
 fn workload_rules() -> Vec<RuleWithOperations> {
-    vec![
-        RuleWithOperations {
-            api_groups: Some(vec!["apps.kruise.io".into()]),
-            api_versions: Some(vec!["*".into()]),
-            operations: Some(vec!["CREATE".into(), "UPDATE".into()]),
-            resources: Some(vec![
-                "clonesets".into(),
-                "statefulsets".into(),
-                "daemonsets".into(),
-                "broadcastjobs".into(),
-                "advancedcronjobs".into(),
-                "workloadspreads".into(),
-                "uniteddeployments".into(),
-            ]),
-            scope: Some("Namespaced".into()),
-        },
-        RuleWithOperations {
-            api_groups: Some(vec!["apps.kruise.io".into()]),
-            api_versions: Some(vec!["*".into()]),
-            operations: Some(vec!["CREATE".into(), "UPDATE".into()]),
-            resources: Some(vec!["sidecarsets".into()]),
-            // A namespace selector does not apply to a cluster-scoped object: every run's
-            // server judges it (the same pure rules).
-            scope: Some("Cluster".into()),
-        },
-    ]
+    let plurals = |namespaced: bool| -> Vec<String> {
+        crate::api::KruiseKind::ALL
+            .into_iter()
+            .filter(|k| k.namespaced() == namespaced)
+            .map(|k| k.resource().plural)
+            .collect()
+    };
+    let rule = |namespaced: bool| RuleWithOperations {
+        api_groups: Some(vec![crate::api::GROUP.into()]),
+        api_versions: Some(vec!["*".into()]),
+        operations: Some(vec!["CREATE".into(), "UPDATE".into()]),
+        resources: Some(plurals(namespaced)),
+        // A namespace selector does not apply to a cluster-scoped object: every run's
+        // server judges it (the same pure rules).
+        scope: Some(if namespaced { "Namespaced" } else { "Cluster" }.into()),
+    };
+    vec![rule(true), rule(false)]
 }
 
 /// The configurations' name for a run scoped to `scope` (None: all namespaces).

@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use super::defaults;
 use super::shared::Shared;
+use crate::api::KruiseKind;
 use crate::api::cloneset::CloneSet;
 use crate::api::daemonset::DaemonSet;
 use crate::api::sidecarset::SidecarSet;
@@ -113,42 +114,53 @@ fn defaults_patch(
     }
 }
 
-/// Why an object of `kind` must be refused (None: it may be stored). Pure.
+/// Why an object of `kind` must be refused (None: it may be stored; a kind not ours is
+/// not judged here). Pure.
 pub fn validate_object(kind: &str, object: &Value) -> Option<String> {
-    match kind {
-        "CloneSet" => judged::<CloneSet>(kind, object, |s| (&s.spec.selector, &s.spec.template)),
+    let kruise = KruiseKind::named(kind)?;
+    match kruise {
+        KruiseKind::CloneSet => judged::<CloneSet>(kind, object, |s| (&s.spec.selector, &s.spec.template)),
         // Both versions are read by the v1beta1 shape (a superset of v1alpha1).
-        "StatefulSet" => judged::<StatefulSet>(kind, object, |s| (&s.spec.selector, &s.spec.template)),
+        KruiseKind::StatefulSet => {
+            judged::<StatefulSet>(kind, object, |s| (&s.spec.selector, &s.spec.template))
+        }
         // Its update-strategy rules do not depend on the nodes (0 stands for them).
-        "DaemonSet" => {
-            judged::<DaemonSet>(kind, object, |s| (&s.spec.selector, &s.spec.template)).or_else(|| {
+        KruiseKind::DaemonSet => judged::<DaemonSet>(kind, object, |s| (&s.spec.selector, &s.spec.template))
+            .or_else(|| {
                 read::<DaemonSet>(object)
                     .ok()
                     .and_then(|s| Numbers::of(&s, 0).err())
-            })
-        }
-        "BroadcastJob" => super::jobs::broadcastjob(object),
-        "AdvancedCronJob" => super::jobs::advancedcronjob(object, None),
+            }),
+        KruiseKind::BroadcastJob => super::jobs::broadcastjob(object),
+        KruiseKind::AdvancedCronJob => super::jobs::advancedcronjob(object, None),
         // Alone: the conflicts with other SidecarSets are judged by `/validate`, which
         // has them cached.
-        "SidecarSet" => super::sidecarset::refusal(object, None, &[]),
+        KruiseKind::SidecarSet => super::sidecarset::refusal(object, None, &[]),
         // Alone too: `/validate` adds the namespace's other spreads and the target.
-        "WorkloadSpread" => crate::workloads::workloadspread::validation::refusal(object, None, &[], None),
-        "UnitedDeployment" => crate::workloads::uniteddeployment::validation::refusal(object, None),
-        _ => None,
+        KruiseKind::WorkloadSpread => {
+            crate::workloads::workloadspread::validation::refusal(object, None, &[], None)
+        }
+        KruiseKind::UnitedDeployment => crate::workloads::uniteddeployment::validation::refusal(object, None),
     }
 }
 
 /// Why an update of an object of `kind` to `object` from `old` must be refused (None: it
 /// may be stored): what [`validate_object`] refuses, and fields upstream keeps immutable.
 pub fn validate_update(kind: &str, object: &Value, old: &Value) -> Option<String> {
-    match kind {
-        "AdvancedCronJob" => super::jobs::advancedcronjob(object, Some(old)),
-        "WorkloadSpread" => {
+    match KruiseKind::named(kind)? {
+        KruiseKind::AdvancedCronJob => super::jobs::advancedcronjob(object, Some(old)),
+        KruiseKind::WorkloadSpread => {
             crate::workloads::workloadspread::validation::refusal(object, Some(old), &[], None)
         }
-        "UnitedDeployment" => crate::workloads::uniteddeployment::validation::refusal(object, Some(old)),
-        _ => validate_object(kind, object),
+        KruiseKind::UnitedDeployment => {
+            crate::workloads::uniteddeployment::validation::refusal(object, Some(old))
+        }
+        // Nothing immutable beyond what a create is judged by.
+        KruiseKind::CloneSet
+        | KruiseKind::StatefulSet
+        | KruiseKind::DaemonSet
+        | KruiseKind::BroadcastJob
+        | KruiseKind::SidecarSet => validate_object(kind, object),
     }
 }
 

@@ -11,7 +11,8 @@
 //! - CEL rules (`x-kubernetes-validations`) only reject what OpenKruise's webhooks reject.
 //! - All kinds are served as `v1alpha1` and `v1beta1` with one superset schema and no
 //!   conversion webhook; the storage version is OpenKruise 1.9's ([`versions`]).
-//! - This module holds no behaviour beyond [`crds`], [`crd_for_kind`] and [`KINDS`].
+//! - This module holds no behaviour beyond [`crds`], [`crd_for_kind`] and the kinds'
+//!   description ([`kinds`]).
 //!
 //! ```text
 //! api ─┬─ common            shared strategies, hooks, conditions, schema/CEL helpers
@@ -26,13 +27,13 @@
 //! ```
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
-use kube::CustomResourceExt;
 
 pub mod broadcastjob;
 pub mod cloneset;
 pub mod common;
 pub mod cronjob;
 pub mod daemonset;
+pub mod kinds;
 pub mod sidecarset;
 pub mod statefulset;
 #[cfg(test)]
@@ -50,6 +51,7 @@ pub use common::{
 };
 pub use cronjob::{AdvancedCronJob, AdvancedCronJobSpec, AdvancedCronJobStatus};
 pub use daemonset::{DaemonSet, DaemonSetSpec, DaemonSetStatus};
+pub use kinds::KruiseKind;
 pub use sidecarset::{SidecarSet, SidecarSetSpec, SidecarSetStatus};
 /// The `v1alpha1` Advanced StatefulSet; `statefulset::v1beta1` (the superset) is what controllers read.
 pub use statefulset::v1alpha1::{StatefulSet, StatefulSetSpec, StatefulSetStatus};
@@ -59,17 +61,16 @@ pub use workloadspread::{WorkloadSpread, WorkloadSpreadSpec, WorkloadSpreadStatu
 /// API group of every kind here.
 pub const GROUP: &str = "apps.kruise.io";
 
-/// The kinds of this module, named as OpenKruise names them.
-pub const KINDS: [&str; 8] = [
-    "CloneSet",
-    "StatefulSet",
-    "DaemonSet",
-    "BroadcastJob",
-    "AdvancedCronJob",
-    "SidecarSet",
-    "WorkloadSpread",
-    "UnitedDeployment",
-];
+/// The kinds of this module, named as OpenKruise names them (from [`KruiseKind::ALL`]).
+pub const KINDS: [&str; 8] = {
+    let mut names = [""; 8];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = KruiseKind::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 /// Errors of this module.
 #[derive(Debug, thiserror::Error)]
@@ -96,36 +97,25 @@ impl Error {
 
 /// The CRD of `kind` (one of [`KINDS`]), or the merge error for multi-version kinds.
 pub fn try_crd_for_kind(kind: &str) -> Option<Result<CustomResourceDefinition, Error>> {
-    let crd = single_crd_for_kind(kind)?;
-    Some(crd.map(|crd| kind_defaults(versions::serve_both(crd))))
+    let kind = KruiseKind::named(kind)?;
+    Some(
+        kind.declared_crd()
+            .map(|crd| kind_defaults(kind, versions::serve_both(crd))),
+    )
 }
 
 /// Per-version defaults a kind adds after [`versions::serve_both`].
-fn kind_defaults(crd: CustomResourceDefinition) -> CustomResourceDefinition {
-    match crd.spec.names.kind.as_str() {
-        "CloneSet" => cloneset::with_beta_defaults(crd),
-        _ => crd,
+fn kind_defaults(kind: KruiseKind, crd: CustomResourceDefinition) -> CustomResourceDefinition {
+    match kind {
+        KruiseKind::CloneSet => cloneset::with_beta_defaults(crd),
+        KruiseKind::StatefulSet
+        | KruiseKind::DaemonSet
+        | KruiseKind::BroadcastJob
+        | KruiseKind::AdvancedCronJob
+        | KruiseKind::SidecarSet
+        | KruiseKind::WorkloadSpread
+        | KruiseKind::UnitedDeployment => crd,
     }
-}
-
-/// The CRD of `kind` as its types declare it, before both versions are made served.
-fn single_crd_for_kind(kind: &str) -> Option<Result<CustomResourceDefinition, Error>> {
-    Some(Ok(match kind {
-        "CloneSet" => CloneSet::crd(),
-        "StatefulSet" => {
-            return Some(statefulset::crd().map_err(|source| Error::MergeCrdVersions {
-                kind: "StatefulSet",
-                source,
-            }));
-        }
-        "DaemonSet" => DaemonSet::crd(),
-        "BroadcastJob" => BroadcastJob::crd(),
-        "AdvancedCronJob" => AdvancedCronJob::crd(),
-        "SidecarSet" => SidecarSet::crd(),
-        "WorkloadSpread" => WorkloadSpread::crd(),
-        "UnitedDeployment" => UnitedDeployment::crd(),
-        _ => return None,
-    }))
 }
 
 /// The CRD of `kind` (one of [`KINDS`]); `None` for other kinds.
@@ -144,6 +134,8 @@ pub fn crds() -> Vec<CustomResourceDefinition> {
 
 #[cfg(test)]
 mod tests {
+    use kube::CustomResourceExt;
+
     use super::*;
     use crate::api::test_support::*;
 

@@ -7,7 +7,7 @@
 //!   reading or writing either version needs no webhook, so `kubectl get` works while `run` is
 //!   stopped. The apiserver only relabels `apiVersion` between versions; no field is renamed.
 //! - The storage version of each kind is the one OpenKruise's current release line (1.9)
-//!   stores: [`STORAGE`]. Whatever version an installed CRD has stored objects in stays served.
+//!   stores ([`super::KruiseKind::storage_version`]). Whatever version an installed CRD has stored objects in stays served.
 //! - Where the two OpenKruise versions spell the same setting differently (CloneSet's flat vs
 //!   nested update strategy, DaemonSet's partitioned-scaling annotation vs field), the typed
 //!   accessors of each kind resolve both, and the `v1beta1` spelling wins when both are set.
@@ -18,27 +18,13 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
     CustomResourceConversion, CustomResourceDefinition,
 };
 
-/// The storage version of each kind, as OpenKruise 1.9 stores it.
-pub const STORAGE: [(&str, &str); 8] = [
-    ("CloneSet", "v1alpha1"),
-    ("StatefulSet", "v1beta1"),
-    ("DaemonSet", "v1beta1"),
-    ("BroadcastJob", "v1beta1"),
-    ("AdvancedCronJob", "v1beta1"),
-    ("SidecarSet", "v1beta1"),
-    ("WorkloadSpread", "v1alpha1"),
-    ("UnitedDeployment", "v1alpha1"),
-];
-
 /// Both versions served by every CRD.
 pub const SERVED: [&str; 2] = ["v1alpha1", "v1beta1"];
 
-/// The storage version of `kind`; `v1alpha1` for a kind not in [`STORAGE`].
+/// The storage version of `kind` ([`super::KruiseKind::storage_version`]); `v1alpha1` for
+/// a kind not ours.
 pub fn storage_version(kind: &str) -> &'static str {
-    STORAGE
-        .iter()
-        .find(|(k, _)| *k == kind)
-        .map_or("v1alpha1", |(_, v)| v)
+    super::KruiseKind::named(kind).map_or("v1alpha1", super::KruiseKind::storage_version)
 }
 
 /// Makes `crd` serve both [`SERVED`] versions with the schema of its `v1alpha1` entry (a
@@ -84,7 +70,7 @@ pub fn schema_mut<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::{KINDS, crds};
+    use crate::api::crds;
 
     #[test]
     fn every_kind_serves_both_versions_and_stores_as_openkruise_1_9() {
@@ -156,13 +142,6 @@ mod tests {
         ];
         for version in versions {
             assert!(SERVED.contains(&version.as_str()), "{version}");
-        }
-    }
-
-    #[test]
-    fn storage_table_names_every_kind() {
-        for kind in KINDS {
-            assert!(STORAGE.iter().any(|(k, _)| *k == kind), "{kind}");
         }
     }
 }

@@ -8,6 +8,7 @@ use kube::api::ApiResource;
 use serde_json::Value;
 
 use super::UsageError;
+use crate::api::KruiseKind;
 
 /// `value`, the object `id` as fetched, read as its kind `K`. The error names the object and
 /// the first bad field (an object stored before the CRD's validation, or in a field the
@@ -60,9 +61,32 @@ impl Kind {
         Kind::UnitedDeployment,
     ];
 
+    /// The OpenKruise kind this is, or a built-in kind's API resource. An OpenKruise
+    /// kind's names, scope and API resource are read from [`KruiseKind`], not repeated here.
+    fn described(self) -> Result<KruiseKind, ApiResource> {
+        use k8s_openapi::api::apps::v1;
+        match self {
+            Kind::CloneSet => Ok(KruiseKind::CloneSet),
+            Kind::AdvancedStatefulSet => Ok(KruiseKind::StatefulSet),
+            Kind::AdvancedDaemonSet => Ok(KruiseKind::DaemonSet),
+            Kind::BroadcastJob => Ok(KruiseKind::BroadcastJob),
+            Kind::AdvancedCronJob => Ok(KruiseKind::AdvancedCronJob),
+            Kind::SidecarSet => Ok(KruiseKind::SidecarSet),
+            Kind::UnitedDeployment => Ok(KruiseKind::UnitedDeployment),
+            Kind::Deployment => Err(ApiResource::erase::<v1::Deployment>(&())),
+            Kind::StatefulSet => Err(ApiResource::erase::<v1::StatefulSet>(&())),
+            Kind::DaemonSet => Err(ApiResource::erase::<v1::DaemonSet>(&())),
+        }
+    }
+
+    /// The OpenKruise kind this is (None: a built-in kind).
+    pub fn kruise(self) -> Option<KruiseKind> {
+        self.described().ok()
+    }
+
     /// Cluster-scoped (a SidecarSet): `-n` does not apply to the object itself.
     pub fn cluster_scoped(self) -> bool {
-        self == Kind::SidecarSet
+        self.kruise().is_some_and(|k| !k.namespaced())
     }
 
     /// Has a pod template whose revisions roll out (restart, history, undo, scale, step):
@@ -125,21 +149,10 @@ impl Kind {
         }
     }
 
-    /// Tokens that name this kind (lower case).
-    fn tokens(self) -> &'static [&'static str] {
+    /// Tokens that name a built-in kind (lower case); they win over an OpenKruise kind's
+    /// (`sts` and `statefulset` are the built-in StatefulSet, `asts` the Advanced one).
+    fn builtin_tokens(self) -> &'static [&'static str] {
         match self {
-            Kind::CloneSet => &["clone", "cloneset", "clonesets", "clonesets.apps.kruise.io"],
-            Kind::AdvancedStatefulSet => &[
-                "asts",
-                "statefulsets.apps.kruise.io",
-                "statefulset.apps.kruise.io",
-            ],
-            Kind::AdvancedDaemonSet => &[
-                "ads",
-                "daemon",
-                "daemonsets.apps.kruise.io",
-                "daemonset.apps.kruise.io",
-            ],
             Kind::Deployment => &[
                 "deploy",
                 "deployment",
@@ -161,75 +174,45 @@ impl Kind {
                 "daemonsets.apps",
                 "daemonset.apps",
             ],
-            Kind::BroadcastJob => &[
-                "bcj",
-                "broadcastjob",
-                "broadcastjobs",
-                "broadcastjobs.apps.kruise.io",
-                "broadcastjob.apps.kruise.io",
-            ],
-            Kind::AdvancedCronJob => &[
-                "acj",
-                "advancedcronjob",
-                "advancedcronjobs",
-                "advancedcronjobs.apps.kruise.io",
-                "advancedcronjob.apps.kruise.io",
-            ],
-            Kind::UnitedDeployment => &[
-                "ud",
-                "uniteddeployment",
-                "uniteddeployments",
-                "uniteddeployments.apps.kruise.io",
-                "uniteddeployment.apps.kruise.io",
-            ],
-            // No short name upstream.
-            Kind::SidecarSet => &[
-                "sidecarset",
-                "sidecarsets",
-                "sidecarsets.apps.kruise.io",
-                "sidecarset.apps.kruise.io",
-            ],
+            Kind::CloneSet
+            | Kind::AdvancedStatefulSet
+            | Kind::AdvancedDaemonSet
+            | Kind::BroadcastJob
+            | Kind::AdvancedCronJob
+            | Kind::SidecarSet
+            | Kind::UnitedDeployment => &[],
         }
+    }
+
+    /// Whether `token` (lower case) names this OpenKruise kind: a short name of its CRD, its
+    /// kind, its plural, or either qualified by its group.
+    fn kruise_token(self, token: &str) -> bool {
+        let Some(kind) = self.kruise() else {
+            return false;
+        };
+        let resource = kind.resource();
+        let singular = kind.name().to_ascii_lowercase();
+        let qualified = |name: &str| format!("{name}.{}", resource.group);
+        kind.short_names().contains(&token)
+            || token == singular
+            || token == resource.plural
+            || token == qualified(&resource.plural)
+            || token == qualified(&singular)
     }
 
     pub fn from_token(token: &str) -> Option<Kind> {
         let token = token.to_ascii_lowercase();
-        Kind::ALL
-            .into_iter()
-            .find(|k| k.tokens().contains(&token.as_str()))
+        let token = token.as_str();
+        let all = Kind::ALL.into_iter();
+        all.clone()
+            .find(|k| k.builtin_tokens().contains(&token))
+            .or_else(|| all.into_iter().find(|k| k.kruise_token(token)))
     }
 
     /// The API resource (the served version the controllers use).
     pub fn resource(self) -> ApiResource {
-        let (group, version, kind, plural) = match self {
-            Kind::CloneSet => ("apps.kruise.io", "v1alpha1", "CloneSet", "clonesets"),
-            Kind::AdvancedStatefulSet => ("apps.kruise.io", "v1beta1", "StatefulSet", "statefulsets"),
-            Kind::AdvancedDaemonSet => ("apps.kruise.io", "v1alpha1", "DaemonSet", "daemonsets"),
-            Kind::Deployment => ("apps", "v1", "Deployment", "deployments"),
-            Kind::StatefulSet => ("apps", "v1", "StatefulSet", "statefulsets"),
-            Kind::DaemonSet => ("apps", "v1", "DaemonSet", "daemonsets"),
-            Kind::BroadcastJob => ("apps.kruise.io", "v1alpha1", "BroadcastJob", "broadcastjobs"),
-            Kind::AdvancedCronJob => (
-                "apps.kruise.io",
-                "v1alpha1",
-                "AdvancedCronJob",
-                "advancedcronjobs",
-            ),
-            Kind::SidecarSet => ("apps.kruise.io", "v1alpha1", "SidecarSet", "sidecarsets"),
-            Kind::UnitedDeployment => (
-                "apps.kruise.io",
-                "v1alpha1",
-                "UnitedDeployment",
-                "uniteddeployments",
-            ),
-        };
-        ApiResource {
-            group: group.into(),
-            version: version.into(),
-            api_version: format!("{group}/{version}"),
-            kind: kind.into(),
-            plural: plural.into(),
-        }
+        self.described()
+            .map_or_else(|builtin| builtin, KruiseKind::resource)
     }
 
     /// This kind's API in `namespace` (cluster-wide for a cluster-scoped kind).
@@ -573,6 +556,102 @@ mod tests {
         let t = parse(&words(&["Deploy", "a", "b"])).expect("parse");
         assert!(t.iter().all(|t| t.kind == Kind::Deployment) && t.len() == 2);
         assert_eq!(Kind::from_token("CLONESETS.APPS.KRUISE.IO"), Some(Kind::CloneSet));
+    }
+
+    /// Every name the CLI took when each kind listed its own (the names of the OpenKruise
+    /// kinds are now read from their CRD): each still means the same kind.
+    #[test]
+    fn every_name_a_kind_had_still_resolves_to_it() {
+        let table: &[(Kind, &[&str])] = &[
+            (
+                Kind::CloneSet,
+                &["clone", "cloneset", "clonesets", "clonesets.apps.kruise.io"],
+            ),
+            (
+                Kind::AdvancedStatefulSet,
+                &[
+                    "asts",
+                    "statefulsets.apps.kruise.io",
+                    "statefulset.apps.kruise.io",
+                ],
+            ),
+            (
+                Kind::AdvancedDaemonSet,
+                &[
+                    "ads",
+                    "daemon",
+                    "daemonsets.apps.kruise.io",
+                    "daemonset.apps.kruise.io",
+                ],
+            ),
+            (
+                Kind::Deployment,
+                &["deploy", "deployment", "deployments", "deployments.apps"],
+            ),
+            (
+                Kind::StatefulSet,
+                &["sts", "statefulset", "statefulsets", "statefulset.apps"],
+            ),
+            (
+                Kind::DaemonSet,
+                &["ds", "daemonset", "daemonsets", "daemonsets.apps"],
+            ),
+            (
+                Kind::BroadcastJob,
+                &[
+                    "bcj",
+                    "broadcastjob",
+                    "broadcastjobs",
+                    "broadcastjob.apps.kruise.io",
+                ],
+            ),
+            (
+                Kind::AdvancedCronJob,
+                &[
+                    "acj",
+                    "advancedcronjob",
+                    "advancedcronjobs",
+                    "advancedcronjobs.apps.kruise.io",
+                ],
+            ),
+            (
+                Kind::UnitedDeployment,
+                &[
+                    "ud",
+                    "uniteddeployment",
+                    "uniteddeployments",
+                    "uniteddeployment.apps.kruise.io",
+                ],
+            ),
+            (
+                Kind::SidecarSet,
+                &[
+                    "sidecarset",
+                    "sidecarsets",
+                    "sidecarsets.apps.kruise.io",
+                    "sidecarset.apps.kruise.io",
+                ],
+            ),
+        ];
+        for (kind, names) in table {
+            for name in *names {
+                assert_eq!(Kind::from_token(name), Some(*kind), "{name}");
+            }
+            let r = kind.resource();
+            assert_eq!(kind.qualified(), format!("{}.{}", r.plural, r.group), "{kind:?}");
+        }
+        assert_eq!(
+            Kind::AdvancedStatefulSet.resource().api_version,
+            "apps.kruise.io/v1beta1"
+        );
+        assert_eq!(Kind::CloneSet.resource().api_version, "apps.kruise.io/v1alpha1");
+        assert_eq!(Kind::StatefulSet.resource().api_version, "apps/v1");
+        assert!(Kind::SidecarSet.cluster_scoped() && !Kind::CloneSet.cluster_scoped());
+        assert_eq!(
+            Kind::from_token("ws"),
+            None,
+            "no rollout verb takes a WorkloadSpread"
+        );
     }
 
     #[test]

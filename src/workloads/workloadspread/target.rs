@@ -25,14 +25,29 @@ pub fn group_of(api_version: &str) -> &str {
     api_version.rsplit_once('/').map_or("", |(g, _)| g)
 }
 
+/// The workloads a WorkloadSpread can target without a whitelist, as `(group, kind)`
+/// (OpenKruise's): validation, the webhook and the controller all read this one list.
+pub const SUPPORTED: &[(&str, &str)] = &[
+    ("apps.kruise.io", "CloneSet"),
+    ("apps", "Deployment"),
+    ("apps", "ReplicaSet"),
+    ("batch", "Job"),
+    ("apps", "StatefulSet"),
+    ("apps.kruise.io", "StatefulSet"),
+];
+
 /// Whether a workload of `group`/`kind` can be spread.
 pub fn supported(group: &str, kind: &str) -> bool {
-    matches!(
-        (group, kind),
-        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet")
-            | ("batch", "Job")
-            | ("apps.kruise.io", "CloneSet" | "StatefulSet")
-    )
+    SUPPORTED.contains(&(group, kind))
+}
+
+/// The groups a supported target `kind` may be in (empty: the kind is not supported).
+pub fn groups_of_kind(kind: &str) -> Vec<&'static str> {
+    SUPPORTED
+        .iter()
+        .filter(|(_, k)| *k == kind)
+        .map(|(group, _)| *group)
+        .collect()
 }
 
 /// Whether a workload of `group`/`kind` can be spread: a built-in target kind or one of

@@ -116,17 +116,6 @@ fn group_of(api_version: &str) -> Option<&str> {
     }
 }
 
-/// The groups a supported target kind may be in (None: the kind is not supported).
-fn groups_of_kind(kind: &str) -> Option<&'static [&'static str]> {
-    match kind {
-        "CloneSet" => Some(&["apps.kruise.io"]),
-        "Deployment" | "ReplicaSet" => Some(&["apps"]),
-        "Job" => Some(&["batch"]),
-        "StatefulSet" => Some(&["apps", "apps.kruise.io"]),
-        _ => None,
-    }
-}
-
 fn empty_target_field(target: &TargetReference) -> Option<&'static str> {
     [
         ("apiVersion", &target.api_version),
@@ -146,14 +135,15 @@ fn target_ref_fault(target: &TargetReference, configuration: &Configuration) -> 
     if whitelisted {
         return None;
     }
-    let Some(groups) = groups_of_kind(&target.kind) else {
+    let groups = super::target::groups_of_kind(&target.kind);
+    if groups.is_empty() {
         return Some(format!(
             "spec.targetRef.kind: {:?} is not a supported target (CloneSet, Deployment, ReplicaSet, Job, \
              StatefulSet, or a custom workload listed in {CUSTOM_WORKLOAD_WHITELIST_KEY} of ConfigMap \
              {CONFIGMAP}, read when `run` starts)",
             target.kind
         ));
-    };
+    }
     let in_group = group_of(&target.api_version).is_some_and(|group| groups.contains(&group));
     (!in_group).then(|| {
         format!(
