@@ -20,8 +20,6 @@ use super::install::{DryRun, Output, confirm};
 use super::target::{self, Kind};
 use crate::api::cloneset::CloneSet;
 use crate::workloads::cloneset::numbers;
-use crate::workloads::cloneset::plan as cs_plan;
-use crate::workloads::cloneset::status::is_at_revision;
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, statefulset (sts; a number only), sidecarset (of the
@@ -144,14 +142,32 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
     };
     eprintln!("{id}: {shown} of {replicas} {unit}");
 
+    let next = next_pods(&client, &namespace, t.kind, &raw, absolute).await?;
+    let shown: Vec<String> = next
+        .iter()
+        .map(|(pod, node)| match node {
+            Some(node) => format!("{pod} ({node})"),
+            None => pod.clone(),
+        })
+        .collect();
+    let previewed = matches!(
+        t.kind,
+        Kind::CloneSet | Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet
+    );
+    if previewed && shown.is_empty() {
+        eprintln!(
+            "no {} starts updating",
+            if t.kind == Kind::AdvancedDaemonSet {
+                "node"
+            } else {
+                "pod"
+            }
+        );
+    } else if previewed {
+        eprintln!("updates next, in this order: {}", shown.join(", "));
+    }
     if t.kind == Kind::CloneSet {
         let set: CloneSet = target::read_as(&raw, &id)?;
-        let next = next_pods(&client, &namespace, &set, absolute).await?;
-        if next.is_empty() {
-            eprintln!("no pod starts updating");
-        } else {
-            eprintln!("updates next, in this order: {}", next.join(", "));
-        }
         let strategy = set.spec.update();
         let surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, false).unwrap_or(0);
         let budget =
@@ -167,116 +183,87 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
         }
     }
 
-    if t.kind == Kind::AdvancedDaemonSet {
-        let set: crate::api::daemonset::DaemonSet = target::read_as(&raw, &id)?;
-        let next: Vec<String> = next_ads_pods(&client, &namespace, &set, absolute)
-            .await?
-            .into_iter()
-            .map(|(pod, node)| format!("{pod} ({node})"))
-            .collect();
-        if next.is_empty() {
-            eprintln!("no node starts updating");
-        } else {
-            eprintln!("updates next, in this order: {}", next.join(", "));
-        }
-    }
-
     let path = t.kind.partition_path(&raw).unwrap_or_default();
     let patch = target::nested(path, json!(value));
     target::send_spec_patch(&api, t, &object, &patch, args.dry_run, args.output, "partitioned").await
 }
 
-/// The CloneSet's pods that start updating with `partition`, in the controller's order:
-/// the planner's own candidates and order (scatter, priority, PreparingUpdate first, the
-/// candidate filters), of which the partition lets the first `old - partition` through.
+/// The pods `object` (as JSON) updates next once its partition is `partition`, in its
+/// controller's order: the kind's own preview through its planner
+/// (`workloads::<kind>::preview`), each with its node where the kind places pods on nodes.
+/// Its pods are listed once, by its selector, and kept when it is their controller. Empty
+/// for a kind with no preview, or before a first status names the update revision.
 pub(crate) async fn next_pods(
     client: &kube::Client,
     namespace: &str,
-    set: &CloneSet,
+    kind: Kind,
+    object: &Value,
     partition: i64,
-) -> anyhow::Result<Vec<String>> {
-    let Some(update) = set.status.as_ref().and_then(|s| s.update_revision.clone()) else {
-        return Ok(Vec::new());
-    };
-    let selector = kube::core::Selector::try_from(set.spec.selector.clone())
-        .map(|s| s.to_string())
-        .unwrap_or_default();
-    let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
-    let uid = set.uid().unwrap_or_default();
-    let list: Vec<Pod> = pods
-        .list(&ListParams::default().labels(&selector))
-        .await?
-        .items
-        .into_iter()
-        .filter(|p| p.owner_references().iter().any(|o| o.uid == uid))
-        .collect();
-    let active: Vec<&Pod> = list.iter().filter(|p| cs_plan::is_active(p)).collect();
-    Ok(preview(set, &update, &active, partition, Timestamp::now()))
-}
-
-/// The pure part of [`next_pods`]: the names the planner would update, through `partition`.
-pub(crate) fn preview(
-    set: &CloneSet,
-    update: &str,
-    active: &[&Pod],
-    partition: i64,
-    now: Timestamp,
-) -> Vec<String> {
-    let Ok(numbers) = cs_plan::checked_numbers(set) else {
-        return Vec::new();
-    };
-    let templates = std::collections::BTreeMap::new();
-    let revision = cs_plan::Revision {
-        name: update,
-        template: &set.spec.template,
-    };
-    let snapshot = cs_plan::Snapshot {
-        set,
-        pods: active.to_vec(),
-        claims: Vec::new(),
-        update: revision,
-        current: revision,
-        templates: &templates,
-        collision_count: 0,
-        node_labels: &std::collections::BTreeMap::new(),
-        now,
-        // The CLI does not know the run's gates: upstream's defaults.
-        features: Default::default(),
-    };
-    let old = active.iter().filter(|p| !is_at_revision(p, update)).count() as i64;
-    let moving = usize::try_from((old - partition).max(0)).unwrap_or(0);
-    crate::workloads::cloneset::plan_update::candidates_in_order(&snapshot, &numbers, active, true)
-        .into_iter()
-        .take(moving)
-        .map(|p| p.name_any())
-        .collect()
-}
-
-/// The pods of an Advanced StatefulSet that update once the partition is `partition`, in
-/// the controller's order (the planner's own candidate order: highest ordinal first, or
-/// by priority for an unordered update), skipping those already updated.
-/// The pods an Advanced DaemonSet updates next through `partition`, with their nodes, in
-/// its planner's order.
-pub(crate) async fn next_ads_pods(
-    client: &kube::Client,
-    namespace: &str,
-    set: &crate::api::daemonset::DaemonSet,
-    partition: i64,
-) -> anyhow::Result<Vec<(String, String)>> {
-    use crate::workloads::daemonset::{plan, plan_update};
-    let Some(update) = set
-        .status
-        .as_ref()
-        .and_then(|s| s.update_revision.clone().or(s.daemon_set_hash.clone()))
+) -> anyhow::Result<Vec<(String, Option<String>)>> {
+    let status = &object["status"];
+    let Some(update) = status["updateRevision"]
+        .as_str()
+        .or_else(|| status["daemonSetHash"].as_str())
+        .map(str::to_owned)
     else {
         return Ok(Vec::new());
     };
-    let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
-    let uid = set.uid().unwrap_or_default();
-    let selector = kube::core::Selector::try_from(set.spec.selector.clone())
+    let id = format!(
+        "{}/{}",
+        kind.qualified(),
+        object["metadata"]["name"].as_str().unwrap_or_default()
+    );
+    let now = Timestamp::now();
+    let unplaced = |names: Vec<String>| names.into_iter().map(|n| (n, None)).collect();
+    Ok(match kind {
+        Kind::CloneSet => {
+            let set: CloneSet = target::read_as(object, &id)?;
+            let pods = controlled_pods(client, namespace, &set.spec.selector, &set.uid()).await?;
+            let pods: Vec<&Pod> = pods.iter().collect();
+            unplaced(crate::workloads::cloneset::preview::update_order(
+                &set, &update, &pods, partition, now,
+            ))
+        }
+        Kind::AdvancedStatefulSet => {
+            let set: crate::api::statefulset::v1beta1::StatefulSet = target::read_as(object, &id)?;
+            let pods = controlled_pods(client, namespace, &set.spec.selector, &set.uid()).await?;
+            unplaced(crate::workloads::statefulset::preview::update_order(
+                &set, &update, &pods, partition, now,
+            )?)
+        }
+        Kind::AdvancedDaemonSet => {
+            let set: crate::api::daemonset::DaemonSet = target::read_as(object, &id)?;
+            let pods = controlled_pods(client, namespace, &set.spec.selector, &set.uid()).await?;
+            let nodes: Vec<k8s_openapi::api::core::v1::Node> =
+                Api::all(client.clone()).list(&ListParams::default()).await?.items;
+            let (pods, nodes): (Vec<&Pod>, Vec<_>) = (pods.iter().collect(), nodes.iter().collect());
+            crate::workloads::daemonset::preview::update_order(&set, &update, &pods, &nodes, partition, now)
+                .into_iter()
+                .map(|(pod, node)| (pod, Some(node)))
+                .collect()
+        }
+        Kind::Deployment
+        | Kind::StatefulSet
+        | Kind::DaemonSet
+        | Kind::BroadcastJob
+        | Kind::AdvancedCronJob
+        | Kind::SidecarSet
+        | Kind::UnitedDeployment => Vec::new(),
+    })
+}
+
+/// The pods in `namespace` that `selector` matches and whose controller has `uid`.
+async fn controlled_pods(
+    client: &kube::Client,
+    namespace: &str,
+    selector: &k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    uid: &Option<String>,
+) -> anyhow::Result<Vec<Pod>> {
+    let selector = kube::core::Selector::try_from(selector.clone())
         .map(|s| s.to_string())
         .unwrap_or_default();
-    let list: Vec<Pod> = pods
+    let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
+    Ok(pods
         .list(&ListParams::default().labels(&selector))
         .await?
         .items
@@ -284,82 +271,8 @@ pub(crate) async fn next_ads_pods(
         .filter(|p| {
             p.owner_references()
                 .iter()
-                .any(|o| o.uid == uid && o.controller == Some(true))
+                .any(|o| Some(&o.uid) == uid.as_ref() && o.controller == Some(true))
         })
-        .collect();
-    let nodes: Vec<k8s_openapi::api::core::v1::Node> =
-        Api::all(client.clone()).list(&ListParams::default()).await?.items;
-    let templates = std::collections::BTreeMap::new();
-    let snapshot = plan::Snapshot {
-        set,
-        pods: list.iter().collect(),
-        orphans: Vec::new(),
-        nodes: nodes.iter().collect(),
-        update: plan::Revision {
-            name: &update,
-            template: &set.spec.template,
-        },
-        templates: &templates,
-        collision_count: 0,
-        now: Timestamp::now(),
-        failed_backoff: &std::collections::BTreeMap::new(),
-    };
-    Ok(plan_update::next_to_update(&snapshot, partition))
-}
-
-pub(crate) async fn next_asts_pods(
-    client: &kube::Client,
-    namespace: &str,
-    set: &crate::api::statefulset::v1beta1::StatefulSet,
-    partition: i64,
-) -> anyhow::Result<Vec<String>> {
-    use crate::workloads::statefulset::{ordinals, plan, plan_update};
-    let Some(update) = set.status.as_ref().and_then(|s| s.update_revision.clone()) else {
-        return Ok(Vec::new());
-    };
-    let mut set = set.clone();
-    let rolling = set
-        .spec
-        .update_strategy
-        .get_or_insert_default()
-        .rolling_update
-        .get_or_insert_default();
-    rolling.partition = Some(i32::try_from(partition).unwrap_or(0));
-    let reserved = ordinals::ReservedOrdinals::of(&set).unwrap_or_default();
-    let n = plan::Numbers::of(&set, &reserved)?;
-    let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
-    let uid = set.uid().unwrap_or_default();
-    let selector = kube::core::Selector::try_from(set.spec.selector.clone())
-        .map(|s| s.to_string())
-        .unwrap_or_default();
-    let list: Vec<Pod> = pods
-        .list(&ListParams::default().labels(&selector))
-        .await?
-        .items
-        .into_iter()
-        .filter(|p| p.owner_references().iter().any(|o| o.uid == uid))
-        .collect();
-    let split = ordinals::split(&list, &set.name_any(), &n.valid);
-    let templates = std::collections::BTreeMap::new();
-    let revision = plan::Revision {
-        name: &update,
-        template: &set.spec.template,
-    };
-    let snapshot = plan::Snapshot {
-        set: &set,
-        pods: split.replicas.values().copied().collect(),
-        orphans: Vec::new(),
-        claims: &Default::default(),
-        update: revision,
-        current: revision,
-        templates: &templates,
-        collision_count: 0,
-        now: Timestamp::now(),
-    };
-    Ok(plan_update::candidates(&snapshot, &n, &split.replicas)
-        .into_iter()
-        .filter(|p| !is_at_revision(p, &update))
-        .map(|p| p.name_any())
         .collect())
 }
 

@@ -22,8 +22,6 @@ use super::status::render::{Mode, Renderer};
 use super::status::{StatusArgs, Until};
 use super::step_kinds::{Facts, batch_done};
 use super::target::{self, Kind, Target};
-use crate::api::cloneset::CloneSet;
-use crate::api::statefulset::v1beta1::StatefulSet;
 use crate::runtime::revision::short_hash;
 use crate::workloads::cloneset::status::REVISION_LABEL;
 
@@ -136,24 +134,11 @@ async fn plan(
     next: i64,
 ) -> anyhow::Result<Vec<String>> {
     let value = serde_json::to_value(object)?;
-    let names = match facts.kind {
-        Kind::AdvancedDaemonSet => {
-            let set: crate::api::daemonset::DaemonSet = serde_json::from_value(value)?;
-            super::partition::next_ads_pods(client, namespace, &set, next)
-                .await?
-                .into_iter()
-                .map(|(pod, _)| pod)
-                .collect()
-        }
-        Kind::AdvancedStatefulSet => {
-            let set: StatefulSet = serde_json::from_value(value)?;
-            super::partition::next_asts_pods(client, namespace, &set, next).await?
-        }
-        _ => {
-            let set: CloneSet = serde_json::from_value(value)?;
-            super::partition::next_pods(client, namespace, &set, next).await?
-        }
-    };
+    let names: Vec<String> = super::partition::next_pods(client, namespace, facts.kind, &value, next)
+        .await?
+        .into_iter()
+        .map(|(pod, _)| pod)
+        .collect();
     let history = revisions(client, namespace, facts.kind, object).await?;
     let Some(to) = history.iter().find(|r| r.name == facts.update_revision) else {
         return Ok(names.iter().map(|n| format!("  {n}")).collect());

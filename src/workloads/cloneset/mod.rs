@@ -27,6 +27,7 @@ pub mod plan_scale;
 pub mod plan_status;
 pub mod plan_update;
 pub mod pods;
+pub mod preview;
 pub mod progressing;
 pub mod rank;
 pub mod round;

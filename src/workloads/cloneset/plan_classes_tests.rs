@@ -233,9 +233,9 @@ proptest! {
                 touched.push(name.clone());
             }
         }
-        let active: Vec<&Pod> = world.pods.iter().filter(|p| is_active(p)).collect();
-        let preview = crate::cli::partition::preview(
-            &world.set, &world.update, &active, i64::from(partition), NOW.parse().expect("time"));
+        let pods: Vec<&Pod> = world.pods.iter().collect();
+        let preview = crate::workloads::cloneset::preview::update_order(
+            &world.set, &world.update, &pods, i64::from(partition), NOW.parse().expect("time"));
         // Marked pods are deleted by the scale phase first; then the update waits a round.
         prop_assume!(!plan.actions.iter().any(|a| matches!(a, Action::DeletePod { .. })));
         prop_assert!(

@@ -12,4 +12,5 @@ pub mod plan_manage;
 pub mod plan_status;
 pub mod plan_update;
 pub mod pods;
+pub mod preview;
 pub mod round;

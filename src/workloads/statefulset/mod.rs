@@ -11,4 +11,5 @@ pub mod ordinals;
 pub mod plan;
 pub mod plan_status;
 pub mod plan_update;
+pub mod preview;
 pub mod round;
