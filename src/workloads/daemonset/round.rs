@@ -110,7 +110,8 @@ pub struct Numbers {
     pub min_ready_seconds: i64,
 }
 
-/// `scale(value, base, up|down)` of the reference (an int as is, `N%` of `base`).
+/// `scale(value, base, up|down)` of the reference (an int as is, `N%` of `base`). A
+/// percentage so large that its share does not fit saturates: more than all is all.
 fn scale(
     field: &'static str,
     value: Option<&IntOrString>,
@@ -120,8 +121,8 @@ fn scale(
     let Some(value) = value else { return Ok(0) };
     Ok(match numbers::parse(field, value)? {
         Amount::Int(n) => n,
-        Amount::Percent(p) if up => (base * p + 99) / 100,
-        Amount::Percent(p) => base * p / 100,
+        Amount::Percent(p) if up => base.saturating_mul(p).saturating_add(99) / 100,
+        Amount::Percent(p) => base.saturating_mul(p) / 100,
     })
 }
 
