@@ -1,5 +1,6 @@
 //! One module per workload kind. Each plans with pure functions from a snapshot, and no
-//! object shape the API server can store makes a planner panic (`shape_tests.rs`).
+//! object shape the API server can store makes a planner panic (`shape_tests.rs`,
+//! `shape_kinds_tests.rs`).
 pub use common::refusals::MAX_REPLICAS;
 
 pub mod broadcastjob;
@@ -13,5 +14,7 @@ pub mod statefulset;
 pub mod uniteddeployment;
 pub mod workloadspread;
 
+#[cfg(test)]
+mod shape_kinds_tests;
 #[cfg(test)]
 mod shape_tests;

@@ -13,16 +13,16 @@ use crate::api::cloneset::CloneSet;
 use crate::api::statefulset::v1beta1::StatefulSet;
 use crate::runtime::history::Revision;
 
-const NOW: &str = "2026-12-03T12:00:00Z";
+pub(super) const NOW: &str = "2026-12-03T12:00:00Z";
 
-fn template(image: &str) -> Value {
+pub(super) fn template(image: &str) -> Value {
     json!({ "metadata": { "labels": { "app": "web" } },
         "spec": { "readinessGates": [{ "conditionType": "InPlaceUpdateReady" }],
             "containers": [{ "name": "app", "image": image }] } })
 }
 
 /// Scalars and small values that break naive parsing.
-fn odd_value() -> impl Strategy<Value = Value> {
+pub(super) fn odd_value() -> impl Strategy<Value = Value> {
     // Mostly the right JSON types with wrong values (what gets past decoding to a planner),
     // sometimes the wrong type altogether.
     prop_oneof![
@@ -54,7 +54,7 @@ fn odd_value() -> impl Strategy<Value = Value> {
 }
 
 /// `a/b/c` -> sets `value` there, creating objects on the way (a non-object is replaced).
-fn set_path(root: &mut Value, path: &str, value: Value) {
+pub(super) fn set_path(root: &mut Value, path: &str, value: Value) {
     let mut at = root;
     let parts: Vec<&str> = path.split('/').collect();
     for (i, part) in parts.iter().enumerate() {
@@ -70,7 +70,7 @@ fn set_path(root: &mut Value, path: &str, value: Value) {
     }
 }
 
-fn pod(i: usize, revision: &str, state: u8) -> Pod {
+pub(super) fn pod(i: usize, revision: &str, state: u8) -> Pod {
     let (phase, ready, deleting) = match state % 5 {
         0 => ("Running", "True", false),
         1 => ("Running", "False", false),
@@ -93,7 +93,7 @@ fn pod(i: usize, revision: &str, state: u8) -> Pod {
     serde_json::from_value(value).unwrap_or_default()
 }
 
-fn templates() -> BTreeMap<String, PodTemplateSpec> {
+pub(super) fn templates() -> BTreeMap<String, PodTemplateSpec> {
     ["web-old", "web-new"]
         .iter()
         .zip(["nginx:1", "nginx:2"])
@@ -134,7 +134,7 @@ fn mutations(paths: &'static [&'static str]) -> impl Strategy<Value = Vec<(usize
     proptest::collection::vec((0..paths.len(), odd_value()), 1..3)
 }
 
-fn pods_strategy() -> impl Strategy<Value = Vec<(bool, u8)>> {
+pub(super) fn pods_strategy() -> impl Strategy<Value = Vec<(bool, u8)>> {
     proptest::collection::vec((any::<bool>(), any::<u8>()), 0..8)
 }
 

@@ -124,14 +124,15 @@ fn until(now: Timestamp, at: Timestamp) -> Duration {
     Duration::try_from(at.duration_since(now)).unwrap_or(Duration::ZERO)
 }
 
-/// The resolved parallelism: *scale(parallelism, desired, up)*, unlimited when unset.
+/// The resolved parallelism: *scale(parallelism, desired, up)*, unlimited when unset (or a
+/// percentage so large that its share does not fit).
 fn parallelism(job: &BroadcastJob, desired: i64) -> Result<i64, String> {
     let Some(value) = job.spec.parallelism.as_ref() else {
         return Ok(i64::from(i32::MAX));
     };
     match int_or_percent::parse("spec.parallelism", value) {
         Ok(Amount::Int(n)) => Ok(n),
-        Ok(Amount::Percent(p)) => Ok((p * desired + 99) / 100),
+        Ok(Amount::Percent(p)) => Ok(p.saturating_mul(desired).saturating_add(99) / 100),
         Err(e) => Err(format!("BroadcastJob {}: {e}", job.name_any())),
     }
 }
@@ -151,8 +152,11 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
 
     // A finished job only waits for its TTL.
     if !never && is_finished(&stored) {
-        if let (Some(ttl), Some(done)) = (ttl, stored.completion_time.as_ref()) {
-            let expires = done.0 + seconds(i64::from(ttl));
+        // A completion time so late that its TTL ends past the last representable time
+        // never expires.
+        if let (Some(ttl), Some(done)) = (ttl, stored.completion_time.as_ref())
+            && let Ok(expires) = done.0.checked_add(seconds(i64::from(ttl)))
+        {
             if now >= expires {
                 plan.delete_object = true;
             } else {
@@ -164,8 +168,22 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
 
     let mut status = stored.clone();
     let start = status.start_time.get_or_insert(Time(now)).0;
-    if let Some(deadline) = deadline {
-        plan.wake(until(now, start + seconds(deadline)));
+    let deadline = match deadline.map(|d| (d, start.checked_add(seconds(d)))) {
+        None => None,
+        Some((_, Ok(at))) => Some(at),
+        Some((d, Err(_))) => {
+            return refused(
+                plan,
+                format!(
+                    "BroadcastJob {}: spec.completionPolicy.activeDeadlineSeconds {d} is out of range: the job \
+                     started at {start} would end past the last time that can be written; nothing is planned until it is lowered",
+                    job.name_any()
+                ),
+            );
+        }
+    };
+    if let Some(at) = deadline {
+        plan.wake(until(now, at));
     }
     if status.phase.as_deref().unwrap_or("").is_empty() {
         status.phase = Some(RUNNING.into());
@@ -258,8 +276,8 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         }
     }
     if failure.is_none()
-        && let Some(deadline) = deadline
-        && now >= start + seconds(deadline)
+        && let Some(at) = deadline
+        && now >= at
     {
         failure = Some((
             "DeadlineExceeded",
@@ -306,15 +324,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     }
     let limit = match parallelism(job, desired) {
         Ok(limit) => limit,
-        Err(message) => {
-            plan.refused = Some(message.clone());
-            plan.problems.push(Problem {
-                reason: "InvalidSpec",
-                message,
-            });
-            plan.actions.clear();
-            return plan;
-        }
+        Err(message) => return refused(plan, message),
     };
     if !to_run.is_empty() {
         if active > limit {
@@ -344,6 +354,18 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         }
     }
     with_status(plan, &stored, status)
+}
+
+/// The spec cannot be planned: an `InvalidSpec` problem with `message` (naming the field),
+/// nothing else.
+fn refused(mut plan: Plan, message: String) -> Plan {
+    plan.refused = Some(message.clone());
+    plan.problems.push(Problem {
+        reason: "InvalidSpec",
+        message,
+    });
+    plan.actions.clear();
+    plan
 }
 
 /// The job's pods by node; two on one node: a warning, the newest wins.

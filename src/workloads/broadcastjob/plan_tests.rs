@@ -255,6 +255,40 @@ fn the_deadline_fails_the_job_and_wakes_it_when_due() {
 }
 
 #[test]
+fn a_deadline_past_the_last_writable_time_is_refused_naming_the_field() {
+    for deadline in [i64::MAX, i64::MIN] {
+        let spec = json!({ "completionPolicy": { "activeDeadlineSeconds": deadline } });
+        let plan = run(
+            &job(spec, json!({ "startTime": "2026-12-04T11:59:30Z" })),
+            &nodes(2),
+            &[pod(0, "Running")],
+        );
+        let refused = plan.refused.expect("refused");
+        assert!(
+            refused.contains("spec.completionPolicy.activeDeadlineSeconds"),
+            "{refused}"
+        );
+        assert!(plan.actions.is_empty() && plan.status.is_none());
+    }
+}
+
+#[test]
+fn a_completion_time_whose_ttl_ends_past_the_last_writable_time_never_expires() {
+    let spec = json!({ "completionPolicy": { "ttlSecondsAfterFinished": 30 } });
+    let status = json!({ "phase": "completed", "completionTime": "9999-12-30T22:00:00Z",
+        "conditions": [{ "type": "Complete", "status": "True" }] });
+    let plan = run(&job(spec, status), &nodes(1), &[pod(0, "Succeeded")]);
+    assert!(!plan.delete_job && plan.requeue_after.is_none() && plan.actions.is_empty());
+}
+
+#[test]
+fn a_parallelism_percentage_too_large_to_scale_allows_every_node() {
+    let spec = json!({ "parallelism": "9223372036854775807%" });
+    let plan = run(&job(spec, json!({})), &nodes(3), &[]);
+    assert_eq!(created_on(&plan), ["node-0", "node-1", "node-2"]);
+}
+
+#[test]
 fn a_never_job_never_completes_and_serves_a_new_node() {
     let spec = json!({ "completionPolicy": { "type": "Never" } });
     let pods = [pod(0, "Succeeded"), pod(1, "Succeeded")];

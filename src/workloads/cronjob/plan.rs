@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use k8s_openapi::api::core::v1::ObjectReference;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference, Time};
-use k8s_openapi::jiff::Timestamp;
+use k8s_openapi::jiff::{SignedDuration, Timestamp};
 use kube::core::{ApiResource, DynamicObject};
 use kube::{Resource, ResourceExt};
 use serde_json::json;
@@ -215,15 +215,23 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     }
     let schedule = match schedule::parse(&job.spec.schedule, job.spec.time_zone.as_deref()) {
         Ok(s) => s,
-        Err(e) => {
-            let message = format!("AdvancedCronJob {}: {e}", job.name_any());
-            plan.refused = Some(message.clone());
-            plan.problems.push(Problem {
-                reason: "InvalidSpec",
-                message,
-            });
-            plan.actions.clear();
-            return plan;
+        Err(e) => return refused(plan, format!("AdvancedCronJob {}: {e}", job.name_any())),
+    };
+    let deadline = job.spec.starting_deadline_seconds;
+    // The earliest run the deadline still allows.
+    let allowed = match deadline.map(|seconds| (seconds, now.checked_sub(SignedDuration::from_secs(seconds))))
+    {
+        None => None,
+        Some((_, Ok(at))) => Some(at),
+        Some((seconds, Err(_))) => {
+            return refused(
+                plan,
+                format!(
+                    "AdvancedCronJob {}: spec.startingDeadlineSeconds {seconds} is out of range: it reaches past the \
+                     first or last time that can be written; nothing is planned until it is lowered",
+                    job.name_any()
+                ),
+            );
         }
     };
     if let Some(next) = schedule.next(now) {
@@ -238,9 +246,8 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         .map(|t| t.0)
         .unwrap_or(now);
     let mut earliest = last.unwrap_or(created);
-    let deadline = job.spec.starting_deadline_seconds;
-    if let Some(seconds) = deadline {
-        earliest = earliest.max(now - k8s_openapi::jiff::SignedDuration::from_secs(seconds));
+    if let Some(allowed) = allowed {
+        earliest = earliest.max(allowed);
     }
     let Some((missed, count)) = (earliest <= now)
         .then(|| schedule.latest_between(earliest, now, MISSED_CAP))
@@ -257,8 +264,11 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
             ),
         });
     }
+    // A deadline that ends past the last representable time has not passed.
     if let Some(seconds) = deadline
-        && missed + k8s_openapi::jiff::SignedDuration::from_secs(seconds) < now
+        && missed
+            .checked_add(SignedDuration::from_secs(seconds))
+            .is_ok_and(|end| end < now)
     {
         return with_status(plan, &stored, status);
     }
@@ -289,6 +299,18 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         }
     }
     with_status(plan, &stored, status)
+}
+
+/// The spec cannot be planned: an `InvalidSpec` problem with `message` (naming the field),
+/// nothing else.
+fn refused(mut plan: Plan, message: String) -> Plan {
+    plan.refused = Some(message.clone());
+    plan.problems.push(Problem {
+        reason: "InvalidSpec",
+        message,
+    });
+    plan.actions.clear();
+    plan
 }
 
 /// `<job>-<scheduled time in unix seconds>`, as upstream names children.

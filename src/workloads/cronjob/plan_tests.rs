@@ -250,6 +250,29 @@ fn a_bad_schedule_is_refused_naming_the_field() {
     assert!(plan.actions.is_empty());
 }
 
+#[test]
+fn a_starting_deadline_past_the_first_or_last_writable_time_is_refused_naming_the_field() {
+    for seconds in [i64::MAX, i64::MIN] {
+        let job = acj(json!({ "startingDeadlineSeconds": seconds }), json!({}));
+        let plan = run(&job, vec![], "2026-12-04T10:00:05Z");
+        let refused = plan.refused.expect("refused");
+        assert!(refused.contains("spec.startingDeadlineSeconds"), "{refused}");
+        assert!(plan.actions.is_empty());
+    }
+}
+
+#[test]
+fn a_starting_deadline_that_ends_past_the_last_writable_time_has_not_passed() {
+    // 09:30 minus 300 billion seconds can be written, 10:00 plus them cannot.
+    let job = acj(
+        json!({ "startingDeadlineSeconds": 300_000_000_000_i64 }),
+        json!({}),
+    );
+    let plan = run(&job, vec![], "2026-12-04T10:00:05Z");
+    assert!(plan.refused.is_none());
+    assert_eq!(created(&plan).len(), 1);
+}
+
 proptest! {
     /// Whatever the clock and the children: at most one create per round, never for a
     /// time already started or not yet due; paused never creates; a create is always for

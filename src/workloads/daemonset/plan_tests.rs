@@ -419,6 +419,14 @@ fn a_failed_pod_goes_with_a_per_node_backoff() {
 }
 
 #[test]
+fn a_burst_percentage_too_large_to_scale_creates_on_every_node() {
+    let set = set(json!({}), json!({ "burstReplicas": "9223372036854775807%" }));
+    let plan = world(set, 3, vec![]).plan();
+    assert!(plan.refused.is_none());
+    assert_eq!(created_on(&plan), ["node-0", "node-1", "node-2"]);
+}
+
+#[test]
 fn upstream_validation_refuses_naming_the_field() {
     for (rolling, field) in [
         (

@@ -87,8 +87,6 @@ pub struct Numbers {
     pub min_ready_seconds: i64,
 }
 
-/// An int-or-percent field resolved against `base`: an int as is, `N%` of `base` rounded up
-/// or down as `up` says; unset is 0.
 fn scale(
     field: &'static str,
     value: Option<&IntOrString>,
@@ -98,8 +96,8 @@ fn scale(
     let Some(value) = value else { return Ok(0) };
     Ok(match numbers::parse(field, value)? {
         Amount::Int(n) => n,
-        Amount::Percent(p) if up => (base * p + 99) / 100,
-        Amount::Percent(p) => base * p / 100,
+        Amount::Percent(p) if up => base.saturating_mul(p).saturating_add(99) / 100,
+        Amount::Percent(p) => base.saturating_mul(p) / 100,
     })
 }
 

@@ -37,11 +37,12 @@ use crate::workloads::common::scatter;
 
 /// An int-or-percent scaled and rounded up: an int as it is, `N%` of `total` rounded up,
 /// with whether it was a percent other than 100%; unset or unreadable (refused by
-/// validation): `default`.
+/// validation): `default`. A percentage so large that its share does not fit saturates
+/// (all of them).
 fn scaled_up(field: &'static str, value: Option<&IntOrString>, total: i64, default: i64) -> (i64, bool) {
     match value.map(|v| int_or_percent::parse(field, v)) {
         Some(Ok(Amount::Int(n))) => (n, false),
-        Some(Ok(Amount::Percent(p))) => ((total * p + 99) / 100, p != 100),
+        Some(Ok(Amount::Percent(p))) => (total.saturating_mul(p).saturating_add(99) / 100, p != 100),
         None | Some(Err(_)) => (default, false),
     }
 }

@@ -178,6 +178,17 @@ fn partition_selector_paused_not_update_and_not_upgradable_pods() {
     );
 }
 
+#[test]
+fn percentages_too_large_to_scale_hold_every_pod_or_take_them_all() {
+    let pods = [old(0), old(1), old(2)];
+    let refs: Vec<&Pod> = pods.iter().collect();
+    let huge = "9223372036854775807%";
+    let held = plan_update(&set(json!({ "partition": huge })), &refs, now());
+    assert!(upgraded(&held).is_empty(), "{:?}", held.actions);
+    let all = plan_update(&set(json!({ "maxUnavailable": huge })), &refs, now());
+    assert_eq!(upgraded(&all), ["web-0", "web-1", "web-2"]);
+}
+
 /// The order of the upgrade: the priority strategy first among equally ready pods, then
 /// the scatter strategy, a `*` value standing for every value.
 #[test]
