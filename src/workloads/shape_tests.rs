@@ -40,6 +40,7 @@ pub(super) fn odd_value() -> impl Strategy<Value = Value> {
             Just("1-"),
             Just("5-2"),
             Just("0-2000000000"),
+            Just("9223372036854775807%"),
             Just(""),
             Just("Parallel"),
             Just("OrderedReady"),

@@ -132,7 +132,11 @@ fn parallelism(job: &BroadcastJob, desired: i64) -> Result<i64, String> {
     };
     match int_or_percent::parse("spec.parallelism", value) {
         Ok(Amount::Int(n)) => Ok(n),
-        Ok(Amount::Percent(p)) => Ok(p.saturating_mul(desired).saturating_add(99) / 100),
+        Ok(Amount::Percent(p)) => Ok(int_or_percent::percent_of(
+            desired,
+            p,
+            int_or_percent::Rounding::Up,
+        )),
         Err(e) => Err(format!("BroadcastJob {}: {e}", job.name_any())),
     }
 }

@@ -278,7 +278,7 @@ fn a_completion_time_whose_ttl_ends_past_the_last_writable_time_never_expires() 
     let status = json!({ "phase": "completed", "completionTime": "9999-12-30T22:00:00Z",
         "conditions": [{ "type": "Complete", "status": "True" }] });
     let plan = run(&job(spec, status), &nodes(1), &[pod(0, "Succeeded")]);
-    assert!(!plan.delete_job && plan.requeue_after.is_none() && plan.actions.is_empty());
+    assert!(!plan.delete_object && plan.requeue_after.is_none() && plan.actions.is_empty());
 }
 
 #[test]

@@ -12,12 +12,12 @@ use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 pub use crate::workloads::common::int_or_percent::{Amount, InvalidIntOrPercent, parse};
 
 fn scaled(replicas: i64, percent: i64, round_up: bool) -> i64 {
-    let product = replicas * percent;
-    if round_up {
-        (product + 99) / 100
-    } else {
-        product / 100
-    }
+    use crate::workloads::common::int_or_percent::{Rounding, percent_of};
+    percent_of(
+        replicas,
+        percent,
+        if round_up { Rounding::Up } else { Rounding::Down },
+    )
 }
 
 /// `updateStrategy.partition` as a pod count in [0, R] (nil -> 0).

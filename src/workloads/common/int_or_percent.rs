@@ -1,6 +1,10 @@
 //! Int-or-percent fields (`maxUnavailable: 25%`, `partition: 3`): parsed once, with an
 //! error that names the field. Each kind resolves an [`Amount`] against its replica count
-//! with its own rounding (see `cloneset::numbers` and the Advanced StatefulSet planner).
+//! with its own rounding, through [`percent_of`].
+//!
+//! Invariant: resolving a percentage never overflows: any percentage parses (validation
+//! accepts more than 100% for several fields), and a share too large for an `i64`
+//! saturates (more than all is all).
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,5 +35,44 @@ pub fn parse(field: &'static str, value: &IntOrString) -> Result<Amount, Invalid
                 .map(Amount::Percent)
                 .ok_or_else(|| bad(s.clone()))
         }
+    }
+}
+
+/// How a percentage's share is rounded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rounding {
+    Up,
+    Down,
+    /// Half a unit or more rounds up.
+    HalfUp,
+}
+
+/// `percent`% of `base`, rounded as asked (toward zero otherwise, as Go's integer division);
+/// a share beyond the `i64` range saturates.
+pub fn percent_of(base: i64, percent: i64, rounding: Rounding) -> i64 {
+    let product = i128::from(base) * i128::from(percent);
+    let share = match rounding {
+        Rounding::Up => (product + 99) / 100,
+        Rounding::Down => product / 100,
+        Rounding::HalfUp => (product * 2 + 100) / 200,
+    };
+    i64::try_from(share).unwrap_or(if share < 0 { i64::MIN } else { i64::MAX })
+}
+
+#[cfg(test)]
+mod percent_tests {
+    use super::*;
+
+    #[test]
+    fn shares_round_as_asked_and_saturate_instead_of_overflowing() {
+        assert_eq!(percent_of(10, 25, Rounding::Up), 3);
+        assert_eq!(percent_of(10, 25, Rounding::Down), 2);
+        assert_eq!(percent_of(10, 25, Rounding::HalfUp), 3);
+        assert_eq!(percent_of(10, 24, Rounding::HalfUp), 2);
+        assert_eq!(percent_of(0, 50, Rounding::Up), 0);
+        assert_eq!(percent_of(i64::MAX, i64::MAX, Rounding::Up), i64::MAX);
+        assert_eq!(percent_of(1000, i64::MAX, Rounding::Down), i64::MAX);
+        assert_eq!(percent_of(3, i64::MAX, Rounding::Down), 276_701_161_105_643_274);
+        assert_eq!(percent_of(i64::MAX, 100, Rounding::Down), i64::MAX);
     }
 }

@@ -96,8 +96,8 @@ fn scale(
     let Some(value) = value else { return Ok(0) };
     Ok(match numbers::parse(field, value)? {
         Amount::Int(n) => n,
-        Amount::Percent(p) if up => base.saturating_mul(p).saturating_add(99) / 100,
-        Amount::Percent(p) => base.saturating_mul(p) / 100,
+        Amount::Percent(p) if up => numbers::percent_of(base, p, numbers::Rounding::Up),
+        Amount::Percent(p) => numbers::percent_of(base, p, numbers::Rounding::Down),
     })
 }
 

@@ -42,7 +42,10 @@ use crate::workloads::common::scatter;
 fn scaled_up(field: &'static str, value: Option<&IntOrString>, total: i64, default: i64) -> (i64, bool) {
     match value.map(|v| int_or_percent::parse(field, v)) {
         Some(Ok(Amount::Int(n))) => (n, false),
-        Some(Ok(Amount::Percent(p))) => (total.saturating_mul(p).saturating_add(99) / 100, p != 100),
+        Some(Ok(Amount::Percent(p))) => (
+            int_or_percent::percent_of(total, p, int_or_percent::Rounding::Up),
+            p != 100,
+        ),
         None | Some(Err(_)) => (default, false),
     }
 }

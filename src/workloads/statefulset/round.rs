@@ -71,7 +71,7 @@ fn budget(
     let Some(value) = value else { return Ok(1) };
     let n = match numbers::parse(field, value)? {
         Amount::Int(n) => n,
-        Amount::Percent(p) => i64::from(replicas.max(0)) * p / 100,
+        Amount::Percent(p) => numbers::percent_of(i64::from(replicas.max(0)), p, numbers::Rounding::Down),
     };
     Ok(usize::try_from(n.max(1)).unwrap_or(1))
 }

@@ -189,7 +189,7 @@ fn resolve(
 
 /// `p`% of a non-negative `total`, rounded half up.
 fn percent_of(total: i64, p: i64) -> i64 {
-    (total * p * 2 + 100) / 200
+    int_or_percent::percent_of(total, p, int_or_percent::Rounding::HalfUp)
 }
 
 // ---- specific ----

@@ -69,7 +69,10 @@ pub fn capacity(subset: &WorkloadSpreadSubset, total: i64) -> i32 {
     {
         None => -1,
         Some(Ok(Amount::Int(n))) => i32::try_from(n).unwrap_or(i32::MAX),
-        Some(Ok(Amount::Percent(p))) => i32::try_from((total * p + 99) / 100).unwrap_or(i32::MAX),
+        Some(Ok(Amount::Percent(p))) => {
+            let share = int_or_percent::percent_of(total, p, int_or_percent::Rounding::Up);
+            i32::try_from(share).unwrap_or(i32::MAX)
+        }
         // Refused by validation; a set stored anyway holds nothing.
         Some(Err(_)) => 0,
     }
