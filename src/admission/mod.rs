@@ -17,13 +17,11 @@
 pub mod certs;
 pub mod configuration;
 pub mod defaults;
-pub mod jobs;
 pub mod pods;
 pub mod registration;
 pub mod review;
 pub mod server;
 pub mod shared;
-pub mod sidecarset;
 pub mod spread;
 
 use std::net::SocketAddr;

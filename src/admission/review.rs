@@ -131,11 +131,11 @@ pub fn validate_object(kind: &str, object: &Value) -> Option<String> {
                     .ok()
                     .and_then(|s| Numbers::of(&s, 0).err())
             }),
-        KruiseKind::BroadcastJob => super::jobs::broadcastjob(object),
-        KruiseKind::AdvancedCronJob => super::jobs::advancedcronjob(object, None),
+        KruiseKind::BroadcastJob => crate::workloads::broadcastjob::validation::refusal(object),
+        KruiseKind::AdvancedCronJob => crate::workloads::cronjob::validation::refusal(object, None),
         // Alone: the conflicts with other SidecarSets are judged by `/validate`, which
         // has them cached.
-        KruiseKind::SidecarSet => super::sidecarset::refusal(object, None, &[]),
+        KruiseKind::SidecarSet => crate::workloads::sidecarset::validation::refusal(object, None, &[]),
         // Alone too: `/validate` adds the namespace's other spreads and the target.
         KruiseKind::WorkloadSpread => {
             crate::workloads::workloadspread::validation::refusal(object, None, &[], None)
@@ -148,7 +148,7 @@ pub fn validate_object(kind: &str, object: &Value) -> Option<String> {
 /// may be stored): what [`validate_object`] refuses, and fields upstream keeps immutable.
 pub fn validate_update(kind: &str, object: &Value, old: &Value) -> Option<String> {
     match KruiseKind::named(kind)? {
-        KruiseKind::AdvancedCronJob => super::jobs::advancedcronjob(object, Some(old)),
+        KruiseKind::AdvancedCronJob => crate::workloads::cronjob::validation::refusal(object, Some(old)),
         KruiseKind::WorkloadSpread => {
             crate::workloads::workloadspread::validation::refusal(object, Some(old), &[], None)
         }
@@ -314,7 +314,9 @@ fn refusal(
     configuration: &crate::runtime::configuration::Configuration,
 ) -> Decision {
     let refused = object.and_then(|value| match (kind, &old) {
-        ("SidecarSet", old) => super::sidecarset::refusal(&value, old.as_ref(), sidecarsets),
+        ("SidecarSet", old) => {
+            crate::workloads::sidecarset::validation::refusal(&value, old.as_ref(), sidecarsets)
+        }
         ("WorkloadSpread", old) => crate::workloads::workloadspread::validation::refusal_among(
             &value,
             old.as_ref(),

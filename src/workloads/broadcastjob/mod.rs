@@ -4,6 +4,8 @@
 //! ([`fitness`]), the pods it creates ([`pods`]) and the planner ([`plan`]), which emits the
 //! shared [`crate::runtime::actions::Action`]s.
 pub mod controller;
+pub mod defaults;
 pub mod fitness;
 pub mod plan;
 pub mod pods;
+pub mod validation;

@@ -19,6 +19,7 @@
 //! met (or timed out); the status is written only when it changed; a reconcile requeues on
 //! a timer only when it waits on time (grace period, minReadySeconds, progress deadline).
 pub mod claims;
+pub mod defaults;
 pub mod diffs;
 pub mod numbers;
 pub use crate::workloads::common::order;

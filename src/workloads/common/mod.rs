@@ -4,6 +4,7 @@
 //! cannot express ([`refusals`]) and Kubernetes' name, key and value rules they use
 //! ([`names`]), random pod-name ids ([`pod_names`]), and the labels a user sets on pods.
 pub mod availability;
+pub mod defaults;
 pub mod field_faults;
 pub mod int_or_percent;
 #[cfg(test)]

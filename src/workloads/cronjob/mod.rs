@@ -4,5 +4,7 @@
 //! ([`schedule`]: upstream's grammar, croner's evaluation, IANA zones) and the planner
 //! ([`plan`]).
 pub mod controller;
+pub mod defaults;
 pub mod plan;
 pub mod schedule;
+pub mod validation;

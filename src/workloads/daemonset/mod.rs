@@ -6,6 +6,7 @@
 //! what a round works with in [`round`]), which emits the shared
 //! [`crate::runtime::actions::Action`]s.
 pub mod controller;
+pub mod defaults;
 pub mod nodes;
 pub mod plan;
 pub mod plan_manage;

@@ -24,3 +24,4 @@ pub mod revision_sync;
 pub mod revisions;
 pub mod status;
 pub mod upgradable;
+pub mod validation;

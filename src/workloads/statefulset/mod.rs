@@ -6,6 +6,7 @@
 //! what a round works with in [`round`]), which emits the shared
 //! [`crate::runtime::actions::Action`]s.
 pub mod controller;
+pub mod defaults;
 pub mod identity;
 pub mod ordinals;
 pub mod plan;

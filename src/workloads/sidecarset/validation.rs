@@ -47,6 +47,8 @@ use kube::core::Selector;
 use regex::Regex;
 use serde_json::Value;
 
+use super::matching::{BASE_ANNOTATION, CANARY_ANNOTATION, canary_base};
+use super::resources::check_expression;
 use crate::api::common::{IntOrString, UpdatePriorityStrategy, UpdateScatterStrategy};
 use crate::api::sidecarset::is_native_sidecar;
 use crate::api::sidecarset::{
@@ -57,8 +59,6 @@ use crate::api::sidecarset::{
 use crate::runtime::decoded::read;
 use crate::workloads::common::int_or_percent;
 use crate::workloads::common::names::{annotation_key, dns_label, label_key, label_value};
-use crate::workloads::sidecarset::matching::{BASE_ANNOTATION, CANARY_ANNOTATION, canary_base};
-use crate::workloads::sidecarset::resources::check_expression;
 
 /// Why the SidecarSet `object` must be refused (None: it may be stored). `old` is the stored object on an
 /// UPDATE; `others` are the other SidecarSets in the cluster (the webhook's cache; may include the object itself by name — skip same name).
@@ -779,5 +779,5 @@ fn patch_conflict(spec: &SidecarSetSpec, other: &SidecarSetSpec, other_name: &st
 }
 
 #[cfg(test)]
-#[path = "sidecarset_tests.rs"]
+#[path = "validation_tests.rs"]
 mod tests;
