@@ -897,7 +897,7 @@ proptest! {
         }
         // The pod webhook, with the set as stored.
         let sets = [&stored];
-        let _ = crate::admission::pods::injection_patch(&uninjected_pod(), &crate::admission::pods::Inputs {
+        let _ = crate::workloads::sidecarset::webhook::injection_patch(&uninjected_pod(), &crate::workloads::sidecarset::webhook::Inputs {
             sets: &sets,
             namespace_labels: Some(&namespace),
             revisions: &[],

@@ -25,3 +25,4 @@ pub mod revisions;
 pub mod status;
 pub mod upgradable;
 pub mod validation;
+pub mod webhook;
