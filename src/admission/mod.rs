@@ -22,7 +22,6 @@ pub mod registration;
 pub mod review;
 pub mod server;
 pub mod shared;
-pub mod spread;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

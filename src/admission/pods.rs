@@ -138,7 +138,14 @@ pub async fn mutate_pod(
     // upstream orders them; a dry run places nothing (placing writes the spread's status).
     let spread = match request.dry_run || request.sub_resource.is_some() {
         true => Ok(None),
-        false => super::spread::place_pod(&injection.client, &injection.spreads, &original).await,
+        false => {
+            crate::workloads::workloadspread::webhook::place_pod(
+                &injection.client,
+                &injection.spreads,
+                &original,
+            )
+            .await
+        }
     };
     // A pod the SidecarSets cannot read still gets its subset (the spread counted it).
     let decided = spread.map_err(NotInjected::Refused).and_then(|placed| {
@@ -225,11 +232,16 @@ pub async fn validate_pod(
     let Some(pod) = pod else {
         return Json(response.into_review());
     };
-    let (response, result) =
-        match super::spread::release_pod(&injection.client, &injection.spreads, &pod).await {
-            Ok(()) => (response, "allowed"),
-            Err(message) => (response.deny(message), "denied"),
-        };
+    let (response, result) = match crate::workloads::workloadspread::webhook::release_pod(
+        &injection.client,
+        &injection.spreads,
+        &pod,
+    )
+    .await
+    {
+        Ok(()) => (response, "allowed"),
+        Err(message) => (response.deny(message), "denied"),
+    };
     shared.metrics.admission(operation, kind, result);
     Json(response.into_review())
 }

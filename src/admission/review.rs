@@ -294,7 +294,7 @@ async fn spread_context(shared: &Shared, review: &Review) -> SpreadContext {
         .filter(|d| d.meta.namespace.as_deref() == Some(namespace.as_str()))
         .filter_map(|d| d.object.as_deref().ok().cloned())
         .collect();
-    let target = super::spread::target_of(
+    let target = crate::workloads::workloadspread::webhook::target_of(
         &pods.client,
         &shared.configuration,
         &namespace,

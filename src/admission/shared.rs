@@ -88,7 +88,7 @@ pub struct Shared {
 pub struct PodInjection {
     pub client: kube::Client,
     /// WorkloadSpreads (placement at create, release at delete and eviction).
-    pub spreads: super::spread::Spreads,
+    pub spreads: crate::workloads::workloadspread::webhook::Spreads,
     pub sidecarsets:
         kube::runtime::reflector::Store<crate::runtime::decoded::Decoded<crate::api::sidecarset::SidecarSet>>,
     pub namespaces: kube::runtime::reflector::Store<k8s_openapi::api::core::v1::Namespace>,

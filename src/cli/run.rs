@@ -370,7 +370,10 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         });
         PodInjection {
             client: client.clone(),
-            spreads: crate::admission::spread::Spreads::new(workloadspreads, configuration.clone()),
+            spreads: crate::workloads::workloadspread::webhook::Spreads::new(
+                workloadspreads,
+                configuration.clone(),
+            ),
             sidecarsets,
             namespaces,
             revisions,

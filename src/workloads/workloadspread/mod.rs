@@ -1,5 +1,6 @@
-//! The WorkloadSpread (<https://openkruise.io/docs/user-manuals/workloadspread>): the pods of another workload spread over subsets.
-//! The pod webhook ([`crate::admission::spread`]) places each new pod ([`place`]: which
+//! The WorkloadSpread (<https://openkruise.io/docs/user-manuals/workloadspread>): the pods
+//! of another workload spread over subsets. Its part of the pod webhook ([`webhook`], called
+//! by the admission server's `/mutate-pod` and `/validate-pod`) places each new pod ([`place`]: which
 //! subset, the status bookkeeping that keeps concurrent creates from overfilling one, the
 //! pod as injected) and records each deleted one ([`deleting`]); the controller
 //! ([`controller`], planning in [`plan`]) counts each subset ([`status`]), adopts scheduled
@@ -19,3 +20,4 @@ pub mod spelling;
 pub mod status;
 pub mod target;
 pub mod validation;
+pub mod webhook;

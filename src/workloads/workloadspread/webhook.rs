@@ -33,12 +33,12 @@ use kube::runtime::reflector::Store;
 use kube::{Client, ResourceExt};
 use serde_json::{Value, json};
 
+use super::{deleting, place, target};
 use crate::api::workloadspread::{WorkloadSpread, WorkloadSpreadStatus};
 use crate::runtime::configuration::Configuration;
 use crate::runtime::decoded::Decoded;
 use crate::runtime::expectations::resource_version;
 use crate::workloads::common::availability::is_active;
-use crate::workloads::workloadspread::{deleting, place, target};
 
 /// Attempts at a status write before the request fails.
 const ATTEMPTS: usize = 5;
