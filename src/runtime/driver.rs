@@ -80,6 +80,18 @@ pub struct Planned<S> {
 }
 
 impl<S> Planned<S> {
+    /// The spec cannot be planned: the `InvalidSpec` problem with `message` (which names the
+    /// field), the refusal the driver writes as a condition, and no actions.
+    pub fn refuse(mut self, message: String) -> Self {
+        self.refused = Some(message.clone());
+        self.problems.push(Problem {
+            reason: "InvalidSpec",
+            message,
+        });
+        self.actions.clear();
+        self
+    }
+
     /// Wake up after `after` at the latest (the earliest of every wake-up asked for).
     pub fn wake(&mut self, after: Duration) {
         self.requeue_after = Some(self.requeue_after.map_or(after, |d| d.min(after)));

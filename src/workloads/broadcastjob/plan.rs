@@ -176,8 +176,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         None => None,
         Some((_, Ok(at))) => Some(at),
         Some((d, Err(_))) => {
-            return refused(
-                plan,
+            return plan.refuse(
                 format!(
                     "BroadcastJob {}: spec.completionPolicy.activeDeadlineSeconds {d} is out of range: the job \
                      started at {start} would end past the last time that can be written; nothing is planned until it is lowered",
@@ -328,7 +327,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     }
     let limit = match parallelism(job, desired) {
         Ok(limit) => limit,
-        Err(message) => return refused(plan, message),
+        Err(message) => return plan.refuse(message),
     };
     if !to_run.is_empty() {
         if active > limit {
@@ -358,18 +357,6 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         }
     }
     with_status(plan, &stored, status)
-}
-
-/// The spec cannot be planned: an `InvalidSpec` problem with `message` (naming the field),
-/// nothing else.
-fn refused(mut plan: Plan, message: String) -> Plan {
-    plan.refused = Some(message.clone());
-    plan.problems.push(Problem {
-        reason: "InvalidSpec",
-        message,
-    });
-    plan.actions.clear();
-    plan
 }
 
 /// The job's pods by node; two on one node: a warning, the newest wins.

@@ -38,14 +38,7 @@ pub(super) fn plan_phases(snapshot: &Snapshot<'_>) -> (Plan, bool) {
     let set = snapshot.set;
     let numbers = match checked_numbers(set) {
         Ok(n) => n,
-        Err(message) => {
-            plan.refused = Some(message.clone());
-            plan.problems.push(Problem {
-                reason: "InvalidSpec",
-                message,
-            });
-            return (plan, false);
-        }
+        Err(message) => return (plan.refuse(message), false),
     };
     let selector = Selector::try_from(set.spec.selector.clone()).ok();
     let mut active: Vec<&Pod> = Vec::new();

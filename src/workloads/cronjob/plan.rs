@@ -215,7 +215,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     }
     let schedule = match schedule::parse(&job.spec.schedule, job.spec.time_zone.as_deref()) {
         Ok(s) => s,
-        Err(e) => return refused(plan, format!("AdvancedCronJob {}: {e}", job.name_any())),
+        Err(e) => return plan.refuse(format!("AdvancedCronJob {}: {e}", job.name_any())),
     };
     let deadline = job.spec.starting_deadline_seconds;
     // The earliest run the deadline still allows.
@@ -224,8 +224,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         None => None,
         Some((_, Ok(at))) => Some(at),
         Some((seconds, Err(_))) => {
-            return refused(
-                plan,
+            return plan.refuse(
                 format!(
                     "AdvancedCronJob {}: spec.startingDeadlineSeconds {seconds} is out of range: it reaches past the \
                      first or last time that can be written; nothing is planned until it is lowered",
@@ -299,18 +298,6 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
         }
     }
     with_status(plan, &stored, status)
-}
-
-/// The spec cannot be planned: an `InvalidSpec` problem with `message` (naming the field),
-/// nothing else.
-fn refused(mut plan: Plan, message: String) -> Plan {
-    plan.refused = Some(message.clone());
-    plan.problems.push(Problem {
-        reason: "InvalidSpec",
-        message,
-    });
-    plan.actions.clear();
-    plan
 }
 
 /// `<job>-<scheduled time in unix seconds>`, as upstream names children.

@@ -21,7 +21,7 @@ use serde_json::json;
 
 pub use super::round::{Numbers, Plan, Revision, Snapshot, checked_numbers};
 use super::round::{entries, lifecycle_of};
-use crate::runtime::actions::{Action, Problem, Why};
+use crate::runtime::actions::{Action, Why};
 use crate::runtime::inplace::step;
 
 /// Plans one reconcile of an Advanced DaemonSet that is not being deleted.
@@ -42,14 +42,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     let desired = entries.iter().filter(|e| e.fit.should_run).count() as i64;
     let numbers = match checked_numbers(set, desired) {
         Ok(n) => n,
-        Err(message) => {
-            plan.refused = Some(message.clone());
-            plan.problems.push(Problem {
-                reason: "InvalidSpec",
-                message,
-            });
-            return plan;
-        }
+        Err(message) => return plan.refuse(message),
     };
     if adopt(snapshot, selector.as_ref(), &mut plan) {
         // The next round plans with the pods as they are owned now: a node whose orphan is

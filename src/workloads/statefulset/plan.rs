@@ -52,14 +52,7 @@ pub fn plan(snapshot: &Snapshot<'_>) -> Plan {
     });
     let n = match checked_numbers(set, &reserved) {
         Ok(n) => n,
-        Err(message) => {
-            plan.refused = Some(message.clone());
-            plan.problems.push(Problem {
-                reason: "InvalidSpec",
-                message,
-            });
-            return plan;
-        }
+        Err(message) => return plan.refuse(message),
     };
     if adopt_and_release(snapshot, &mut plan) {
         // The next round plans with the pods as they are owned now.
