@@ -53,7 +53,7 @@ async fn pods_of(ns: &TestNamespace, job: &str) -> Vec<Pod> {
 }
 
 fn node_of(pod: &Pod) -> String {
-    kubectl_kruise::workloads::daemonset::nodes::node_of(pod)
+    kubectl_kruise::workloads::common::node_fit::node_of(pod)
         .unwrap_or_default()
         .to_string()
 }

@@ -62,4 +62,24 @@ mod tests {
         assert_eq!(without["spec"]["template"], set["spec"]["template"]);
         assert!(of("UnknownKind", &set, None, true).is_none());
     }
+    /// The dispatch leaves these kinds' pod templates as written even when asked for the
+    /// template defaults: a job's (no `restartPolicy: Always`) and a DaemonSet's (as
+    /// upstream's webhook). Each kind's own defaults are tested beside them.
+    #[test]
+    fn a_job_s_or_a_daemonset_s_template_is_left_as_written() {
+        let template = json!({ "spec": { "containers": [{ "name": "c", "image": "busybox" }] } });
+        let cases = [
+            ("BroadcastJob", json!({ "spec": { "template": template } })),
+            ("DaemonSet", json!({ "spec": { "template": template } })),
+            (
+                "AdvancedCronJob",
+                json!({ "spec": { "schedule": "*/1 * * * *",
+                    "template": { "broadcastJobTemplate": { "spec": { "template": template } } } } }),
+            ),
+        ];
+        for (kind, object) in cases {
+            let out = of(kind, &object, None, true).expect("a kind with defaults");
+            assert_eq!(out["spec"]["template"], object["spec"]["template"], "{kind}");
+        }
+    }
 }

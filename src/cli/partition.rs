@@ -142,30 +142,28 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
     };
     eprintln!("{id}: {shown} of {replicas} {unit}");
 
+    // The kinds with a preview print what updates next (an empty list included).
     let next = next_pods(&client, &namespace, t.kind, &raw, absolute).await?;
-    let shown: Vec<String> = next
-        .iter()
-        .map(|(pod, node)| match node {
-            Some(node) => format!("{pod} ({node})"),
-            None => pod.clone(),
-        })
-        .collect();
-    let previewed = matches!(
-        t.kind,
-        Kind::CloneSet | Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet
-    );
-    if previewed && shown.is_empty() {
-        eprintln!(
-            "no {} starts updating",
-            if t.kind == Kind::AdvancedDaemonSet {
+    if let Some(next) = &next {
+        let shown: Vec<String> = next
+            .iter()
+            .map(|(pod, node)| match node {
+                Some(node) => format!("{pod} ({node})"),
+                None => pod.clone(),
+            })
+            .collect();
+        if shown.is_empty() {
+            let unit = if t.kind == Kind::AdvancedDaemonSet {
                 "node"
             } else {
                 "pod"
-            }
-        );
-    } else if previewed {
-        eprintln!("updates next, in this order: {}", shown.join(", "));
+            };
+            eprintln!("no {unit} starts updating");
+        } else {
+            eprintln!("updates next, in this order: {}", shown.join(", "));
+        }
     }
+    let next = next.unwrap_or_default();
     if t.kind == Kind::CloneSet {
         let set: CloneSet = target::read_as(&raw, &id)?;
         let strategy = set.spec.update();
@@ -191,56 +189,57 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
 /// The pods `object` (as JSON) updates next once its partition is `partition`, in its
 /// controller's order: the kind's own preview through its planner
 /// (`workloads::<kind>::preview`), each with its node where the kind places pods on nodes.
-/// Its pods are listed once, by its selector, and kept when it is their controller. Empty
-/// for a kind with no preview, or before a first status names the update revision.
+/// Its pods are listed once, by its selector, and kept when it is their controller. None
+/// for a kind with no preview; empty before a first status names the update revision.
 pub(crate) async fn next_pods(
     client: &kube::Client,
     namespace: &str,
     kind: Kind,
     object: &Value,
     partition: i64,
-) -> anyhow::Result<Vec<(String, Option<String>)>> {
+) -> anyhow::Result<Option<Vec<(String, Option<String>)>>> {
     let status = &object["status"];
-    let Some(update) = status["updateRevision"]
+    let update = status["updateRevision"]
         .as_str()
-        .or_else(|| status["daemonSetHash"].as_str())
-        .map(str::to_owned)
-    else {
-        return Ok(Vec::new());
-    };
+        .or_else(|| status["daemonSetHash"].as_str());
+    // No update revision yet: nothing to preview.
+    let none_yet = Some(Vec::new());
     let id = format!(
         "{}/{}",
         kind.qualified(),
         object["metadata"]["name"].as_str().unwrap_or_default()
     );
     let now = Timestamp::now();
-    let unplaced = |names: Vec<String>| names.into_iter().map(|n| (n, None)).collect();
+    let unplaced = |names: Vec<String>| Some(names.into_iter().map(|n| (n, None)).collect());
     Ok(match kind {
         Kind::CloneSet => {
+            let Some(update) = update else { return Ok(none_yet) };
             let set: CloneSet = target::read_as(object, &id)?;
             let pods = controlled_pods(client, namespace, &set.spec.selector, &set.uid()).await?;
             let pods: Vec<&Pod> = pods.iter().collect();
             unplaced(crate::workloads::cloneset::preview::update_order(
-                &set, &update, &pods, partition, now,
+                &set, update, &pods, partition, now,
             ))
         }
         Kind::AdvancedStatefulSet => {
+            let Some(update) = update else { return Ok(none_yet) };
             let set: crate::api::statefulset::v1beta1::StatefulSet = target::read_as(object, &id)?;
             let pods = controlled_pods(client, namespace, &set.spec.selector, &set.uid()).await?;
             unplaced(crate::workloads::statefulset::preview::update_order(
-                &set, &update, &pods, partition, now,
+                &set, update, &pods, partition, now,
             )?)
         }
         Kind::AdvancedDaemonSet => {
+            let Some(update) = update else { return Ok(none_yet) };
             let set: crate::api::daemonset::DaemonSet = target::read_as(object, &id)?;
             let pods = controlled_pods(client, namespace, &set.spec.selector, &set.uid()).await?;
             let nodes: Vec<k8s_openapi::api::core::v1::Node> =
                 Api::all(client.clone()).list(&ListParams::default()).await?.items;
             let (pods, nodes): (Vec<&Pod>, Vec<_>) = (pods.iter().collect(), nodes.iter().collect());
-            crate::workloads::daemonset::preview::update_order(&set, &update, &pods, &nodes, partition, now)
-                .into_iter()
-                .map(|(pod, node)| (pod, Some(node)))
-                .collect()
+            let order = crate::workloads::daemonset::preview::update_order(
+                &set, update, &pods, &nodes, partition, now,
+            );
+            Some(order.into_iter().map(|(pod, node)| (pod, Some(node))).collect())
         }
         Kind::Deployment
         | Kind::StatefulSet
@@ -248,7 +247,7 @@ pub(crate) async fn next_pods(
         | Kind::BroadcastJob
         | Kind::AdvancedCronJob
         | Kind::SidecarSet
-        | Kind::UnitedDeployment => Vec::new(),
+        | Kind::UnitedDeployment => None,
     })
 }
 

@@ -136,6 +136,7 @@ async fn plan(
     let value = serde_json::to_value(object)?;
     let names: Vec<String> = super::partition::next_pods(client, namespace, facts.kind, &value, next)
         .await?
+        .unwrap_or_default()
         .into_iter()
         .map(|(pod, _)| pod)
         .collect();

@@ -65,7 +65,7 @@ fn slot_of(pod: &Pod, slot: Slot) -> Option<String> {
     match slot {
         Slot::InstanceId => pod.labels().get("apps.kruise.io/cloneset-instance-id").cloned(),
         Slot::Ordinal => pod.name_any().rsplit_once('-').map(|(_, o)| o.to_string()),
-        Slot::Node => kubectl_kruise::workloads::daemonset::nodes::node_of(pod).map(str::to_string),
+        Slot::Node => kubectl_kruise::workloads::common::node_fit::node_of(pod).map(str::to_string),
     }
 }
 

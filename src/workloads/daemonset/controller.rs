@@ -23,6 +23,7 @@ use super::plan::{self, Snapshot};
 use crate::api::daemonset::{DaemonSet, DaemonSetStatus};
 use crate::runtime::controller::{Context, Serve};
 use crate::runtime::rbac::{self, KRUISE, Rule, rule};
+use crate::workloads::common::node_fit;
 
 pub const CONTROLLER: &str = "DaemonSet";
 
@@ -86,7 +87,7 @@ impl crate::runtime::driver::Reconciled for DaemonSet {
         let failed_backoff: std::collections::BTreeMap<String, std::time::Duration> = pods
             .iter()
             .filter(|p| p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Failed"))
-            .filter_map(|p| nodes::node_of(p))
+            .filter_map(|p| node_fit::node_of(p))
             .filter_map(|node| {
                 let left = ctx
                     .backoffs
@@ -146,7 +147,7 @@ impl crate::runtime::controller::Interest for DaemonSet {
 /// `rollingUpdate.selector` picks it? Judged on the node before and after the change.
 pub fn interested(set: &DaemonSet, node: &Node) -> bool {
     let spec = nodes::daemon_spec(set);
-    let fit = nodes::fit(&spec, node);
+    let fit = node_fit::fit(&spec, node);
     let picked = set
         .spec
         .update_strategy

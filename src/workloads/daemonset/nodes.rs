@@ -5,8 +5,6 @@
 //! pressure, unschedulable; the network one only with `hostNetwork`), each added once.
 use k8s_openapi::api::core::v1::{PodSpec, Toleration};
 
-pub use crate::workloads::common::node_fit::{Fit, fit, node_of, pin_to_node, why_not};
-
 /// The tolerations every daemon pod gets, as `(key, effect)`; the network one only
 /// with `hostNetwork`.
 fn daemon_tolerations(host_network: bool) -> Vec<(&'static str, &'static str)> {

@@ -2,7 +2,7 @@ use k8s_openapi::api::core::v1::{Node, PodSpec};
 use serde_json::json;
 
 use super::*;
-use crate::workloads::common::node_fit::NOT_FIT;
+use crate::workloads::common::node_fit::{Fit, NOT_FIT, fit};
 
 fn node(name: &str, labels: serde_json::Value, taints: serde_json::Value) -> Node {
     serde_json::from_value(json!({ "metadata": { "name": name, "labels": labels },

@@ -17,6 +17,7 @@ use crate::api::common::Condition;
 use crate::api::daemonset::DaemonSetStatus;
 use crate::runtime::actions::Problem;
 use crate::workloads::common::availability::{self, is_ready};
+use crate::workloads::common::node_fit;
 
 /// The condition type that says no node can run the set's pods.
 pub const NO_NODE_FITS: &str = "NoNodeFits";
@@ -31,7 +32,7 @@ fn no_node_fits(snapshot: &Snapshot<'_>, entries: &[NodeEntry<'_>]) -> Option<St
     let spec = nodes::daemon_spec(snapshot.set);
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
     for entry in entries {
-        let why = nodes::why_not(&spec, entry.node).unwrap_or_else(|| "does not fit".into());
+        let why = node_fit::why_not(&spec, entry.node).unwrap_or_else(|| "does not fit".into());
         *reasons.entry(why).or_default() += 1;
     }
     let listed: Vec<String> = reasons

@@ -16,6 +16,7 @@ use super::nodes;
 use crate::api::daemonset::DaemonSet;
 use crate::runtime::inplace::state::READINESS_GATE;
 use crate::runtime::revision::REVISION_LABEL;
+use crate::workloads::common::node_fit;
 
 /// The set annotation an `apps/v1` manifest may leave behind.
 pub const TEMPLATE_GENERATION_ANNOTATION: &str = "deprecated.daemonset.template.generation";
@@ -55,7 +56,7 @@ pub fn new_pod(
         labels.insert(TEMPLATE_GENERATION_LABEL.into(), generation.clone());
     }
     let mut spec = nodes::with_daemon_tolerations(&pod.spec.unwrap_or_default());
-    nodes::pin_to_node(&mut spec, node);
+    node_fit::pin_to_node(&mut spec, node);
     if in_place {
         let gates = spec.readiness_gates.get_or_insert_with(Vec::new);
         if !gates.iter().any(|g| g.condition_type == READINESS_GATE) {

@@ -10,7 +10,7 @@ use k8s_openapi::api::core::v1::{Node, Pod, PodTemplateSpec};
 use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
 
-use super::nodes::{self, Fit};
+use super::nodes;
 use crate::api::common::{IntOrString, Lifecycle};
 use crate::api::daemonset::{DaemonSet, DaemonSetStatus, DaemonSetUpdateStrategyType, RollingUpdateType};
 use crate::runtime::actions::Why;
@@ -18,6 +18,7 @@ use crate::runtime::lifecycle;
 use crate::runtime::revision::short_hash;
 use crate::workloads::common::availability;
 use crate::workloads::common::int_or_percent::{self as numbers, Amount, InvalidIntOrPercent};
+use crate::workloads::common::node_fit::{self, Fit};
 use crate::workloads::common::refusals;
 
 pub use crate::runtime::history::Revision;
@@ -222,7 +223,7 @@ pub fn entries<'a>(snapshot: &Snapshot<'a>) -> (Vec<NodeEntry<'a>>, Vec<&'a Pod>
     let spec = nodes::daemon_spec(snapshot.set);
     let mut by_node: BTreeMap<&str, Vec<&Pod>> = BTreeMap::new();
     for pod in &snapshot.pods {
-        if let Some(node) = nodes::node_of(pod) {
+        if let Some(node) = node_fit::node_of(pod) {
             by_node.entry(node).or_default().push(pod);
         }
     }
@@ -236,7 +237,7 @@ pub fn entries<'a>(snapshot: &Snapshot<'a>) -> (Vec<NodeEntry<'a>>, Vec<&'a Pod>
             Some(NodeEntry {
                 name,
                 node,
-                fit: nodes::fit(&spec, node),
+                fit: node_fit::fit(&spec, node),
                 pods,
             })
         })
