@@ -1,12 +1,12 @@
 //! The mutating webhook's dispatch: each kind's defaults (OpenKruise's `SetDefaults*`,
-//! spec level) are its own module's `defaults::defaulted` (`workloads::<kind>::defaults`;
-//! a UnitedDeployment's beside its validation), and a WorkloadSpread gets its renamed
-//! fields under both names (what upstream's conversion webhook does). Pure: an object as
+//! spec level) are what its facts say (`KindFacts::defaulted`, in
+//! `workloads::<kind>::facts`; a WorkloadSpread gets its renamed fields under both names,
+//! what upstream's conversion webhook does). Pure: an object as
 //! JSON in, the defaulted object out; the webhook answers with the JSON patch between them.
 //!
 //! Invariants: a field the user set is never changed, only absent ones are filled; the
 //! planners read the same defaults when a field is absent (an object created while no
-//! webhook ran is planned the same way); the pod template (not a job's, see [`of`]) gets
+//! webhook ran is planned the same way); the pod template (where the kind's facts ask for it, see [`of`]) gets
 //! OpenKruise's template defaults ([`template_defaults`]) on create and when an update
 //! changed it, so a template stored through us hashes to the revision name OpenKruise would compute, and the
 //! controllers hash every template defaulted anyway (a template stored while no webhook
@@ -17,27 +17,13 @@ use crate::api::KruiseKind;
 use crate::runtime::template_defaults;
 
 /// The defaults of `kind`, if it has any here; the pod template too when `template` (on
-/// create, and on an update that changed it, as upstream; never a DaemonSet's, whose
-/// webhook upstream leaves the template alone). `old`: the stored object on an update.
+/// create, and on an update that changed it, as upstream) when the kind's facts ask for
+/// it (never a DaemonSet's, whose webhook upstream leaves the template alone, nor a job's).
+/// `old`: the stored object on an update.
 pub fn of(kind: &str, object: &Value, old: Option<&Value>, template: bool) -> Option<Value> {
-    let mut out = match KruiseKind::named(kind)? {
-        KruiseKind::CloneSet => crate::workloads::cloneset::defaults::defaulted(object),
-        KruiseKind::StatefulSet => crate::workloads::statefulset::defaults::defaulted(object),
-        KruiseKind::DaemonSet => return Some(crate::workloads::daemonset::defaults::defaulted(object)),
-        KruiseKind::SidecarSet => return Some(crate::workloads::sidecarset::defaults::defaulted(object)),
-        KruiseKind::UnitedDeployment => {
-            return Some(crate::workloads::uniteddeployment::validation::defaulted(object));
-        }
-        // Their pod templates are left as written: upstream's template defaults would make
-        // an unset restartPolicy `Always`, which a job's pods cannot have.
-        KruiseKind::BroadcastJob => return Some(crate::workloads::broadcastjob::defaults::defaulted(object)),
-        KruiseKind::AdvancedCronJob => return Some(crate::workloads::cronjob::defaults::defaulted(object)),
-        // Not defaults: the renamed fields under both versions' names.
-        KruiseKind::WorkloadSpread => {
-            return Some(crate::workloads::workloadspread::spelling::mirrored(object, old));
-        }
-    };
-    if template && out["spec"]["template"].is_object() {
+    let facts = crate::workloads::registry::facts(KruiseKind::named(kind)?);
+    let mut out = facts.defaulted(object, old)?;
+    if template && facts.defaults_template() && out["spec"]["template"].is_object() {
         out["spec"]["template"] = template_defaults::defaulted(&out["spec"]["template"]);
     }
     Some(out)

@@ -15,7 +15,6 @@
 //! request; only the leader registers, and a graceful exit of the leader removes what it
 //! registered; a renewal swaps the certificate in place under the same CA.
 pub mod certs;
-pub mod configuration;
 pub mod defaults;
 pub mod pods;
 pub mod registration;

@@ -9,25 +9,15 @@
 //! those).
 use axum::Json;
 use axum::extract::State;
-use k8s_openapi::api::core::v1::PodTemplateSpec;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use kube::core::DynamicObject;
 use kube::core::admission::{AdmissionRequest, AdmissionResponse, AdmissionReview, Operation};
 use kube::core::response::Status;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::defaults;
 use super::shared::Shared;
 use crate::api::KruiseKind;
-use crate::api::cloneset::CloneSet;
-use crate::api::daemonset::DaemonSet;
-use crate::api::sidecarset::SidecarSet;
-use crate::api::statefulset::v1beta1::StatefulSet;
-use crate::api::workloadspread::WorkloadSpread;
-use crate::runtime::decoded::read;
-use crate::workloads::common::refusals;
-use crate::workloads::daemonset::round::Numbers;
+use crate::workloads::facts::{ConfigurationEntry, KindFacts, Peers};
 
 type Review = AdmissionReview<DynamicObject>;
 
@@ -114,223 +104,93 @@ fn defaults_patch(
     }
 }
 
-/// Why an object of `kind` must be refused (None: it may be stored; a kind not ours is
-/// not judged here). Pure.
+/// Why an object of `kind` must be refused, judged alone (None: it may be stored; a kind
+/// not ours is not judged here). Pure.
 pub fn validate_object(kind: &str, object: &Value) -> Option<String> {
-    let kruise = KruiseKind::named(kind)?;
-    match kruise {
-        KruiseKind::CloneSet => judged::<CloneSet>(kind, object, |s| (&s.spec.selector, &s.spec.template)),
-        // Both versions are read by the v1beta1 shape (a superset of v1alpha1).
-        KruiseKind::StatefulSet => {
-            judged::<StatefulSet>(kind, object, |s| (&s.spec.selector, &s.spec.template))
-        }
-        // Its update-strategy rules do not depend on the nodes (0 stands for them).
-        KruiseKind::DaemonSet => judged::<DaemonSet>(kind, object, |s| (&s.spec.selector, &s.spec.template))
-            .or_else(|| {
-                read::<DaemonSet>(object)
-                    .ok()
-                    .and_then(|s| Numbers::of(&s, 0).err())
-            }),
-        KruiseKind::BroadcastJob => crate::workloads::broadcastjob::validation::refusal(object),
-        KruiseKind::AdvancedCronJob => crate::workloads::cronjob::validation::refusal(object, None),
-        // Alone: the conflicts with other SidecarSets are judged by `/validate`, which
-        // has them cached.
-        KruiseKind::SidecarSet => crate::workloads::sidecarset::validation::refusal(object, None, &[]),
-        // Alone too: `/validate` adds the namespace's other spreads and the target.
-        KruiseKind::WorkloadSpread => {
-            crate::workloads::workloadspread::validation::refusal(object, None, &[], None)
-        }
-        KruiseKind::UnitedDeployment => crate::workloads::uniteddeployment::validation::refusal(object, None),
-    }
+    facts(kind)?.refusal(object, None, &Peers::default())
 }
 
-/// Why an update of an object of `kind` to `object` from `old` must be refused (None: it
-/// may be stored): what [`validate_object`] refuses, and fields upstream keeps immutable.
+/// Why an update of an object of `kind` to `object` from `old` must be refused, judged
+/// alone (None: it may be stored): what [`validate_object`] refuses, and fields upstream
+/// keeps immutable.
 pub fn validate_update(kind: &str, object: &Value, old: &Value) -> Option<String> {
-    match KruiseKind::named(kind)? {
-        KruiseKind::AdvancedCronJob => crate::workloads::cronjob::validation::refusal(object, Some(old)),
-        KruiseKind::WorkloadSpread => {
-            crate::workloads::workloadspread::validation::refusal(object, Some(old), &[], None)
-        }
-        KruiseKind::UnitedDeployment => {
-            crate::workloads::uniteddeployment::validation::refusal(object, Some(old))
-        }
-        // Nothing immutable beyond what a create is judged by.
-        KruiseKind::CloneSet
-        | KruiseKind::StatefulSet
-        | KruiseKind::DaemonSet
-        | KruiseKind::BroadcastJob
-        | KruiseKind::SidecarSet => validate_object(kind, object),
-    }
+    facts(kind)?.refusal(object, Some(old), &Peers::default())
 }
 
-/// Reads `object` as a `K` (an unreadable one is refused naming the field) and judges its
-/// selector and template as the planners do.
-fn judged<K: DeserializeOwned>(
-    kind: &str,
-    object: &Value,
-    parts: impl Fn(&K) -> (&LabelSelector, &PodTemplateSpec),
-) -> Option<String> {
-    let name = object["metadata"]["name"].as_str().unwrap_or_default();
-    match read::<K>(object) {
-        Err(error) => Some(format!("{kind} {name}: {error}")),
-        Ok(read) => {
-            let (selector, template) = parts(&read);
-            let labels = template.metadata.as_ref().and_then(|m| m.labels.as_ref());
-            refusals::selector(kind, name, selector, labels)
-                .or_else(|| refusals::template(kind, name, template))
-        }
-    }
+fn facts(kind: &str) -> Option<&'static dyn KindFacts> {
+    KruiseKind::named(kind).map(crate::workloads::registry::facts)
 }
 
-/// `/validate`: refuses what [`validate_object`] refuses, with code 422; a SidecarSet
-/// also when it conflicts with another one (from the pod webhook's cache, when it runs).
+/// `/validate`: refuses what [`validate_object`] refuses, with code 422, and what the
+/// kind's facts judge against what the webhook gathers for it ([`peers`]).
 pub async fn validate(State(shared): State<Shared>, Json(review): Json<Review>) -> Json<Review> {
-    // The other SidecarSets are copied out of the cache only to judge a SidecarSet.
-    let sidecarsets = |kind: &str| -> Vec<SidecarSet> {
-        match (kind, shared.pods.as_ref()) {
-            ("SidecarSet", Some(p)) => p
-                .sidecarsets
-                .state()
-                .iter()
-                .filter_map(|s| s.object.as_deref().ok().cloned())
-                .collect(),
-            _ => Vec::new(),
-        }
-    };
-    let spread = spread_context(&shared, &review).await;
-    let whitelist = whitelist_fault(&shared, &review).await;
+    let peers = peers(&shared, &review).await;
     answer(&shared, review, |kind, object, old, response| {
-        if let Some(message) = whitelist.clone().filter(|_| kind == "SidecarSet") {
-            return deny(response, &message);
+        let refused = object.and_then(|value| facts(kind)?.refusal(&value, old.as_ref(), &peers));
+        match refused {
+            None => (response, "allowed"),
+            Some(message) => deny(response, &message),
         }
-        refusal(
-            kind,
-            object,
-            old,
-            response,
-            &sidecarsets(kind),
-            &spread,
-            &shared.configuration,
-        )
     })
 }
 
-/// A SidecarSet that patches pod metadata, judged against OpenKruise's whitelist in its
-/// `kruise-configuration` ConfigMap (read only then, from the API server).
-async fn whitelist_fault(shared: &Shared, review: &Review) -> Option<String> {
-    use super::configuration::{CONFIGMAP, PATCH_METADATA_WHITELIST_KEY, patch_metadata_fault};
-    let request = review.request.as_ref().filter(|r| r.kind.kind == "SidecarSet")?;
-    let object = request
-        .object
-        .as_ref()
-        .and_then(|o| serde_json::to_value(o).ok())?;
-    let set: SidecarSet = serde_json::from_value(object).ok()?;
-    if set.spec.patch_pod_metadata.as_ref().is_none_or(|p| p.is_empty()) {
-        return None;
+/// What the kind of the object under review asks to be judged with: the other objects of
+/// its kind (from the pod webhook's caches, when it runs), the workload it targets, and an
+/// entry of OpenKruise's `kruise-configuration` (read only then, from the API server).
+async fn peers<'a>(shared: &'a Shared, review: &Review) -> Peers<'a> {
+    let mut peers = Peers {
+        configuration: Some(&shared.configuration),
+        features: Some(&shared.features),
+        ..Peers::default()
+    };
+    let Some(request) = review.request.as_ref() else {
+        return peers;
+    };
+    let (Some(kind), Some(object)) = (
+        KruiseKind::named(&request.kind.kind),
+        request.object.as_ref().and_then(|o| serde_json::to_value(o).ok()),
+    ) else {
+        return peers;
+    };
+    let facts = crate::workloads::registry::facts(kind);
+    let namespace = request.namespace.clone().unwrap_or_default();
+    if let Some(pods) = shared.pods.as_ref() {
+        if facts.judged_among_peers() {
+            peers.others = pods.stored(kind, &namespace);
+        }
+        if let Some(reference) = facts.target_ref(&object) {
+            peers.target = crate::workloads::workloadspread::webhook::target_of(
+                &pods.client,
+                &shared.configuration,
+                &namespace,
+                reference,
+            )
+            .await;
+        }
+        if let Some(key) = facts.configuration_key(&object, shared.scope.as_deref()) {
+            peers.entry = Some(configuration_entry(shared, &pods.client, key).await);
+        }
     }
-    // A run scoped to a namespace judges by its whitelist only the SidecarSets scoped to it
-    // (the others are any run's: every run's webhook sees cluster-scoped objects).
-    if let Some(scope) = shared.scope.as_deref()
-        && crate::workloads::sidecarset::matching::scoped_to(&set) != Some(scope)
-    {
-        return None;
-    }
-    let client = shared.pods.as_ref()?.client.clone();
+    peers
+}
+
+/// The entry `key` of OpenKruise's `kruise-configuration` in the run's system namespace.
+async fn configuration_entry(shared: &Shared, client: &kube::Client, key: &str) -> ConfigurationEntry {
+    use crate::runtime::configuration::CONFIGMAP;
     let at = format!("ConfigMap {}/{CONFIGMAP}", shared.system_namespace);
     let maps: kube::Api<k8s_openapi::api::core::v1::ConfigMap> =
-        kube::Api::namespaced(client, &shared.system_namespace);
+        kube::Api::namespaced(client.clone(), &shared.system_namespace);
     let text = match maps.get_opt(CONFIGMAP).await {
-        Ok(map) => map
-            .and_then(|m| m.data)
-            .and_then(|mut d| d.remove(PATCH_METADATA_WHITELIST_KEY)),
-        Err(e) => {
-            let name = set.metadata.name.as_deref().unwrap_or_default();
-            return Some(format!("SidecarSet {name}: {at} cannot be read: {e}"));
-        }
+        Ok(map) => Ok(map.and_then(|m| m.data).and_then(|mut d| d.remove(key))),
+        Err(e) => Err(e.to_string()),
     };
-    patch_metadata_fault(
-        &set,
-        text.as_deref(),
-        &at,
-        shared.features.patch_pod_metadata_defaults_allowed,
-    )
+    ConfigurationEntry { at, text }
 }
 
 fn deny(response: AdmissionResponse, message: &str) -> Decision {
     let mut denied = response.deny(message);
     denied.result = Status::failure(message, "Invalid").with_code(422);
     (denied, "denied")
-}
-
-/// What judging a WorkloadSpread needs besides itself: the other spreads of its namespace
-/// (from the pod webhook's cache, when it runs) and its target, when it exists.
-#[derive(Default)]
-struct SpreadContext {
-    others: Vec<WorkloadSpread>,
-    target: Option<Value>,
-}
-
-async fn spread_context(shared: &Shared, review: &Review) -> SpreadContext {
-    let Some(request) = review
-        .request
-        .as_ref()
-        .filter(|r| r.kind.kind == "WorkloadSpread")
-    else {
-        return SpreadContext::default();
-    };
-    let Some(object) = request.object.as_ref().and_then(|o| serde_json::to_value(o).ok()) else {
-        return SpreadContext::default();
-    };
-    let namespace = request.namespace.clone().unwrap_or_default();
-    let Some(pods) = shared.pods.as_ref() else {
-        return SpreadContext::default();
-    };
-    let others = pods
-        .spreads
-        .store
-        .state()
-        .iter()
-        .filter(|d| d.meta.namespace.as_deref() == Some(namespace.as_str()))
-        .filter_map(|d| d.object.as_deref().ok().cloned())
-        .collect();
-    let target = crate::workloads::workloadspread::webhook::target_of(
-        &pods.client,
-        &shared.configuration,
-        &namespace,
-        &object["spec"]["targetRef"],
-    )
-    .await;
-    SpreadContext { others, target }
-}
-
-fn refusal(
-    kind: &str,
-    object: Option<Value>,
-    old: Option<Value>,
-    response: AdmissionResponse,
-    sidecarsets: &[SidecarSet],
-    spread: &SpreadContext,
-    configuration: &crate::runtime::configuration::Configuration,
-) -> Decision {
-    let refused = object.and_then(|value| match (kind, &old) {
-        ("SidecarSet", old) => {
-            crate::workloads::sidecarset::validation::refusal(&value, old.as_ref(), sidecarsets)
-        }
-        ("WorkloadSpread", old) => crate::workloads::workloadspread::validation::refusal_among(
-            &value,
-            old.as_ref(),
-            &spread.others,
-            spread.target.as_ref(),
-            configuration,
-        ),
-        (_, Some(old)) => validate_update(kind, &value, old),
-        (_, None) => validate_object(kind, &value),
-    });
-    match refused {
-        None => (response, "allowed"),
-        Some(message) => deny(response, &message),
-    }
 }
 
 #[cfg(test)]

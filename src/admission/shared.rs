@@ -96,6 +96,39 @@ pub struct PodInjection {
     pub revisions: kube::runtime::reflector::Store<k8s_openapi::api::apps::v1::ControllerRevision>,
 }
 
+impl PodInjection {
+    /// The stored objects of `kind` these caches hold, in scope of an object in `namespace`
+    /// (a namespaced kind's in that namespace, a cluster-scoped kind's all), as JSON; empty
+    /// for a kind not cached here.
+    pub fn stored(&self, kind: crate::api::KruiseKind, namespace: &str) -> Vec<serde_json::Value> {
+        use crate::api::KruiseKind;
+        match kind {
+            KruiseKind::SidecarSet => self
+                .sidecarsets
+                .state()
+                .iter()
+                .filter_map(|s| s.object.as_deref().ok())
+                .filter_map(|s| serde_json::to_value(s).ok())
+                .collect(),
+            KruiseKind::WorkloadSpread => self
+                .spreads
+                .store
+                .state()
+                .iter()
+                .filter(|d| d.meta.namespace.as_deref() == Some(namespace))
+                .filter_map(|d| d.object.as_deref().ok())
+                .filter_map(|s| serde_json::to_value(s).ok())
+                .collect(),
+            KruiseKind::CloneSet
+            | KruiseKind::StatefulSet
+            | KruiseKind::DaemonSet
+            | KruiseKind::BroadcastJob
+            | KruiseKind::AdvancedCronJob
+            | KruiseKind::UnitedDeployment => Vec::new(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
-use super::target::{self, Kind};
+use super::target::{self, Kind, View};
 use super::workloadspread_tree;
 
 pub const HELP: &str = "\
@@ -256,15 +256,16 @@ async fn tree(args: &GetArgs, connection: &ConnectionArgs) -> anyhow::Result<Str
     }
     let target = tree_target(&args.words)?;
     let (client, namespace) = target::connect(connection).await?;
-    if target.kind == Kind::UnitedDeployment {
-        return super::uniteddeployment_tree::load_and_render(&client, &namespace, &target.name, glyphs)
-            .await;
-    }
-    if target.kind == Kind::SidecarSet {
-        return super::sidecarset_tree::load_and_render(&client, &target.name, glyphs).await;
-    }
-    if target.kind.is_job() {
-        return super::job_tree::load_and_render(&client, &namespace, &target, glyphs).await;
+    match target.kind.tree_view() {
+        View::Subsets => {
+            return super::uniteddeployment_tree::load_and_render(&client, &namespace, &target.name, glyphs)
+                .await;
+        }
+        View::Sidecars => {
+            return super::sidecarset_tree::load_and_render(&client, &target.name, glyphs).await;
+        }
+        View::Job => return super::job_tree::load_and_render(&client, &namespace, &target, glyphs).await,
+        View::Pods => {}
     }
     let input = super::tree::load(&client, &namespace, &target, args.revisions as usize).await?;
     Ok(super::tree::render_tree(&input, glyphs))

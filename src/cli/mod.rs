@@ -2,6 +2,7 @@
 //!
 //! Exit codes (docs/cli.md, exit codes): 0 success, 1 failure, 2 bad usage or a refused
 //! confirmation, 3-6 rollout outcomes (`rollout status`), 130 interrupted (Ctrl-C).
+pub mod builtin_kinds;
 pub mod complete;
 pub mod complete_cluster;
 pub mod completion;
@@ -14,7 +15,6 @@ pub mod image;
 pub mod install;
 pub mod install_manager;
 pub mod job_tree;
-pub mod kind_facts;
 pub mod manager;
 pub mod partition;
 pub mod partition_united;

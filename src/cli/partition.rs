@@ -7,7 +7,8 @@
 //! skips; no terminal and no `--yes` refuses with exit 2). The patch is guarded by the
 //! generation it was planned from: a spec change meanwhile is refused, status writes are not.
 use clap::Args;
-use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::api::core::v1::{Node, Pod};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use k8s_openapi::jiff::Timestamp;
 use kube::ResourceExt;
@@ -18,8 +19,8 @@ use super::UsageError;
 use super::connection::ConnectionArgs;
 use super::install::{DryRun, Output, confirm};
 use super::target::{self, Kind};
-use crate::api::cloneset::CloneSet;
 use crate::workloads::cloneset::numbers;
+use crate::workloads::facts::{Listed, PercentPartition};
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, statefulset (sts; a number only), sidecarset (of the
@@ -61,18 +62,8 @@ fn parse_value(text: &str, kind: Kind) -> Result<IntOrString, UsageError> {
         ))
     };
     if let Some(p) = text.strip_suffix('%') {
-        match kind {
-            Kind::StatefulSet => {
-                return Err(UsageError(
-                    "the built-in StatefulSet takes a number of pods, not a percentage".into(),
-                ));
-            }
-            Kind::AdvancedDaemonSet => {
-                return Err(UsageError(
-                    "an Advanced DaemonSet's partition is a number of pods (spec.updateStrategy.rollingUpdate.partition is an integer), not a percentage".into(),
-                ));
-            }
-            _ => {}
+        if let PercentPartition::Refused(why) = kind.facts().percent_partition() {
+            return Err(UsageError(why.into()));
         }
         p.parse::<u32>().ok().filter(|p| *p <= 100).ok_or_else(bad)?;
         return Ok(IntOrString::String(text.to_string()));
@@ -89,7 +80,7 @@ fn parse_value(text: &str, kind: Kind) -> Result<IntOrString, UsageError> {
 /// replicas: 2), never as a string the API server would refuse.
 fn stored(kind: Kind, value: IntOrString, absolute: i64) -> IntOrString {
     match value {
-        IntOrString::String(_) if !kind.partition_takes_percent() => {
+        IntOrString::String(_) if kind.facts().percent_partition() != PercentPartition::Kept => {
             IntOrString::Int(i32::try_from(absolute).unwrap_or(i32::MAX))
         }
         value => value,
@@ -102,7 +93,7 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
     let [t] = targets.as_slice() else {
         return Err(UsageError("set partition takes one workload (see --help)".into()).into());
     };
-    if t.kind == Kind::UnitedDeployment {
+    if t.kind.facts().partitions_per_subset() {
         let united = super::partition_united::Partition {
             text: &args.partition,
             dry_run: args.dry_run,
@@ -128,18 +119,14 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
     let replicas = t.kind.numbers(&raw).replicas;
     let absolute = numbers::partition(Some(&value), replicas).map_err(|e| UsageError(e.to_string()))?;
     let shown = match &value {
-        IntOrString::String(p) if !t.kind.partition_takes_percent() => {
+        IntOrString::String(p) if t.kind.facts().percent_partition() != PercentPartition::Kept => {
             format!("partition {absolute} ({p} resolved: the field is a number of pods)")
         }
         IntOrString::String(p) => format!("partition {absolute} ({p})"),
         IntOrString::Int(_) => format!("partition {absolute}"),
     };
     let value = stored(t.kind, value, absolute);
-    let unit = match t.kind {
-        Kind::AdvancedDaemonSet => "nodes",
-        Kind::SidecarSet => "injected pods",
-        _ => "replicas",
-    };
+    let unit = t.kind.facts().counts();
     eprintln!("{id}: {shown} of {replicas} {unit}");
 
     // The kinds with a preview print what updates next (an empty list included).
@@ -153,7 +140,7 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
             })
             .collect();
         if shown.is_empty() {
-            let unit = if t.kind == Kind::AdvancedDaemonSet {
+            let unit = if t.kind.facts().preview_needs_nodes() {
                 "node"
             } else {
                 "pod"
@@ -164,21 +151,17 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
         }
     }
     let next = next.unwrap_or_default();
-    if t.kind == Kind::CloneSet {
-        let set: CloneSet = target::read_as(&raw, &id)?;
-        let strategy = set.spec.update();
-        let surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, false).unwrap_or(0);
-        let budget =
-            numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, surge).unwrap_or(1);
-        if next.len() as i64 > budget.max(1) && args.dry_run == DryRun::None {
-            confirm(
-                &format!(
-                    "{} pods start updating, more than one batch ({budget}); go on?",
-                    next.len()
-                ),
-                args.yes,
-            )?;
-        }
+    if let Some(budget) = t.kind.facts().confirmed_batch(&raw, replicas)
+        && next.len() as i64 > budget.max(1)
+        && args.dry_run == DryRun::None
+    {
+        confirm(
+            &format!(
+                "{} pods start updating, more than one batch ({budget}); go on?",
+                next.len()
+            ),
+            args.yes,
+        )?;
     }
 
     let path = t.kind.partition_path(&raw).unwrap_or_default();
@@ -198,64 +181,38 @@ pub(crate) async fn next_pods(
     object: &Value,
     partition: i64,
 ) -> anyhow::Result<Option<Vec<(String, Option<String>)>>> {
-    let status = &object["status"];
-    let update = status["updateRevision"]
-        .as_str()
-        .or_else(|| status["daemonSetHash"].as_str());
-    // No update revision yet: nothing to preview.
-    let none_yet = Some(Vec::new());
+    let facts = kind.facts();
+    if !facts.steps() {
+        return Ok(None);
+    }
     let id = format!(
         "{}/{}",
         kind.qualified(),
         object["metadata"]["name"].as_str().unwrap_or_default()
     );
-    let now = Timestamp::now();
-    let unplaced = |names: Vec<String>| Some(names.into_iter().map(|n| (n, None)).collect());
-    Ok(match kind {
-        Kind::CloneSet => {
-            let Some(update) = update else { return Ok(none_yet) };
-            let set: CloneSet = target::read_as(object, &id)?;
-            let pods = controlled_pods(client, namespace, &set.spec.selector, &set.uid()).await?;
-            let pods: Vec<&Pod> = pods.iter().collect();
-            unplaced(crate::workloads::cloneset::preview::update_order(
-                &set, update, &pods, partition, now,
-            ))
-        }
-        Kind::AdvancedStatefulSet => {
-            let Some(update) = update else { return Ok(none_yet) };
-            let set: crate::api::statefulset::v1beta1::StatefulSet = target::read_as(object, &id)?;
-            let pods = controlled_pods(client, namespace, &set.spec.selector, &set.uid()).await?;
-            unplaced(crate::workloads::statefulset::preview::update_order(
-                &set, update, &pods, partition, now,
-            )?)
-        }
-        Kind::AdvancedDaemonSet => {
-            let Some(update) = update else { return Ok(none_yet) };
-            let set: crate::api::daemonset::DaemonSet = target::read_as(object, &id)?;
-            let pods = controlled_pods(client, namespace, &set.spec.selector, &set.uid()).await?;
-            let nodes: Vec<k8s_openapi::api::core::v1::Node> =
-                Api::all(client.clone()).list(&ListParams::default()).await?.items;
-            let (pods, nodes): (Vec<&Pod>, Vec<_>) = (pods.iter().collect(), nodes.iter().collect());
-            let order = crate::workloads::daemonset::preview::update_order(
-                &set, update, &pods, &nodes, partition, now,
-            );
-            Some(order.into_iter().map(|(pod, node)| (pod, Some(node))).collect())
-        }
-        Kind::Deployment
-        | Kind::StatefulSet
-        | Kind::DaemonSet
-        | Kind::BroadcastJob
-        | Kind::AdvancedCronJob
-        | Kind::SidecarSet
-        | Kind::UnitedDeployment => None,
-    })
+    let selector: LabelSelector = target::read_as(&object["spec"]["selector"], &id)?;
+    let uid = object["metadata"]["uid"].as_str().map(str::to_string);
+    let pods = controlled_pods(client, namespace, &selector, &uid).await?;
+    let nodes: Vec<Node> = if facts.preview_needs_nodes() {
+        Api::all(client.clone()).list(&ListParams::default()).await?.items
+    } else {
+        Vec::new()
+    };
+    let listed = Listed {
+        pods: &pods,
+        nodes: &nodes,
+    };
+    facts
+        .preview(object, &id, &listed, partition, Timestamp::now())
+        .transpose()
+        .map_err(anyhow::Error::msg)
 }
 
 /// The pods in `namespace` that `selector` matches and whose controller has `uid`.
 async fn controlled_pods(
     client: &kube::Client,
     namespace: &str,
-    selector: &k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    selector: &LabelSelector,
     uid: &Option<String>,
 ) -> anyhow::Result<Vec<Pod>> {
     let selector = kube::core::Selector::try_from(selector.clone())

@@ -20,7 +20,7 @@ use serde_json::json;
 use super::UsageError;
 use super::connection::ConnectionArgs;
 use super::install::{DryRun, Output, confirm};
-use super::target::{self, Kind};
+use super::target;
 
 pub const SCALE_HELP: &str = "\
 Kinds: cloneset (clone), asts, deployment (deploy), statefulset (sts). --delete works on
@@ -94,14 +94,14 @@ pub async fn run(args: ScaleArgs, connection: &ConnectionArgs) -> anyhow::Result
     // A UnitedDeployment scales too: its controller splits the replicas between subsets.
     let others: Vec<target::Target> = targets
         .iter()
-        .filter(|t| t.kind != Kind::UnitedDeployment)
+        .filter(|t| !t.kind.facts().partitions_per_subset())
         .cloned()
         .collect();
     target::templates_only(&others, "scale")?;
     let [t] = targets.as_slice() else {
         return Err(UsageError("scale takes one workload (see --help)".into()).into());
     };
-    if !args.delete.is_empty() && t.kind != Kind::CloneSet {
+    if !args.delete.is_empty() && !t.kind.facts().deletes_chosen_pods() {
         return Err(UsageError(format!(
             "{}/{}: --delete needs a CloneSet; this kind cannot delete a chosen pod (it would remove \
              whichever pod it picks); use --replicas alone",

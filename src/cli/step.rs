@@ -22,8 +22,8 @@ use super::status::render::{Mode, Renderer};
 use super::status::{StatusArgs, Until};
 use super::step_kinds::{Facts, batch_done};
 use super::target::{self, Kind, Target};
+use crate::runtime::revision::REVISION_LABEL;
 use crate::runtime::revision::short_hash;
-use crate::workloads::cloneset::status::REVISION_LABEL;
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts (Advanced StatefulSet), ads (Advanced DaemonSet: its batches
@@ -169,10 +169,7 @@ pub async fn run(args: StepArgs, connection: &ConnectionArgs) -> anyhow::Result<
     let [t] = targets.as_slice() else {
         return Err(UsageError("rollout step takes one workload (see --help)".into()).into());
     };
-    if !matches!(
-        t.kind,
-        Kind::CloneSet | Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet
-    ) {
+    if !t.kind.facts().steps() {
         return Err(UsageError(format!(
             "rollout step works on cloneset, asts and ads so far, not {}{}",
             t.kind.qualified(),

@@ -1,135 +1,44 @@
-//! What `rollout step` needs to know of each kind with a partition, read from the object
-//! as JSON: the numbers ([`Facts`]), where the partition lives, and when a batch is done.
+//! What `rollout step` needs to know of a workload with a partition, read from the object
+//! as JSON by its kind's facts: the numbers ([`Facts`]), where the partition lives, and
+//! when a batch is done.
 //!
 //! Invariants: the partition is always an absolute pod count here (a CloneSet percentage
 //! is resolved as its controller does, rounding up); an Advanced StatefulSet's partition
 //! is a pod count (v1beta1 semantics) at `updateStrategy.rollingUpdate.partition`; a batch
 //! is done once the controller observed the generation and the pods the partition lets
 //! through (or more, if more are already updated) are updated and ready.
-use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use serde_json::{Value, json};
 
 use super::target::Kind;
-use crate::api::cloneset::CloneSet;
+#[cfg(test)]
 use crate::api::common::PodUpdatePolicy;
-use crate::api::daemonset::DaemonSet;
-use crate::api::statefulset::v1beta1::StatefulSet;
-use crate::workloads::cloneset::numbers;
-use crate::workloads::cloneset::plan::checked_numbers as cloneset_numbers;
-use crate::workloads::daemonset::plan::checked_numbers as ds_numbers;
-use crate::workloads::statefulset::ordinals::ReservedOrdinals;
-use crate::workloads::statefulset::plan::checked_numbers as sts_numbers;
+use crate::workloads::facts::StepNumbers;
 
-/// The numbers of one step.
+/// The numbers of one step of a workload of `kind` (read through as [`StepNumbers`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Facts {
     pub kind: Kind,
-    pub replicas: i64,
-    pub partition: i64,
-    /// The partition as written when it is a percentage (`40%`).
-    pub partition_raw: Option<String>,
-    pub paused: bool,
-    /// The default batch: the unavailable budget.
-    pub budget: i64,
-    pub update_revision: String,
-    pub updated: i64,
-    /// The policy, as `pod_outcome` reads it.
-    pub policy: PodUpdatePolicy,
-    /// Where the object keeps its partition (a CloneSet's spelling decides).
-    pub partition_path: &'static [&'static str],
+    numbers: StepNumbers,
+}
+
+impl std::ops::Deref for Facts {
+    type Target = StepNumbers;
+
+    fn deref(&self) -> &StepNumbers {
+        &self.numbers
+    }
 }
 
 impl Facts {
-    /// The facts of `value`, an object of `kind`; `id` names it in errors.
+    /// The facts of `value`, an object of `kind`; `id` names it in errors. What the kind's
+    /// own facts read ([`crate::workloads::facts::KindFacts::step`]).
     pub fn of(kind: Kind, value: &Value, id: &str) -> anyhow::Result<Self> {
-        match kind {
-            Kind::CloneSet => {
-                let set: CloneSet = super::target::read_as(value, id)?;
-                let strategy = set.spec.update();
-                // The planner's own checks (bad int-or-percent, too many replicas), named.
-                let n = cloneset_numbers(&set).map_err(anyhow::Error::msg)?;
-                let (replicas, partition) = (n.replicas, n.partition);
-                // The planner zeroes the surge while paused; the budget a step releases is
-                // the one with the surge.
-                let invalid = |e: numbers::InvalidIntOrPercent| anyhow::anyhow!("{id}: spec.{e}");
-                let surge =
-                    numbers::max_surge(strategy.max_surge.as_ref(), replicas, false).map_err(invalid)?;
-                let budget = numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, surge)
-                    .map_err(invalid)?;
-                let status = set.status.clone().unwrap_or_default();
-                Ok(Facts {
-                    kind,
-                    replicas,
-                    partition,
-                    partition_raw: match &strategy.partition {
-                        Some(IntOrString::String(p)) => Some(p.clone()),
-                        _ => None,
-                    },
-                    paused: strategy.paused == Some(true),
-                    budget,
-                    update_revision: status.update_revision.unwrap_or_default(),
-                    updated: i64::from(status.updated_replicas),
-                    policy: set.spec.pod_update_policy(),
-                    partition_path: kind.partition_path(value).unwrap_or_default(),
-                })
-            }
-            Kind::AdvancedStatefulSet => {
-                let set: StatefulSet = super::target::read_as(value, id)?;
-                let reserved = ReservedOrdinals::of(&set).unwrap_or_default();
-                let n = sts_numbers(&set, &reserved).map_err(anyhow::Error::msg)?;
-                let status = set.status.clone().unwrap_or_default();
-                Ok(Facts {
-                    kind,
-                    replicas: i64::from(n.replicas),
-                    partition: i64::from(n.partition),
-                    partition_raw: None,
-                    paused: n.paused,
-                    budget: n.max_unavailable as i64,
-                    update_revision: status.update_revision.unwrap_or_default(),
-                    updated: i64::from(status.updated_replicas),
-                    policy: n.policy,
-                    partition_path: kind.partition_path(value).unwrap_or_default(),
-                })
-            }
-            Kind::AdvancedDaemonSet => {
-                let set: DaemonSet = super::target::read_as(value, id)?;
-                let numbers = kind.numbers(value);
-                let n = ds_numbers(&set, numbers.replicas).map_err(anyhow::Error::msg)?;
-                let rolling = set
-                    .spec
-                    .update_strategy
-                    .as_ref()
-                    .and_then(|s| s.rolling_update.as_ref());
-                let hash = set
-                    .status
-                    .as_ref()
-                    .and_then(|s| s.update_revision.clone().or(s.daemon_set_hash.clone()));
-                Ok(Facts {
-                    kind,
-                    replicas: numbers.replicas,
-                    partition: n.partition,
-                    partition_raw: match rolling.and_then(|r| r.partition.as_ref()) {
-                        Some(IntOrString::String(p)) => Some(p.clone()),
-                        _ => None,
-                    },
-                    paused: n.paused,
-                    budget: n.max_unavailable.max(n.max_surge).max(1),
-                    // The status names the hash; its revision is `<name>-<hash>`.
-                    update_revision: hash
-                        .map(|h| {
-                            crate::runtime::revision::revision_name(&kube::ResourceExt::name_any(&set), &h)
-                        })
-                        .unwrap_or_default(),
-                    updated: numbers.updated,
-                    policy: if n.in_place {
-                        PodUpdatePolicy::InPlaceIfPossible
-                    } else {
-                        PodUpdatePolicy::ReCreate
-                    },
-                    partition_path: kind.partition_path(value).unwrap_or_default(),
-                })
-            }
-            other => anyhow::bail!("rollout step has no partition to lower on {}", other.qualified()),
+        match kind.facts().step(value, id) {
+            Some(numbers) => Ok(Facts {
+                kind,
+                numbers: numbers.map_err(anyhow::Error::msg)?,
+            }),
+            None => anyhow::bail!("rollout step has no partition to lower on {}", kind.qualified()),
         }
     }
 

@@ -9,6 +9,8 @@ use serde_json::Value;
 
 use super::UsageError;
 use crate::api::KruiseKind;
+use crate::workloads::facts::{KindFacts, Path};
+pub use crate::workloads::facts::{StatusNumbers, value_at};
 
 /// `value`, the object `id` as fetched, read as its kind `K`. The error names the object and
 /// the first bad field (an object stored before the CRD's validation, or in a field the
@@ -40,11 +42,17 @@ pub enum Kind {
     UnitedDeployment,
 }
 
-/// Whether a CloneSet (as JSON) spells its update strategy the `v1beta1` way: a
-/// `rollingUpdate` block or `type: RollingUpdate`. Such an object reads and is written
-/// there; the planner resolves both spellings the same way (`CloneSetSpec::update`).
-pub fn cloneset_nested(object: &Value) -> bool {
-    crate::api::cloneset::strategy_is_nested(&object["spec"]["updateStrategy"])
+/// The shape of a kind's views (`rollout status`, `get --tree`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// Its pods and their revisions.
+    Pods,
+    /// A job's (or a schedule's) runs and pods.
+    Job,
+    /// The pods it injected, by the sidecars they run.
+    Sidecars,
+    /// Its subsets, each a workload.
+    Subsets,
 }
 
 impl Kind {
@@ -84,6 +92,20 @@ impl Kind {
         self.described().ok()
     }
 
+    /// What the webhooks and the rollout verbs know of this kind: an OpenKruise kind's
+    /// facts are its own module's ([`crate::workloads::registry::facts`]), a built-in
+    /// kind's are [`super::builtin_kinds`]. The verbs ask these, not the kind.
+    pub fn facts(self) -> &'static dyn KindFacts {
+        match self.described() {
+            Ok(kind) => crate::workloads::registry::facts(kind),
+            Err(_) => match self {
+                Kind::StatefulSet => &super::builtin_kinds::StatefulSet,
+                Kind::DaemonSet => &super::builtin_kinds::DaemonSet,
+                _ => &super::builtin_kinds::Deployment,
+            },
+        }
+    }
+
     /// Cluster-scoped (a SidecarSet): `-n` does not apply to the object itself.
     pub fn cluster_scoped(self) -> bool {
         self.kruise().is_some_and(|k| !k.namespaced())
@@ -93,59 +115,90 @@ impl Kind {
     /// not the job kinds, not a SidecarSet (its containers go into other workloads' pods),
     /// not a UnitedDeployment (its subset workloads roll out; it only scales).
     pub fn rolls_out_a_template(self) -> bool {
-        !self.is_job() && !matches!(self, Kind::SidecarSet | Kind::UnitedDeployment)
+        self.facts().rolls_out_a_template()
     }
 
     /// Where `object`'s container lists (`containers`, `initContainers`) live.
-    pub fn containers_path(self) -> &'static [&'static str] {
-        match self {
-            Kind::SidecarSet => &["spec"],
-            _ => &["spec", "template", "spec"],
-        }
+    pub fn containers_path(self) -> Path {
+        self.facts().containers_path()
     }
 
     /// A job kind (BroadcastJob, AdvancedCronJob): no revisions, partition or replicas.
     pub fn is_job(self) -> bool {
-        matches!(self, Kind::BroadcastJob | Kind::AdvancedCronJob)
+        self.facts().is_job()
     }
 
     /// Where `object`, of this kind, keeps its partition (None: the kind has none). One
-    /// place for every verb (`set partition`, `rollout step`, `undo`, the views). A CloneSet
-    /// spelled the `v1beta1` way keeps it under `rollingUpdate` (see [`cloneset_nested`]).
-    pub fn partition_path(self, object: &Value) -> Option<&'static [&'static str]> {
-        match self {
-            Kind::CloneSet if cloneset_nested(object) => {
-                Some(&["spec", "updateStrategy", "rollingUpdate", "partition"])
-            }
-            Kind::CloneSet | Kind::SidecarSet => Some(&["spec", "updateStrategy", "partition"]),
-            Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet | Kind::StatefulSet => {
-                Some(&["spec", "updateStrategy", "rollingUpdate", "partition"])
-            }
-            Kind::Deployment
-            | Kind::DaemonSet
-            | Kind::BroadcastJob
-            | Kind::AdvancedCronJob
-            | Kind::UnitedDeployment => None,
-        }
-    }
-
-    /// Whether the partition is an int-or-percent (CloneSet) or a number of pods.
-    pub fn partition_takes_percent(self) -> bool {
-        matches!(self, Kind::CloneSet | Kind::SidecarSet)
+    /// place for every verb (`set partition`, `rollout step`, `undo`, the views).
+    pub fn partition_path(self, object: &Value) -> Option<Path> {
+        self.facts().partition_path(object)
     }
 
     /// Where `object`, of this kind, keeps its pause switch (None: the kind has none).
-    pub fn paused_path(self, object: &Value) -> Option<&'static [&'static str]> {
+    pub fn paused_path(self, object: &Value) -> Option<Path> {
+        self.facts().paused_path(object)
+    }
+
+    /// The status numbers of `object`, an object of this kind.
+    pub fn numbers(self, object: &Value) -> StatusNumbers {
+        self.facts().numbers(object)
+    }
+
+    /// The pods the partition lets through (see [`KindFacts::expected_updated`]).
+    pub fn expected_updated(self, object: &Value) -> i64 {
+        self.facts().expected_updated(object)
+    }
+
+    /// Why no controller rolls this object out, if none does: its spec cannot be read, or
+    /// it reads but the planner refuses it (the controller's own `InvalidSpec` message).
+    /// Built-in kinds are validated by the API server. Only metadata and spec are read:
+    /// the status is the controller's.
+    pub fn spec_refusal(self, object: &Value, id: &str) -> Option<String> {
+        let spec = serde_json::json!({ "metadata": object["metadata"], "spec": object["spec"] });
+        self.facts().spec_refusal(&spec, id)
+    }
+
+    /// The word progress lines name it by (`cloneset/web`, `asts/db`).
+    pub fn word(self) -> &'static str {
         match self {
-            Kind::CloneSet if cloneset_nested(object) => {
-                Some(&["spec", "updateStrategy", "rollingUpdate", "paused"])
+            Kind::CloneSet => "cloneset",
+            Kind::Deployment => "deployment",
+            Kind::AdvancedStatefulSet => "asts",
+            Kind::AdvancedDaemonSet => "ads",
+            Kind::StatefulSet => "statefulset",
+            Kind::DaemonSet => "daemonset",
+            Kind::BroadcastJob => "bcj",
+            Kind::AdvancedCronJob => "acj",
+            Kind::SidecarSet => "sidecarset",
+            Kind::UnitedDeployment => "ud",
+        }
+    }
+
+    /// How `rollout status` follows it (None: it has no rollout to follow).
+    pub fn status_view(self) -> Option<View> {
+        match self {
+            Kind::CloneSet | Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet | Kind::Deployment => {
+                Some(View::Pods)
             }
-            Kind::CloneSet | Kind::SidecarSet => Some(&["spec", "updateStrategy", "paused"]),
-            Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet => {
-                Some(&["spec", "updateStrategy", "rollingUpdate", "paused"])
-            }
-            Kind::Deployment | Kind::BroadcastJob | Kind::AdvancedCronJob => Some(&["spec", "paused"]),
-            Kind::StatefulSet | Kind::DaemonSet | Kind::UnitedDeployment => None,
+            Kind::BroadcastJob => Some(View::Job),
+            Kind::SidecarSet => Some(View::Sidecars),
+            Kind::UnitedDeployment => Some(View::Subsets),
+            Kind::StatefulSet | Kind::DaemonSet | Kind::AdvancedCronJob => None,
+        }
+    }
+
+    /// How `get --tree` shows it.
+    pub fn tree_view(self) -> View {
+        match self {
+            Kind::BroadcastJob | Kind::AdvancedCronJob => View::Job,
+            Kind::SidecarSet => View::Sidecars,
+            Kind::UnitedDeployment => View::Subsets,
+            Kind::CloneSet
+            | Kind::AdvancedStatefulSet
+            | Kind::AdvancedDaemonSet
+            | Kind::Deployment
+            | Kind::StatefulSet
+            | Kind::DaemonSet => View::Pods,
         }
     }
 
@@ -493,11 +546,6 @@ pub fn nested(path: &[&str], leaf: serde_json::Value) -> serde_json::Value {
     path.iter()
         .rev()
         .fold(leaf, |inner, key| serde_json::json!({ *key: inner }))
-}
-
-/// The value at `path` in `object` (Null when absent).
-pub fn value_at<'v>(object: &'v serde_json::Value, path: &[&str]) -> &'v serde_json::Value {
-    path.iter().fold(object, |v, key| &v[*key])
 }
 
 #[cfg(test)]

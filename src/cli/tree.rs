@@ -397,9 +397,9 @@ pub async fn load(
 
     let (spec, status) = (&value["spec"], &value["status"]);
     let newest = revisions.iter().max_by_key(|r| r.number).map(|r| r.name.clone());
-    let update_revision = match kind {
-        Kind::Deployment | Kind::DaemonSet => newest,
-        _ => status["updateRevision"]
+    let update_revision = match kind.facts().reports_update_revision() {
+        false => newest,
+        true => status["updateRevision"]
             .as_str()
             .or_else(|| status["daemonSetHash"].as_str())
             .filter(|s| !s.is_empty())

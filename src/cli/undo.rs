@@ -18,11 +18,10 @@ use super::connection::ConnectionArgs;
 use super::history::{Revision, revisions};
 use super::install::{DryRun, Output, confirm};
 use super::target::{self, Kind};
-use crate::api::cloneset::CloneSet;
 use crate::api::common::PodUpdatePolicy;
 use crate::runtime::inplace::{Decision, decide};
+use crate::runtime::revision::REVISION_LABEL;
 use crate::runtime::revision::{payload, same_template};
-use crate::workloads::cloneset::status::REVISION_LABEL;
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, deployment (deploy), statefulset (sts), daemonset (ds).
@@ -125,11 +124,9 @@ pub async fn run(args: UndoArgs, connection: &ConnectionArgs) -> anyhow::Result<
         return Ok(());
     }
     eprintln!("{id}: back to revision {} ({})", target.number, target.name);
-    if t.kind == Kind::CloneSet {
-        let set: CloneSet = target::read_as(&value, &id)?;
-        let policy = set.spec.pod_update_policy();
+    if let Some(policy) = t.kind.facts().pod_update_policy(&value) {
         let pods: Api<Pod> = Api::namespaced(client.clone(), &namespace);
-        let uid = set.uid().unwrap_or_default();
+        let uid = value["metadata"]["uid"].as_str().unwrap_or_default();
         let mut owned: Vec<Pod> = pods
             .list(&ListParams::default())
             .await?

@@ -8,6 +8,7 @@ pub mod cloneset;
 pub mod common;
 pub mod cronjob;
 pub mod daemonset;
+pub mod facts;
 pub mod registry;
 pub mod sidecarset;
 pub mod statefulset;

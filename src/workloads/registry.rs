@@ -1,4 +1,5 @@
-//! Every controller described once: `run --controllers` and its help, the check that the
+//! Every controller described once, and the one dispatch from a kind to its facts
+//! ([`facts`]): `run --controllers` and its help, the check that the
 //! CRDs are established, the metrics labels (the name) and the RBAC rules (the ClusterRole
 //! of `install --manager`, the permission check of `run`) are all read from
 //! [`CONTROLLERS`], never from string matches elsewhere.
@@ -13,10 +14,12 @@ use futures::future::BoxFuture;
 
 use kube::core::object::HasStatus;
 
+use crate::api::KruiseKind;
 use crate::runtime::controller::{Interest, Serve};
 use crate::runtime::driver::Reconciled;
 use crate::runtime::rbac::Rule;
 use crate::runtime::scope::Scoped;
+use crate::workloads::facts::KindFacts;
 
 /// What stops a running controller (resolves once, on Ctrl-C, SIGTERM or a lost lease).
 pub type Shutdown = Pin<Box<dyn Future<Output = ()> + Send + Sync>>;
@@ -84,6 +87,22 @@ pub const CONTROLLERS: &[Described] = &[
     of::<crate::api::workloadspread::WorkloadSpread>(),
     of::<crate::api::uniteddeployment::UnitedDeployment>(),
 ];
+
+/// What the webhooks and the rollout verbs know of `kind`: the one dispatch from an
+/// OpenKruise kind to its own module's facts.
+pub fn facts(kind: KruiseKind) -> &'static dyn KindFacts {
+    use crate::workloads::*;
+    match kind {
+        KruiseKind::CloneSet => &cloneset::facts::Facts,
+        KruiseKind::StatefulSet => &statefulset::facts::Facts,
+        KruiseKind::DaemonSet => &daemonset::facts::Facts,
+        KruiseKind::BroadcastJob => &broadcastjob::facts::Facts,
+        KruiseKind::AdvancedCronJob => &cronjob::facts::Facts,
+        KruiseKind::SidecarSet => &sidecarset::facts::Facts,
+        KruiseKind::WorkloadSpread => &workloadspread::facts::Facts,
+        KruiseKind::UnitedDeployment => &uniteddeployment::facts::Facts,
+    }
+}
 
 /// The controller named `name` (case-insensitive), available or not.
 pub fn find(name: &str) -> Option<&'static Described> {

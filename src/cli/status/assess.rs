@@ -134,18 +134,7 @@ pub const FAILING: &[&str] = &[
 
 /// The word used in progress lines for each kind.
 pub fn kind_word(kind: Kind) -> &'static str {
-    match kind {
-        Kind::CloneSet => "cloneset",
-        Kind::Deployment => "deployment",
-        Kind::AdvancedStatefulSet => "asts",
-        Kind::AdvancedDaemonSet => "ads",
-        Kind::StatefulSet => "statefulset",
-        Kind::DaemonSet => "daemonset",
-        Kind::BroadcastJob => "bcj",
-        Kind::AdvancedCronJob => "acj",
-        Kind::SidecarSet => "sidecarset",
-        Kind::UnitedDeployment => "ud",
-    }
+    kind.word()
 }
 
 fn count(v: &Value) -> i64 {

@@ -26,7 +26,7 @@ use super::{ExitWith, StatusArgs, StatusOutput, decide};
 use crate::cli::UsageError;
 use crate::cli::connection::ConnectionArgs;
 use crate::cli::glyphs;
-use crate::cli::target::{self, Kind, Target};
+use crate::cli::target::{self, Kind, Target, View};
 
 const REVISION_ANNOTATION: &str = "deployment.kubernetes.io/revision";
 
@@ -97,19 +97,8 @@ pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Resul
     }
     let (client, namespace) = target::connect(connection).await?;
     let targets = selection.resolve(&client, &namespace).await?;
-    if let Some(t) = targets.iter().find(|t| {
-        !matches!(
-            t.kind,
-            Kind::CloneSet
-                | Kind::AdvancedStatefulSet
-                | Kind::AdvancedDaemonSet
-                | Kind::Deployment
-                | Kind::BroadcastJob
-                | Kind::SidecarSet
-                | Kind::UnitedDeployment
-        )
-    }) {
-        let hint = if t.kind == Kind::AdvancedCronJob {
+    if let Some(t) = targets.iter().find(|t| t.kind.status_view().is_none()) {
+        let hint = if t.kind.is_job() {
             " (an AdvancedCronJob has no rollout; `kubectl kruise get --tree acj/NAME` shows its runs)"
         } else {
             ""
@@ -120,11 +109,11 @@ pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Resul
         ))
         .into());
     }
-    let by_object = |kind| match kind {
-        Kind::BroadcastJob => Some(&super::job::BROADCAST_JOB),
-        Kind::SidecarSet => Some(&super::sidecarset::SIDECARSET),
-        Kind::UnitedDeployment => Some(&super::uniteddeployment::UNITED_DEPLOYMENT),
-        _ => None,
+    let by_object = |kind: Kind| match kind.status_view() {
+        Some(View::Job) => Some(&super::job::BROADCAST_JOB),
+        Some(View::Sidecars) => Some(&super::sidecarset::SIDECARSET),
+        Some(View::Subsets) => Some(&super::uniteddeployment::UNITED_DEPLOYMENT),
+        Some(View::Pods) | None => None,
     };
     if let Some(judged) = targets.first().and_then(|t| by_object(t.kind)) {
         // One kind per call (a name, or a type with -l).
@@ -236,10 +225,7 @@ pub async fn follow(
         } else {
             let hash = value["status"]["updateRevision"].as_str().map(str::to_string);
             // A DaemonSet reports the hash alone; its revision is `<name>-<hash>`.
-            let revision_name = |hash: &str| match t.kind {
-                Kind::AdvancedDaemonSet => crate::runtime::revision::revision_name(&t.name, hash),
-                _ => hash.to_string(),
-            };
+            let revision_name = |hash: &str| t.kind.facts().revision_name(&t.name, hash);
             let number = match &hash {
                 Some(name) if !numbers.contains_key(name) => {
                     let found = revisions

@@ -5,6 +5,7 @@
 //! shared [`crate::runtime::actions::Action`]s.
 pub mod controller;
 pub mod defaults;
+pub mod facts;
 pub mod fitness;
 pub mod plan;
 pub mod pods;

@@ -21,6 +21,7 @@
 pub mod claims;
 pub mod defaults;
 pub mod diffs;
+pub mod facts;
 pub mod numbers;
 pub use crate::workloads::common::order;
 pub mod plan;

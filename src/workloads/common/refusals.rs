@@ -41,6 +41,25 @@ pub fn workload(
         .or_else(|| self::template(kind, name, template))
 }
 
+/// Why an object of `kind` (as JSON) must be refused at admission: it cannot be read as a
+/// `K` (naming the field), or its selector and template are refused as the planners refuse
+/// them. None: it may be stored.
+pub fn judged<K: serde::de::DeserializeOwned>(
+    kind: &str,
+    object: &serde_json::Value,
+    parts: impl Fn(&K) -> (&LabelSelector, &PodTemplateSpec),
+) -> Option<String> {
+    let name = object["metadata"]["name"].as_str().unwrap_or_default();
+    match crate::runtime::decoded::read::<K>(object) {
+        Err(error) => Some(format!("{kind} {name}: {error}")),
+        Ok(read) => {
+            let (selector, template) = parts(&read);
+            let labels = template.metadata.as_ref().and_then(|m| m.labels.as_ref());
+            self::selector(kind, name, selector, labels).or_else(|| self::template(kind, name, template))
+        }
+    }
+}
+
 /// Why `selector` cannot be used for the pods of `template_labels` (None: it can).
 pub fn selector(
     kind: &str,

@@ -5,6 +5,7 @@
 //! ([`plan`]).
 pub mod controller;
 pub mod defaults;
+pub mod facts;
 pub mod plan;
 pub mod schedule;
 pub mod validation;

@@ -7,6 +7,7 @@
 //! [`crate::runtime::actions::Action`]s.
 pub mod controller;
 pub mod defaults;
+pub mod facts;
 pub mod nodes;
 pub mod plan;
 pub mod plan_manage;

@@ -9,6 +9,7 @@
 //! [`hot`]. OpenKruise's user manual: <https://openkruise.io/docs/user-manuals/sidecarset>.
 pub mod controller;
 pub mod defaults;
+pub mod facts;
 pub mod go_json;
 pub mod hash;
 pub mod hot;
@@ -26,3 +27,4 @@ pub mod status;
 pub mod upgradable;
 pub mod validation;
 pub mod webhook;
+pub mod whitelist;

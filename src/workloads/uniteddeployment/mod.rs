@@ -14,6 +14,7 @@ pub mod adaptive;
 pub mod allocate;
 pub mod conditions;
 pub mod controller;
+pub mod facts;
 pub mod plan;
 pub mod render;
 pub mod reserve;

@@ -13,6 +13,7 @@ pub mod adopt;
 pub mod controller;
 pub mod cost;
 pub mod deleting;
+pub mod facts;
 pub mod place;
 pub mod plan;
 pub mod schedulable;

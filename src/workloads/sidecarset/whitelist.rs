@@ -1,6 +1,7 @@
-//! OpenKruise's `kruise-configuration` ConfigMap, read where kruise-manager reads it (the
-//! run's system namespace, `kruise-system` for an unscoped run): the SidecarSet
-//! patch-pod-metadata whitelist (`SidecarSet_PatchPodMetadata_WhiteList`).
+//! The SidecarSet patch-pod-metadata whitelist (`SidecarSet_PatchPodMetadata_WhiteList`)
+//! of OpenKruise's `kruise-configuration` ConfigMap, which the validating webhook reads
+//! where kruise-manager reads it (the run's system namespace, `kruise-system` for an
+//! unscoped run) when a SidecarSet asks for it ([`super::facts`]).
 //!
 //! The rule, as upstream's webhook: a SidecarSet with `patchPodMetadata` is admitted only
 //! when every annotation key it patches matches a key expression (a regular expression) of
@@ -18,7 +19,6 @@ use serde::Deserialize;
 
 use crate::api::sidecarset::SidecarSet;
 
-pub const CONFIGMAP: &str = "kruise-configuration";
 pub const PATCH_METADATA_WHITELIST_KEY: &str = "SidecarSet_PatchPodMetadata_WhiteList";
 
 #[derive(Debug, Default, Deserialize)]

@@ -1,0 +1,28 @@
+//! The BroadcastJob's facts for the webhooks and the rollout verbs ([`KindFacts`]): its
+//! defaults (its pod template is left as written: upstream's template defaults would make
+//! an unset restartPolicy `Always`, which a job's pods cannot have), its refusals, and its
+//! pause switch. A job: no revisions, partition or replicas.
+use serde_json::Value;
+
+use crate::workloads::facts::{KindFacts, Path, Peers};
+
+/// The BroadcastJob's facts.
+pub struct Facts;
+
+impl KindFacts for Facts {
+    fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
+        Some(super::defaults::defaulted(object))
+    }
+
+    fn refusal(&self, object: &Value, _old: Option<&Value>, _peers: &Peers) -> Option<String> {
+        super::validation::refusal(object)
+    }
+
+    fn is_job(&self) -> bool {
+        true
+    }
+
+    fn paused_path(&self, _object: &Value) -> Option<Path> {
+        Some(&["spec", "paused"])
+    }
+}

@@ -1,0 +1,28 @@
+//! The AdvancedCronJob's facts for the webhooks and the rollout verbs ([`KindFacts`]): its
+//! defaults (its jobs' pod templates are left as written, as a BroadcastJob's), its
+//! refusals (the schedule and its immutable fields on an update) and its pause switch. A
+//! schedule of jobs: no revisions, partition or replicas.
+use serde_json::Value;
+
+use crate::workloads::facts::{KindFacts, Path, Peers};
+
+/// The AdvancedCronJob's facts.
+pub struct Facts;
+
+impl KindFacts for Facts {
+    fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
+        Some(super::defaults::defaulted(object))
+    }
+
+    fn refusal(&self, object: &Value, old: Option<&Value>, _peers: &Peers) -> Option<String> {
+        super::validation::refusal(object, old)
+    }
+
+    fn is_job(&self) -> bool {
+        true
+    }
+
+    fn paused_path(&self, _object: &Value) -> Option<Path> {
+        Some(&["spec", "paused"])
+    }
+}

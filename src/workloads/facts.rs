@@ -1,0 +1,316 @@
+//! What the webhooks and the rollout verbs know of a kind, said once, in the kind's own
+//! module (`workloads::<kind>::facts`): its defaults and its refusals (the admission
+//! webhooks), where its partition and pause switch live, its status numbers under whatever
+//! names it gives them, what a `rollout step` reads of it and the preview of its next
+//! updates through its own planner (the rollout verbs). The admission server and the CLI
+//! ask [`KindFacts`] instead of matching on the kind; the one dispatch from an OpenKruise
+//! kind to its facts is [`crate::workloads::registry::facts`].
+//!
+//! Invariants: every method is pure (objects as JSON in, answers out); a method a kind does
+//! not override answers as a kind without that feature would (no partition, no pause, no
+//! defaults, nothing refused); a status field that is missing or not a number counts 0.
+use k8s_openapi::api::core::v1::{Node, Pod};
+use k8s_openapi::jiff::Timestamp;
+use serde_json::Value;
+
+use crate::api::common::PodUpdatePolicy;
+use crate::runtime::configuration::Configuration;
+use crate::runtime::features::Features;
+
+/// A path of JSON field names inside an object.
+pub type Path = &'static [&'static str];
+
+/// Where a pod template's container lists are.
+pub const TEMPLATE_CONTAINERS: Path = &["spec", "template", "spec"];
+
+/// A workload's status numbers, whatever the kind calls them (a DaemonSet counts nodes:
+/// `desiredNumberScheduled` is its replicas, `updatedNumberScheduled` its updated pods).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StatusNumbers {
+    /// Pods wanted.
+    pub replicas: i64,
+    /// Pods the status counts (terminating ones too, for most kinds).
+    pub current: i64,
+    pub updated: i64,
+    pub ready: i64,
+    pub available: i64,
+    /// Updated and ready, and updated and available, where the kind reports them.
+    pub updated_ready: Option<i64>,
+    pub updated_available: Option<i64>,
+}
+
+/// A status number (0 when missing).
+pub fn count(v: &Value) -> i64 {
+    v.as_i64().unwrap_or(0)
+}
+
+impl StatusNumbers {
+    /// The numbers of a kind that counts replicas (`spec.replicas`, `status.replicas`,
+    /// `updatedReplicas`, `readyReplicas`, `availableReplicas`).
+    pub fn of_replicas(object: &Value) -> StatusNumbers {
+        let (spec, status) = (&object["spec"], &object["status"]);
+        StatusNumbers {
+            replicas: spec["replicas"].as_i64().unwrap_or(1),
+            current: count(&status["replicas"]),
+            updated: count(&status["updatedReplicas"]),
+            ready: count(&status["readyReplicas"]),
+            available: count(&status["availableReplicas"]),
+            updated_ready: status["updatedReadyReplicas"].as_i64(),
+            updated_available: status["updatedAvailableReplicas"].as_i64(),
+        }
+    }
+
+    /// The numbers of a kind that counts nodes (a DaemonSet, built-in or Advanced).
+    pub fn of_nodes(object: &Value) -> StatusNumbers {
+        let status = &object["status"];
+        StatusNumbers {
+            replicas: count(&status["desiredNumberScheduled"]),
+            current: count(&status["currentNumberScheduled"]),
+            updated: count(&status["updatedNumberScheduled"]),
+            ready: count(&status["numberReady"]),
+            available: count(&status["numberAvailable"]),
+            updated_ready: None,
+            updated_available: None,
+        }
+    }
+}
+
+/// How a kind's partition field takes a percentage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PercentPartition {
+    /// Stored as written (an int-or-percent field).
+    Kept,
+    /// Resolved to the number of pods it stands for (the field is an integer).
+    Resolved,
+    /// Not taken: why, to tell the user.
+    Refused(&'static str),
+}
+
+/// What `rollout step` reads of a workload with a partition: the numbers of one step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepNumbers {
+    pub replicas: i64,
+    /// Always a number of pods (a percentage resolved as the controller does).
+    pub partition: i64,
+    /// The partition as written when it is a percentage (`40%`).
+    pub partition_raw: Option<String>,
+    pub paused: bool,
+    /// The default batch: the unavailable budget.
+    pub budget: i64,
+    /// The revision the status names (`<name>-<hash>` for a DaemonSet, which reports a hash).
+    pub update_revision: String,
+    pub updated: i64,
+    /// How its pods take a new template.
+    pub policy: PodUpdatePolicy,
+    /// Where the object keeps its partition.
+    pub partition_path: Path,
+}
+
+/// The pods (and, where the kind places pods on nodes, the nodes) a preview reads.
+pub struct Listed<'a> {
+    pub pods: &'a [Pod],
+    pub nodes: &'a [Node],
+}
+
+/// A preview: the pods updated next, in the controller's order, each with its node where
+/// the kind places pods on nodes.
+pub type Preview = Vec<(String, Option<String>)>;
+
+/// One entry of OpenKruise's `kruise-configuration` ConfigMap, as the webhook read it.
+#[derive(Debug, Clone)]
+pub struct ConfigurationEntry {
+    /// Where it lives (`ConfigMap NS/kruise-configuration`), for messages.
+    pub at: String,
+    /// The entry's text (None: the ConfigMap or the key is missing), or why it could not be read.
+    pub text: Result<Option<String>, String>,
+}
+
+/// What judging an object may need besides itself and its stored version, gathered by the
+/// validating webhook when the kind asks for it ([`KindFacts::judged_among_peers`],
+/// [`KindFacts::target_ref`], [`KindFacts::configuration_key`]).
+#[derive(Default)]
+pub struct Peers<'a> {
+    /// The other stored objects of the kind in scope (its namespace, or the cluster), as JSON.
+    pub others: Vec<Value>,
+    /// The workload the object's target reference names, when it exists.
+    pub target: Option<Value>,
+    /// The run's configuration (custom workload kinds).
+    pub configuration: Option<&'a Configuration>,
+    /// The entry of `kruise-configuration` the kind asked for.
+    pub entry: Option<ConfigurationEntry>,
+    /// OpenKruise's feature gates.
+    pub features: Option<&'a Features>,
+}
+
+/// What the webhooks and the rollout verbs know of one kind (see the module doc).
+pub trait KindFacts: Sync {
+    // --- the admission webhooks ---
+
+    /// The object with the kind's spec defaults (OpenKruise's `SetDefaults*`); `old`: the
+    /// stored object on an update. None: the kind has no defaults.
+    fn defaulted(&self, _object: &Value, _old: Option<&Value>) -> Option<Value> {
+        None
+    }
+
+    /// Whether its pod template (`spec.template`) also gets OpenKruise's template defaults.
+    fn defaults_template(&self) -> bool {
+        false
+    }
+
+    /// Why the object must be refused (None: it may be stored); `old`: the stored object
+    /// on an update (for the fields that are immutable).
+    fn refusal(&self, _object: &Value, _old: Option<&Value>, _peers: &Peers) -> Option<String> {
+        None
+    }
+
+    /// Whether judging it needs the other objects of its kind in scope.
+    fn judged_among_peers(&self) -> bool {
+        false
+    }
+
+    /// The reference to a workload judging it needs (None: it needs none).
+    fn target_ref<'a>(&self, _object: &'a Value) -> Option<&'a Value> {
+        None
+    }
+
+    /// The entry of `kruise-configuration` judging `object` needs (None: none), when the
+    /// run scoped to `scope` judges it.
+    fn configuration_key(&self, _object: &Value, _scope: Option<&str>) -> Option<&'static str> {
+        None
+    }
+
+    // --- the rollout verbs ---
+
+    /// A job kind: no revisions, partition or replicas.
+    fn is_job(&self) -> bool {
+        false
+    }
+
+    /// Has a pod template whose revisions roll out (restart, history, undo, scale, step).
+    fn rolls_out_a_template(&self) -> bool {
+        !self.is_job()
+    }
+
+    /// Where the container lists (`containers`, `initContainers`) are.
+    fn containers_path(&self) -> Path {
+        TEMPLATE_CONTAINERS
+    }
+
+    /// Where `object` keeps its partition (None: the kind has none; `Value::Null` asks
+    /// whether the kind has one at all).
+    fn partition_path(&self, _object: &Value) -> Option<Path> {
+        None
+    }
+
+    /// How its partition takes a percentage.
+    fn percent_partition(&self) -> PercentPartition {
+        PercentPartition::Resolved
+    }
+
+    /// Where `object` keeps its pause switch (None: the kind has none).
+    fn paused_path(&self, _object: &Value) -> Option<Path> {
+        None
+    }
+
+    /// What its status numbers count ("replicas", "nodes").
+    fn counts(&self) -> &'static str {
+        "replicas"
+    }
+
+    /// The status numbers of `object`.
+    fn numbers(&self, object: &Value) -> StatusNumbers {
+        StatusNumbers::of_replicas(object)
+    }
+
+    /// The pods the partition lets through, which must be updated and ready for the
+    /// rollout (or a `rollout step` batch) to be done. A partition holds only pods at an
+    /// older revision: once more pods are updated than it lets through, those count too.
+    fn expected_updated(&self, object: &Value) -> i64 {
+        self.numbers(object).replicas
+    }
+
+    /// Why no controller rolls `object` (its metadata and spec) out, if none does: it cannot
+    /// be read, or its planner refuses it. `id` names it.
+    fn spec_refusal(&self, object: &Value, id: &str) -> Option<String> {
+        let _ = id;
+        self.refusal(object, None, &Peers::default())
+    }
+
+    /// Whether its status names its update revision (`updateRevision`, or a DaemonSet's
+    /// hash); a built-in Deployment's or DaemonSet's does not.
+    fn reports_update_revision(&self) -> bool {
+        true
+    }
+
+    /// The revision name of a hash the status reports.
+    fn revision_name(&self, _name: &str, hash: &str) -> String {
+        hash.to_string()
+    }
+
+    /// Whether its partition lets pods through in its controller's order, batch by batch:
+    /// `rollout step` and the preview of [`KindFacts::preview`] work on it.
+    fn steps(&self) -> bool {
+        false
+    }
+
+    /// Whether `scale --delete POD` can delete a chosen pod (`scaleStrategy.podsToDelete`).
+    fn deletes_chosen_pods(&self) -> bool {
+        false
+    }
+
+    /// How its pods take a new template, where the kind lists each pod's outcome before an
+    /// undo (None: it does not).
+    fn pod_update_policy(&self, _object: &Value) -> Option<PodUpdatePolicy> {
+        None
+    }
+
+    /// Whether its partitions and replicas are per subset (`set partition SUBSET=N`; `scale`
+    /// splits the replicas), not one field of its own.
+    fn partitions_per_subset(&self) -> bool {
+        false
+    }
+
+    /// What `rollout step` reads of `object` (None: the kind has no steps). `id` names it.
+    fn step(&self, _object: &Value, _id: &str) -> Option<Result<StepNumbers, String>> {
+        None
+    }
+
+    /// Whether a preview needs the nodes (the kind places pods on nodes).
+    fn preview_needs_nodes(&self) -> bool {
+        false
+    }
+
+    /// The pods `object` updates next once its partition is `partition`, in its
+    /// controller's order, through its own planner (None: the kind has no preview).
+    fn preview(
+        &self,
+        _object: &Value,
+        _id: &str,
+        _listed: &Listed,
+        _partition: i64,
+        _now: Timestamp,
+    ) -> Option<Result<Preview, String>> {
+        None
+    }
+
+    /// A batch `set partition` asks to confirm when more pods than it start updating (None:
+    /// it never asks).
+    fn confirmed_batch(&self, _object: &Value, _replicas: i64) -> Option<i64> {
+        None
+    }
+}
+
+/// Reads `value` as its kind `K`; the error names `id` and the first bad field.
+pub fn read_as<K: serde::de::DeserializeOwned>(value: &Value, id: &str) -> Result<K, String> {
+    crate::runtime::decoded::read(value)
+        .map_err(|e| format!("{id} cannot be read: {e}; fix the object (kubectl edit {id}) and retry"))
+}
+
+/// The value at `path` in `object` (Null when a field on the way is missing).
+pub fn value_at<'v>(object: &'v Value, path: &[&str]) -> &'v Value {
+    path.iter().fold(object, |v, key| &v[*key])
+}
+
+#[cfg(test)]
+#[path = "facts_tests.rs"]
+mod tests;

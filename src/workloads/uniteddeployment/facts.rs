@@ -1,0 +1,47 @@
+//! The UnitedDeployment's facts for the webhooks and the rollout verbs ([`KindFacts`]): its
+//! defaults, its refusals (and its immutable fields on an update), and its status numbers,
+//! the sums of its subsets (it counts no availability of its own: ready stands for it).
+//! Its subset workloads roll out; it only scales, and its partitions are per subset.
+use serde_json::Value;
+
+use crate::workloads::facts::{KindFacts, Peers, StatusNumbers, count};
+
+/// The UnitedDeployment's facts.
+pub struct Facts;
+
+impl KindFacts for Facts {
+    fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
+        Some(super::validation::defaulted(object))
+    }
+
+    fn refusal(&self, object: &Value, old: Option<&Value>, _peers: &Peers) -> Option<String> {
+        super::validation::refusal(object, old)
+    }
+
+    fn rolls_out_a_template(&self) -> bool {
+        false
+    }
+
+    fn partitions_per_subset(&self) -> bool {
+        true
+    }
+
+    fn numbers(&self, object: &Value) -> StatusNumbers {
+        let status = &object["status"];
+        StatusNumbers {
+            available: count(&status["readyReplicas"]),
+            updated_available: status["updatedReadyReplicas"].as_i64(),
+            ..StatusNumbers::of_replicas(object)
+        }
+    }
+
+    /// The partitions its controller applied, one per subset.
+    fn expected_updated(&self, object: &Value) -> i64 {
+        let numbers = self.numbers(object);
+        let (replicas, updated) = (numbers.replicas, numbers.updated.min(numbers.replicas));
+        let held: i64 = object["status"]["updateStatus"]["currentPartitions"]
+            .as_object()
+            .map_or(0, |p| p.values().map(count).sum());
+        (replicas - held.clamp(0, replicas)).max(updated)
+    }
+}
