@@ -147,6 +147,26 @@ async fn wait_costs(ns: &TestNamespace, app: &str, want: &[(&str, i64)], over: O
     .await;
 }
 
+/// Creates `ws` and waits until the run has seen it (its status observed). Pods created
+/// before the webhook's cache holds a spread are admitted unplaced (fail open, as
+/// upstream's informer), and the one subset they could be adopted into may be full by then:
+/// every test that creates pods right after a spread waits here first.
+async fn create_observed(spreads: &Api<DynamicObject>, ws: &DynamicObject) {
+    spreads
+        .create(&PostParams::default(), ws)
+        .await
+        .expect("WorkloadSpread");
+    let name = ws.name_any();
+    wait_for(&format!("spread {name} observed by the run"), LONG, || async {
+        let ws = spreads.get(&name).await.map_err(|e| e.to_string())?;
+        match ws.data["status"]["observedGeneration"].as_i64() {
+            Some(_) => Ok(()),
+            None => Err("no status yet".to_string()),
+        }
+    })
+    .await;
+}
+
 async fn patch_spread(spreads: &Api<DynamicObject>, name: &str, patch: Value) {
     spreads
         .patch(name, &PatchParams::default(), &Patch::Merge(patch))
@@ -252,10 +272,7 @@ async fn spread_scale_and_shrink(
 async fn a_cloneset_spreads_2_2_rest_fills_the_last_subset_and_scales_in_by_cost() {
     let (ns, nodes, controller, spreads) = started("ws-clone").await;
     let target = json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "name": "web" });
-    spreads
-        .create(&PostParams::default(), &spread(&ns, "web", target, json!({})))
-        .await
-        .expect("WorkloadSpread");
+    create_observed(&spreads, &spread(&ns, "web", target, json!({}))).await;
     let clones = cloneset(&ns, "web", 6, template("web")).await;
     spread_scale_and_shrink(&ns, "web", |n| json!({ "spec": { "replicas": n } }), &clones).await;
 
@@ -306,10 +323,7 @@ async fn a_cloneset_spreads_2_2_rest_fills_the_last_subset_and_scales_in_by_cost
 async fn a_deployment_spreads_2_2_rest_fills_the_last_subset_and_scales_in_by_cost() {
     let (ns, nodes, controller, spreads) = started("ws-deploy").await;
     let target = json!({ "apiVersion": "apps/v1", "kind": "Deployment", "name": "front" });
-    spreads
-        .create(&PostParams::default(), &spread(&ns, "front", target, json!({})))
-        .await
-        .expect("WorkloadSpread");
+    create_observed(&spreads, &spread(&ns, "front", target, json!({}))).await;
     deployment(&ns, "front", 6).await;
     let deployments = support::dynamic_api(&ns, "apps/v1", "Deployment", "deployments");
     spread_scale_and_shrink(
@@ -337,10 +351,7 @@ async fn pods_stuck_unschedulable_move_on_to_the_next_subset() {
     let mut ws = spread(&ns, "web", target, json!({}));
     ws.data["spec"]["subsets"] = adaptive["spec"]["subsets"].clone();
     ws.data["spec"]["scheduleStrategy"] = adaptive["spec"]["scheduleStrategy"].clone();
-    spreads
-        .create(&PostParams::default(), &ws)
-        .await
-        .expect("WorkloadSpread");
+    create_observed(&spreads, &ws).await;
     cloneset(&ns, "web", 4, template("web")).await;
     // Three pods go to zone-a and stay Pending; after 5 s they are deleted and recreated in zone-b.
     wait_layout(&ns, "web", &[("zone-b", 4)], &[("b", 4)]).await;
@@ -367,10 +378,7 @@ async fn thirty_pods_created_at_once_never_overfill_a_subset() {
     let mut ws = spread(&ns, "burst", target, json!({}));
     ws.data["spec"]["subsets"][0]["maxReplicas"] = json!(5);
     ws.data["spec"]["subsets"][1]["maxReplicas"] = json!(10);
-    spreads
-        .create(&PostParams::default(), &ws)
-        .await
-        .expect("WorkloadSpread");
+    create_observed(&spreads, &ws).await;
 
     // An independent watcher checks every pod event: no subset ever holds more than its max.
     let maxima = BTreeMap::from([("zone-a".to_string(), 5usize), ("zone-b".to_string(), 10usize)]);
@@ -573,10 +581,7 @@ async fn pods_left_unplaced_by_a_full_subset_stay_outside_without_a_cost_and_bot
         "kind": "WorkloadSpread", "metadata": { "name": "web" },
         "spec": { "targetRef": { "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "name": "web" },
             "subsets": [subset(&ns, "a", Some(2))] } }));
-    spreads
-        .create(&PostParams::default(), &only_a)
-        .await
-        .expect("WorkloadSpread");
+    create_observed(&spreads, &only_a).await;
     let beta = kruise_api(&ns, "WorkloadSpread", "v1beta1");
     let read_back = beta.get("web").await.expect("read through v1beta1");
     assert_eq!(
@@ -704,10 +709,7 @@ async fn a_custom_workload_on_openkruises_whitelist_is_spread_by_its_replicas_pa
         support::merged(subset(&ns, "a", None), json!({ "maxReplicas": "25%" })),
         support::merged(subset(&ns, "b", None), json!({ "maxReplicas": "75%" })),
     ]);
-    spreads
-        .create(&PostParams::default(), &by_share)
-        .await
-        .expect("WorkloadSpread");
+    create_observed(&spreads, &by_share).await;
     let uid = job.metadata.uid.clone().expect("uid");
     for i in 0..4 {
         let pod: Pod = support::object(json!({ "apiVersion": "v1", "kind": "Pod",

@@ -97,6 +97,12 @@ pub struct PodInjection {
 }
 
 impl PodInjection {
+    /// The kinds [`PodInjection::stored`] serves: those judged among their peers (tested).
+    pub const CACHED: [crate::api::KruiseKind; 2] = [
+        crate::api::KruiseKind::SidecarSet,
+        crate::api::KruiseKind::WorkloadSpread,
+    ];
+
     /// The stored objects of `kind` these caches hold, in scope of an object in `namespace`
     /// (a namespaced kind's in that namespace, a cluster-scoped kind's all), as JSON; empty
     /// for a kind not cached here.
@@ -119,12 +125,8 @@ impl PodInjection {
                 .filter_map(|d| d.object.as_deref().ok())
                 .filter_map(|s| serde_json::to_value(s).ok())
                 .collect(),
-            KruiseKind::CloneSet
-            | KruiseKind::StatefulSet
-            | KruiseKind::DaemonSet
-            | KruiseKind::BroadcastJob
-            | KruiseKind::AdvancedCronJob
-            | KruiseKind::UnitedDeployment => Vec::new(),
+            // No other kind is cached here (none asks to be judged among its peers).
+            _ => Vec::new(),
         }
     }
 }
@@ -132,6 +134,15 @@ impl PodInjection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_kinds_judged_among_their_peers_are_the_cached_ones() {
+        let judged: Vec<_> = crate::api::KruiseKind::ALL
+            .into_iter()
+            .filter(|k| crate::workloads::registry::facts(*k).judged_among_peers())
+            .collect();
+        assert_eq!(judged, PodInjection::CACHED);
+    }
 
     #[test]
     fn a_standby_that_serves_the_webhooks_is_ready_when_the_leader_check_is_excluded() {

@@ -19,7 +19,7 @@ use super::UsageError;
 use super::connection::ConnectionArgs;
 use super::install::{DryRun, Output, confirm};
 use super::target::{self, Kind};
-use crate::workloads::cloneset::numbers;
+use crate::workloads::common::int_or_percent as numbers;
 use crate::workloads::facts::{Listed, PercentPartition};
 
 pub const HELP: &str = "\

@@ -42,7 +42,7 @@ use super::status::assess::{FAILING, kind_word};
 use super::target::{Kind, Target};
 use crate::runtime::inplace::state::{InPlaceUpdateState, READINESS_GATE, pod_condition};
 use crate::runtime::revision::REVISION_LABEL;
-use crate::workloads::cloneset::numbers;
+use crate::workloads::common::int_or_percent as numbers;
 
 /// Everything the tree shows, distilled from the cluster.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

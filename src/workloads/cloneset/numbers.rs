@@ -9,7 +9,7 @@
 //!   is allowed (upstream's rounding, so surge and unavailability do not both round up).
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
-pub use crate::workloads::common::int_or_percent::{Amount, InvalidIntOrPercent, parse};
+pub use crate::workloads::common::int_or_percent::{Amount, InvalidIntOrPercent, parse, partition};
 
 fn scaled(replicas: i64, percent: i64, round_up: bool) -> i64 {
     use crate::workloads::common::int_or_percent::{Rounding, percent_of};
@@ -18,22 +18,6 @@ fn scaled(replicas: i64, percent: i64, round_up: bool) -> i64 {
         percent,
         if round_up { Rounding::Up } else { Rounding::Down },
     )
-}
-
-/// `updateStrategy.partition` as a pod count in [0, R] (nil -> 0).
-pub fn partition(value: Option<&IntOrString>, replicas: i64) -> Result<i64, InvalidIntOrPercent> {
-    let Some(value) = value else { return Ok(0) };
-    Ok(match parse("updateStrategy.partition", value)? {
-        Amount::Int(n) => n.clamp(0, replicas),
-        Amount::Percent(p) => {
-            let n = scaled(replicas, p, true).min(replicas);
-            if p < 100 && replicas > 1 && n == replicas {
-                replicas - 1
-            } else {
-                n
-            }
-        }
-    })
 }
 
 /// `updateStrategy.maxSurge` (default 0; 0 while paused). Percent rounds up.

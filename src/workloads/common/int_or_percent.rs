@@ -38,6 +38,24 @@ pub fn parse(field: &'static str, value: &IntOrString) -> Result<Amount, Invalid
     }
 }
 
+/// `updateStrategy.partition` as a pod count in [0, R] (nil -> 0), as OpenKruise resolves a
+/// CloneSet's: a percentage rounds up, but one below 100% with R > 1 leaves a pod to update
+/// (`99%` of 10: 9). The CLI resolves any kind's percentage this way.
+pub fn partition(value: Option<&IntOrString>, replicas: i64) -> Result<i64, InvalidIntOrPercent> {
+    let Some(value) = value else { return Ok(0) };
+    Ok(match parse("updateStrategy.partition", value)? {
+        Amount::Int(n) => n.clamp(0, replicas),
+        Amount::Percent(p) => {
+            let n = percent_of(replicas, p, Rounding::Up).min(replicas);
+            if p < 100 && replicas > 1 && n == replicas {
+                replicas - 1
+            } else {
+                n
+            }
+        }
+    })
+}
+
 /// How a percentage's share is rounded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rounding {
