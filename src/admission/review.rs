@@ -159,13 +159,7 @@ async fn peers<'a>(shared: &'a Shared, review: &Review) -> Peers<'a> {
             peers.others = pods.stored(kind, &namespace);
         }
         if let Some(reference) = facts.target_ref(&object) {
-            peers.target = crate::workloads::workloadspread::webhook::target_of(
-                &pods.client,
-                &shared.configuration,
-                &namespace,
-                reference,
-            )
-            .await;
+            peers.target = pods.target_of(&shared.configuration, &namespace, reference).await;
         }
         if let Some(key) = facts.configuration_key(&object, shared.scope.as_deref()) {
             peers.entry = Some(configuration_entry(shared, &pods.client, key).await);

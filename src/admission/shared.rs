@@ -103,6 +103,85 @@ impl PodInjection {
         crate::api::KruiseKind::WorkloadSpread,
     ];
 
+    /// The pod webhooks' caches, watched from now on (on the tasks it spawns) for as long
+    /// as the process runs: the SidecarSets, the Namespaces, the SidecarSets' revisions in
+    /// `system_namespace` and the WorkloadSpreads in `namespace` (None: all). `health`
+    /// reports `serving` once each has its first list.
+    pub fn watched(
+        client: &kube::Client,
+        namespace: Option<&str>,
+        system_namespace: &str,
+        configuration: &crate::runtime::configuration::Configuration,
+        health: &Arc<Health>,
+    ) -> PodInjection {
+        let (sidecarsets, drive_sets) = crate::runtime::watches::plain(
+            kube::Api::<crate::runtime::decoded::Decoded<crate::api::sidecarset::SidecarSet>>::all(
+                client.clone(),
+            ),
+            "sidecarsets",
+        );
+        let (namespaces, drive_namespaces) =
+            crate::runtime::watches::plain(kube::Api::all(client.clone()), "namespaces");
+        let (revisions, drive_revisions) = crate::runtime::watches::plain_labelled(
+            kube::Api::namespaced(client.clone(), system_namespace),
+            crate::workloads::sidecarset::revisions::NAME_LABEL,
+            "sidecarset revisions",
+        );
+        let (workloadspreads, drive_spreads) = crate::runtime::watches::plain(
+            crate::runtime::watches::scoped::<
+                crate::runtime::decoded::Decoded<crate::api::workloadspread::WorkloadSpread>,
+            >(client, namespace),
+            "workloadspreads",
+        );
+        tokio::spawn(drive_sets);
+        tokio::spawn(drive_namespaces);
+        tokio::spawn(drive_revisions);
+        tokio::spawn(drive_spreads);
+        let serving = (
+            sidecarsets.clone(),
+            namespaces.clone(),
+            revisions.clone(),
+            workloadspreads.clone(),
+            health.clone(),
+        );
+        tokio::spawn(async move {
+            let (sets, namespaces, revisions, spreads, health) = serving;
+            let _ = sets.wait_until_ready().await;
+            let _ = namespaces.wait_until_ready().await;
+            let _ = revisions.wait_until_ready().await;
+            let _ = spreads.wait_until_ready().await;
+            health.serving.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        PodInjection {
+            client: client.clone(),
+            spreads: crate::workloads::workloadspread::webhook::Spreads::new(
+                workloadspreads,
+                configuration.clone(),
+            ),
+            sidecarsets,
+            namespaces,
+            revisions,
+        }
+    }
+
+    /// The workload `reference` (a `targetRef` as JSON) names in `namespace`, as JSON, for
+    /// a kind whose refusal reads its target (a WorkloadSpread's); None when it is not a
+    /// kind that can be targeted, does not exist or cannot be read.
+    pub async fn target_of(
+        &self,
+        configuration: &crate::runtime::configuration::Configuration,
+        namespace: &str,
+        reference: &serde_json::Value,
+    ) -> Option<serde_json::Value> {
+        crate::workloads::workloadspread::webhook::target_of(
+            &self.client,
+            configuration,
+            namespace,
+            reference,
+        )
+        .await
+    }
+
     /// The stored objects of `kind` these caches hold, in scope of an object in `namespace`
     /// (a namespaced kind's in that namespace, a cluster-scoped kind's all), as JSON; empty
     /// for a kind not cached here.

@@ -13,8 +13,8 @@ use kube::ResourceExt;
 use kube::api::{Api, ApiResource, DynamicObject, ListParams};
 
 use super::connection::ConnectionArgs;
+use super::kinds::route::spread_tree;
 use super::target::{self, Kind, Target};
-use super::workloadspread_tree;
 
 /// Verbs whose positional words are workloads.
 const TARGET_VERBS: &[&str] = &[
@@ -107,14 +107,14 @@ fn listed_type(verb: &str, token: &str) -> Option<(ApiResource, bool)> {
     if let Some(kind) = Kind::from_token(token) {
         return Some((kind.resource(), kind.cluster_scoped()));
     }
-    (verb == "get" && workloadspread_tree::is_token(token)).then(|| (workloadspread_tree::resource(), false))
+    (verb == "get" && spread_tree::is_token(token)).then(|| (spread_tree::resource(), false))
 }
 
 /// The description shown beside a kind token.
 fn qualified(token: &str) -> String {
     match Kind::from_token(token) {
         Some(kind) => kind.qualified(),
-        None if workloadspread_tree::is_token(token) => workloadspread_tree::QUALIFIED.into(),
+        None if spread_tree::is_token(token) => spread_tree::QUALIFIED.into(),
         None => String::new(),
     }
 }

@@ -6,8 +6,8 @@
 //! ones `kubectl get` shows for the same kind and version.
 //!
 //! `--tree` draws one named workload with its revisions and pods instead ([`super::tree`]);
-//! a SidecarSet, a job or a WorkloadSpread its own way ([`super::sidecarset_tree`],
-//! [`super::job_tree`], [`super::workloadspread_tree`]).
+//! a SidecarSet, a job or a WorkloadSpread its own way ([`super::sidecarset::tree`],
+//! [`super::jobs::tree`], [`super::workloadspread::tree`]).
 //!
 //! WorkloadSpreads (`ws`) are recognised here, before the rollout kinds ([`Kind`]): they
 //! are listed and drawn, but no rollout verb acts on them.
@@ -17,8 +17,8 @@ use serde_json::Value;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
-use super::target::{self, Kind, View};
-use super::workloadspread_tree;
+use super::kinds::route::spread_tree;
+use super::target::{self, Kind};
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, deployment (deploy), statefulset (sts), daemonset (ds),
@@ -149,7 +149,7 @@ fn type_tokens(words: &[String]) -> Vec<&str> {
 /// the words name another type. Mixing WorkloadSpreads with other types is refused.
 fn workloadspread_names(words: &[String]) -> Option<Result<Vec<String>, UsageError>> {
     let tokens = type_tokens(words);
-    if !tokens.iter().any(|t| workloadspread_tree::is_token(t)) {
+    if !tokens.iter().any(|t| spread_tree::is_token(t)) {
         return None;
     }
     let (first, rest) = words.split_first()?;
@@ -159,7 +159,7 @@ fn workloadspread_names(words: &[String]) -> Option<Result<Vec<String>, UsageErr
     let names = words
         .iter()
         .map(|w| match w.split_once('/') {
-            Some((t, name)) if workloadspread_tree::is_token(t) && !name.is_empty() => Ok(name.to_string()),
+            Some((t, name)) if spread_tree::is_token(t) && !name.is_empty() => Ok(name.to_string()),
             _ => Err(UsageError(format!(
                 "{w:?}: expected ws/NAME; get lists one type at a time (see --help)"
             ))),
@@ -169,7 +169,7 @@ fn workloadspread_names(words: &[String]) -> Option<Result<Vec<String>, UsageErr
 }
 
 /// `get ws/NAME --tree` or `get ws NAME --tree`: exactly one WorkloadSpread.
-fn workloadspread_tree_name(names: Vec<String>) -> Result<String, UsageError> {
+fn spread_tree_name(names: Vec<String>) -> Result<String, UsageError> {
     match <[String; 1]>::try_from(names) {
         Ok([name]) => Ok(name),
         Err(_) => Err(UsageError(
@@ -185,7 +185,7 @@ fn tree_target(words: &[String]) -> Result<target::Target, UsageError> {
     };
     if let Some(token) = type_tokens(words)
         .into_iter()
-        .find(|t| Kind::from_token(t).is_none() && !workloadspread_tree::is_token(t))
+        .find(|t| Kind::from_token(t).is_none() && !spread_tree::is_token(t))
     {
         return Err(unknown_type(token));
     }
@@ -215,7 +215,7 @@ impl Listed {
 
     fn workloadspread() -> Self {
         Listed {
-            resource: workloadspread_tree::resource(),
+            resource: spread_tree::resource(),
             cluster_scoped: false,
         }
     }
@@ -250,22 +250,19 @@ fn listing(words: &[String]) -> Result<(Listed, Vec<String>), UsageError> {
 async fn tree(args: &GetArgs, connection: &ConnectionArgs) -> anyhow::Result<String> {
     let glyphs = super::glyphs::for_locale();
     if let Some(names) = workloadspread_names(&args.words) {
-        let name = workloadspread_tree_name(names?)?;
+        let name = spread_tree_name(names?)?;
         let (client, namespace) = target::connect(connection).await?;
-        return workloadspread_tree::load_and_render(&client, &namespace, &name, glyphs).await;
+        return spread_tree::load_and_render(&client, &namespace, &name, glyphs).await;
     }
     let target = tree_target(&args.words)?;
     let (client, namespace) = target::connect(connection).await?;
-    match target.kind.tree_view() {
-        View::Subsets => {
-            return super::uniteddeployment_tree::load_and_render(&client, &namespace, &target.name, glyphs)
-                .await;
-        }
-        View::Sidecars => {
-            return super::sidecarset_tree::load_and_render(&client, &target.name, glyphs).await;
-        }
-        View::Job => return super::job_tree::load_and_render(&client, &namespace, &target, glyphs).await,
-        View::Pods => {}
+    if let Some(tree) = target
+        .kind
+        .tree_view()
+        .tree(&client, &namespace, &target, glyphs)
+        .await
+    {
+        return tree;
     }
     let input = super::tree::load(&client, &namespace, &target, args.revisions as usize).await?;
     Ok(super::tree::render_tree(&input, glyphs))
@@ -395,12 +392,9 @@ mod tests {
             let e = names(bad).expect("a ws").expect_err("refused");
             assert!(e.0.contains("ws/NAME"), "{}", e.0);
         }
-        assert_eq!(
-            workloadspread_tree_name(ok(&["ws/spread"])).expect("one"),
-            "spread"
-        );
+        assert_eq!(spread_tree_name(ok(&["ws/spread"])).expect("one"), "spread");
         for many in [&["ws"][..], &["ws", "a", "b"]] {
-            let e = workloadspread_tree_name(ok(many)).expect_err("refused");
+            let e = spread_tree_name(ok(many)).expect_err("refused");
             assert!(e.0.contains("get ws/spread --tree"), "{}", e.0);
         }
     }

@@ -7,22 +7,21 @@ pub mod complete;
 pub mod complete_cluster;
 pub mod completion;
 pub mod connection;
-pub mod create;
 pub mod get;
 pub mod glyphs;
 pub mod history;
 pub mod image;
 pub mod install;
 pub mod install_manager;
-pub mod job_tree;
+pub mod jobs;
+pub mod kinds;
 pub mod manager;
 pub mod partition;
-pub mod partition_united;
 pub mod pod_groups;
 pub mod rollout;
 pub mod run;
 pub mod scale;
-pub mod sidecarset_tree;
+pub mod sidecarset;
 pub mod status;
 pub mod step;
 pub mod step_kinds;
@@ -32,8 +31,8 @@ pub mod target;
 mod testenv;
 pub mod tree;
 pub mod undo;
-pub mod uniteddeployment_tree;
-pub mod workloadspread_tree;
+pub mod uniteddeployment;
+pub mod workloadspread;
 
 use std::process::ExitCode;
 
@@ -125,8 +124,8 @@ pub enum Command {
     #[command(after_help = scale::SCALEDOWN_HELP)]
     Scaledown(scale::ScaledownArgs),
     /// Create an object from another (a Job from an AdvancedCronJob: `create job --from`)
-    #[command(subcommand, after_help = create::CREATE_HELP)]
-    Create(create::CreateVerb),
+    #[command(subcommand, after_help = jobs::create::CREATE_HELP)]
+    Create(jobs::create::CreateVerb),
     /// Run the controllers in the foreground against the current kubeconfig
     #[command(after_help = run::after_help())]
     Run(run::RunArgs),
@@ -177,7 +176,7 @@ pub fn main() -> ExitCode {
             Command::Set(SetVerb::Image(args)) => image::run(args, &cli.connection).await,
             Command::Scale(args) => scale::run(args, &cli.connection).await,
             Command::Scaledown(args) => scale::run(args.into(), &cli.connection).await,
-            Command::Create(verb) => create::run(verb, &cli.connection).await,
+            Command::Create(verb) => jobs::create::run(verb, &cli.connection).await,
         }
     };
     let outcome = runtime.block_on(async {

@@ -9,7 +9,7 @@ use kube::ResourceExt;
 
 use super::glyphs::Glyphs;
 use super::tree::Branches;
-use crate::workloads::sidecarset::pod_facts::running_ready;
+use crate::workloads::common::availability::running_ready;
 
 /// One pod line: icon, name, word, detail.
 #[derive(Debug, Clone, PartialEq, Eq)]

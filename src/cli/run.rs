@@ -18,14 +18,13 @@ use clap::Args;
 use futures::FutureExt;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::Api;
-use kube::runtime::reflector::Store;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
 use crate::admission::Admission;
 use crate::admission::server;
 use crate::admission::shared::{Health, Shared};
-use crate::api::cloneset::CloneSet;
+use crate::api::KruiseKind;
 use crate::runtime::controller::Serve;
 use crate::runtime::{client, leader, metrics, watches};
 use crate::workloads::registry::{self, Described, Shutdown};
@@ -331,53 +330,13 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     // The pod webhook's caches (SidecarSets, Namespaces, their revisions), watched for as
     // long as it serves.
     let pods = args.webhooks.then(|| {
-        use crate::admission::shared::PodInjection;
-        let (sidecarsets, drive_sets) = watches::plain(
-            Api::<crate::runtime::decoded::Decoded<crate::api::sidecarset::SidecarSet>>::all(client.clone()),
-            "sidecarsets",
-        );
-        let (namespaces, drive_namespaces) = watches::plain(Api::all(client.clone()), "namespaces");
-        let (revisions, drive_revisions) = watches::plain_labelled(
-            Api::namespaced(client.clone(), &system_namespace),
-            crate::workloads::sidecarset::revisions::NAME_LABEL,
-            "sidecarset revisions",
-        );
-        let (workloadspreads, drive_spreads) = watches::plain(
-            watches::scoped::<crate::runtime::decoded::Decoded<crate::api::workloadspread::WorkloadSpread>>(
-                &client,
-                namespace.as_deref(),
-            ),
-            "workloadspreads",
-        );
-        tokio::spawn(drive_sets);
-        tokio::spawn(drive_namespaces);
-        tokio::spawn(drive_revisions);
-        tokio::spawn(drive_spreads);
-        let serving = (
-            sidecarsets.clone(),
-            namespaces.clone(),
-            revisions.clone(),
-            workloadspreads.clone(),
-            health.clone(),
-        );
-        tokio::spawn(async move {
-            let (sets, namespaces, revisions, spreads, health) = serving;
-            let _ = sets.wait_until_ready().await;
-            let _ = namespaces.wait_until_ready().await;
-            let _ = revisions.wait_until_ready().await;
-            let _ = spreads.wait_until_ready().await;
-            health.serving.store(true, std::sync::atomic::Ordering::Relaxed);
-        });
-        PodInjection {
-            client: client.clone(),
-            spreads: crate::workloads::workloadspread::webhook::Spreads::new(
-                workloadspreads,
-                configuration.clone(),
-            ),
-            sidecarsets,
-            namespaces,
-            revisions,
-        }
+        crate::admission::shared::PodInjection::watched(
+            &client,
+            namespace.as_deref(),
+            &system_namespace,
+            &configuration,
+            &health,
+        )
     });
     if !args.webhooks {
         health.serving.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -527,14 +486,18 @@ the same lease with --leader-elect-namespace so one waits for the other",
         "running controllers {} against {server} ({scope}); Ctrl-C stops",
         controllers.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
     );
-    let sets: Api<CloneSet> = watches::scoped(&client, namespace.as_deref());
-    let (summary_store, summary_drive) = watches::plain(sets, "clonesets (summary)");
+    let summarized: Vec<KruiseKind> = controllers
+        .iter()
+        .filter_map(|c| KruiseKind::named(c.name))
+        .filter(|k| registry::facts(*k).steps())
+        .collect();
+    let summary_client = client.clone();
+    let summary_scope = namespace.clone();
     let summary = async move {
         if !std::io::stderr().is_terminal() {
             return futures::future::pending().await;
         }
-        tokio::spawn(summary_drive);
-        live_summary(summary_store).await
+        live_summary(&summary_client, summary_scope.as_deref(), &summarized).await
     };
     *health.stall_after.lock().unwrap_or_else(|e| e.into_inner()) = args.stall_after;
     if running.is_empty() {
@@ -723,30 +686,54 @@ async fn stop_signal() {
     }
 }
 
-/// One line per CloneSet whenever its progress changes (stderr is a terminal).
-async fn live_summary(store: Store<CloneSet>) {
+/// One line per workload of `kinds` (those rolled out batch by batch: CloneSet, Advanced
+/// StatefulSet, Advanced DaemonSet) whenever its progress changes (stderr is a terminal),
+/// from watches of its own, with the numbers its kind's facts read.
+async fn live_summary(client: &kube::Client, namespace: Option<&str>, kinds: &[KruiseKind]) {
+    use futures::StreamExt;
+    use kube::api::DynamicObject;
+    use kube::runtime::{WatchStreamExt, reflector, watcher};
+    let mut stores = Vec::new();
+    for kind in kinds {
+        let resource = kind.resource();
+        let api: Api<DynamicObject> = match namespace {
+            Some(ns) if kind.namespaced() => Api::namespaced_with(client.clone(), ns, &resource),
+            _ => Api::all_with(client.clone(), &resource),
+        };
+        let writer = reflector::store::Writer::new(resource);
+        stores.push((*kind, writer.as_reader()));
+        let drive = reflector(writer, watcher(api, watcher::Config::default()))
+            .default_backoff()
+            .applied_objects()
+            .for_each(|_| futures::future::ready(()));
+        tokio::spawn(drive);
+    }
     let mut last: std::collections::BTreeMap<String, String> = Default::default();
     loop {
         tokio::time::sleep(Duration::from_secs(2)).await;
-        for set in store.state() {
-            let key = format!(
-                "{}/{}",
-                set.metadata.namespace.as_deref().unwrap_or_default(),
-                set.metadata.name.as_deref().unwrap_or_default()
-            );
-            let s = set.status.clone().unwrap_or_default();
-            let line = format!(
-                "CloneSet {key}: {} desired, {} updated ({} ready, {} available), {} ready of {} total",
-                set.spec.replicas.unwrap_or(1),
-                s.updated_replicas,
-                s.updated_ready_replicas,
-                s.updated_available_replicas.unwrap_or(0),
-                s.ready_replicas,
-                s.replicas
-            );
-            if last.get(&key) != Some(&line) {
-                eprintln!("{line}");
-                last.insert(key, line);
+        for (kind, store) in &stores {
+            let facts = registry::facts(*kind);
+            for object in store.state() {
+                let key = format!(
+                    "{} {}/{}",
+                    kind.name(),
+                    object.metadata.namespace.as_deref().unwrap_or_default(),
+                    object.metadata.name.as_deref().unwrap_or_default()
+                );
+                let n = facts.numbers(&serde_json::to_value(object.as_ref()).unwrap_or_default());
+                // The updated pods' readiness where the kind reports it.
+                let updated_ready = n.updated_ready.map_or_else(String::new, |ready| {
+                    let available = n.updated_available.unwrap_or(0);
+                    format!(" ({ready} ready, {available} available)")
+                });
+                let line = format!(
+                    "{key}: {} desired, {} updated{updated_ready}, {} ready of {} total",
+                    n.replicas, n.updated, n.ready, n.current
+                );
+                if last.get(&key) != Some(&line) {
+                    eprintln!("{line}");
+                    last.insert(key, line);
+                }
             }
         }
     }

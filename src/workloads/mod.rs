@@ -16,6 +16,8 @@ pub mod uniteddeployment;
 pub mod workloadspread;
 
 #[cfg(test)]
+mod kind_names_tests;
+#[cfg(test)]
 mod shape_kinds_tests;
 #[cfg(test)]
 mod shape_tests;

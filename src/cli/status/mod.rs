@@ -11,15 +11,10 @@
 //! 1 gone or revision moved, 3 failed, 4 `--timeout`, 5 paused with `--fail-on-pause`
 //! (or a paused `--exit-status` snapshot), 6 a progressing `--exit-status` snapshot.
 pub mod assess;
-mod by_object;
-mod job;
+pub(crate) mod by_object;
 pub mod render;
-mod sidecarset;
-mod uniteddeployment;
 mod watch;
 
-pub use job::judge as job_judge;
-pub use sidecarset::judge as sidecarset_judge;
 pub use watch::follow;
 
 use std::time::Duration;

@@ -109,12 +109,7 @@ pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Resul
         ))
         .into());
     }
-    let by_object = |kind: Kind| match kind.status_view() {
-        Some(View::Job) => Some(&super::job::BROADCAST_JOB),
-        Some(View::Sidecars) => Some(&super::sidecarset::SIDECARSET),
-        Some(View::Subsets) => Some(&super::uniteddeployment::UNITED_DEPLOYMENT),
-        Some(View::Pods) | None => None,
-    };
+    let by_object = |kind: Kind| kind.status_view().and_then(View::judged);
     if let Some(judged) = targets.first().and_then(|t| by_object(t.kind)) {
         // One kind per call (a name, or a type with -l).
         for t in &targets {

@@ -22,18 +22,24 @@ use crate::runtime::lifecycle;
 /// Slack added to a wake-up for minReadySeconds, so the clock has surely passed the moment.
 pub const WAKE_SLACK: Duration = Duration::from_millis(200);
 
-/// Running, Ready, and not in the middle of an in-place update.
 /// Active: not terminating and not finished.
 pub fn is_active(pod: &Pod) -> bool {
     let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
     pod.metadata.deletion_timestamp.is_none() && !matches!(phase, Some("Succeeded") | Some("Failed"))
 }
 
+/// Running, Ready, and not in the middle of an in-place update.
 pub fn is_ready(pod: &Pod) -> bool {
     let running = pod.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running");
     let ready = condition(pod, "Ready").is_some_and(|c| c.status == "True");
     let in_place_ok = condition(pod, READINESS_GATE).is_none_or(|c| c.status == "True");
     running && ready && in_place_ok
+}
+
+/// Running and Ready (whatever an in-place update's readiness gate says).
+pub fn running_ready(pod: &Pod) -> bool {
+    let running = pod.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running");
+    running && condition(pod, "Ready").is_some_and(|c| c.status == "True")
 }
 
 /// When the pod's Ready condition last changed.

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::hot;
 use super::inject::{HASH_ANNOTATION, INJECTED_LIST_ANNOTATION, read_hashes};
 use crate::api::sidecarset::{SidecarSet, is_native_sidecar};
+pub use crate::workloads::common::availability::running_ready;
 
 /// Did `set` inject `pod` (its name listed, every sidecar present)?
 pub fn injected(set: &SidecarSet, pod: &Pod) -> bool {
@@ -143,14 +144,6 @@ pub fn consistent_in(set: &SidecarSet, pod: &Pod, names: &[String]) -> bool {
             .and_then(|r| r.last_container_statuses.get(name))
             .is_none_or(|before| before.image_id != status.image_id)
     })
-}
-
-pub fn running_ready(pod: &Pod) -> bool {
-    let status = pod.status.as_ref();
-    status.and_then(|s| s.phase.as_deref()) == Some("Running")
-        && status
-            .and_then(|s| s.conditions.as_ref())
-            .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
 }
 
 /// Running and Ready, every idle hot-upgrade half on its empty image (a flip pending is

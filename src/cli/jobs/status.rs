@@ -1,10 +1,10 @@
 //! `rollout status bcj/NAME`: a BroadcastJob has no rollout; its status is "until complete
-//! or failed", judged from the job object alone ([`super::by_object`] follows it).
+//! or failed", judged from the job object alone ([`crate::cli::status::by_object`] follows it).
 //!
 //! Invariant: the judgement is the pure [`judge`].
 use serde_json::{Value, json};
 
-use super::assess::Phase;
+use crate::cli::status::assess::Phase;
 
 /// The phase and the line of a BroadcastJob (as JSON). Pure.
 pub fn judge(name: &str, job: &Value) -> (Phase, String) {
@@ -28,7 +28,7 @@ pub fn judge(name: &str, job: &Value) -> (Phase, String) {
 }
 
 /// What `rollout status bcj/NAME` judges and prints.
-pub const BROADCAST_JOB: super::by_object::Judged = super::by_object::Judged {
+pub const BROADCAST_JOB: crate::cli::status::by_object::Judged = crate::cli::status::by_object::Judged {
     word: "bcj",
     judge,
     details: |job| {

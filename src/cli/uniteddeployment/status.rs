@@ -1,5 +1,5 @@
 //! `rollout status ud/NAME`: a UnitedDeployment rolls out through its subset workloads; it
-//! is judged from its own status ([`super::by_object`] follows the object), which sums
+//! is judged from its own status ([`crate::cli::status::by_object`] follows the object), which sums
 //! every subset: complete once the generation is observed, every replica exists and is
 //! ready, the pods the partitions let through are updated and ready, and every subset has
 //! its allocation ready with no pod reserved (in reservation mode, substitutes in other
@@ -11,7 +11,7 @@
 //! are all updated holds none).
 use serde_json::{Value, json};
 
-use super::assess::Phase;
+use crate::cli::status::assess::Phase;
 use crate::cli::target::Kind;
 
 fn count(v: &Value) -> i64 {
@@ -99,7 +99,7 @@ pub fn judge(name: &str, ud: &Value) -> (Phase, String) {
 }
 
 /// What `rollout status ud/NAME` judges and prints.
-pub const UNITED_DEPLOYMENT: super::by_object::Judged = super::by_object::Judged {
+pub const UNITED_DEPLOYMENT: crate::cli::status::by_object::Judged = crate::cli::status::by_object::Judged {
     word: "ud",
     judge,
     details: |ud| {

@@ -21,10 +21,10 @@ use kube::api::{Api, DynamicObject, ListParams};
 use kube::{Client, ResourceExt};
 use serde_json::Value;
 
-use super::glyphs::Glyphs;
-use super::target::{Kind, Target};
-use super::tree::Branches;
 use crate::api::cronjob::SCHEDULED_AT_ANNOTATION;
+use crate::cli::glyphs::Glyphs;
+use crate::cli::target::{Kind, Target};
+use crate::cli::tree::Branches;
 
 /// One line under the root: icon, name, word, detail.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,7 +73,7 @@ pub fn render(root: &str, leaves: &[Leaf], glyphs: Glyphs) -> String {
 
 /// A BroadcastJob's root line and its pods, by node.
 pub fn broadcastjob(name: &str, job: &Value, pods: &[Pod]) -> (String, Vec<Leaf>) {
-    let (_, line) = super::status::job_judge(name, job);
+    let (_, line) = super::status::judge(name, job);
     let root = line.replacen(&format!("bcj/{name} "), &format!("bcj/{name}  ("), 1) + ")";
     let mut leaves: Vec<(String, Leaf)> = pods
         .iter()

@@ -27,10 +27,10 @@ use kube::api::{Api, DynamicObject, ListParams};
 use kube::{Client, ResourceExt};
 use serde_json::Value;
 
-use super::glyphs::Glyphs;
-use super::pod_groups::{Group, PodLine, draw, plural, pod_line};
-use super::target::Kind;
 use crate::api::uniteddeployment::{SUBSET_NAME_LABEL, UnitedDeployment};
+use crate::cli::glyphs::Glyphs;
+use crate::cli::pod_groups::{Group, PodLine, draw, plural, pod_line};
+use crate::cli::target::Kind;
 use crate::workloads::uniteddeployment::plan::resource;
 use crate::workloads::uniteddeployment::render::{ChildKind, REVISION_LABEL, template_kind};
 
@@ -192,7 +192,7 @@ pub async fn load_and_render(
         anyhow::bail!("uniteddeployment {namespace}/{name} not found");
     };
     let raw = serde_json::to_value(object)?;
-    let ud: UnitedDeployment = super::target::read_as(&raw, &format!("ud/{name}"))?;
+    let ud: UnitedDeployment = crate::cli::target::read_as(&raw, &format!("ud/{name}"))?;
     let uid = ud.uid().unwrap_or_default();
     let pods = Api::<Pod>::namespaced(client.clone(), namespace)
         .list(&ListParams::default())

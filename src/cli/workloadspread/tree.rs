@@ -38,11 +38,11 @@ use kube::core::GroupVersionKind;
 use kube::{Client, ResourceExt};
 use serde_json::Value;
 
-use super::glyphs::Glyphs;
-use super::pod_groups::{Group, PodLine, draw, node_of, phase, plural, pod_line};
 use crate::api::workloadspread::{
     TargetReference, WorkloadSpread, WorkloadSpreadSubset, WorkloadSpreadSubsetStatus,
 };
+use crate::cli::glyphs::Glyphs;
+use crate::cli::pod_groups::{Group, PodLine, draw, node_of, phase, plural, pod_line};
 use crate::workloads::workloadspread::deleting::matched;
 use crate::workloads::workloadspread::place::capacity;
 use crate::workloads::workloadspread::schedulable::CONDITION as SCHEDULABLE;
@@ -276,7 +276,7 @@ pub async fn load_and_render(
         anyhow::bail!("workloadspread {namespace}/{name} not found");
     };
     let raw = serde_json::to_value(object)?;
-    let ws: WorkloadSpread = super::target::read_as(&raw, &format!("{QUALIFIED}/{name}"))?;
+    let ws: WorkloadSpread = crate::cli::target::read_as(&raw, &format!("{QUALIFIED}/{name}"))?;
     let target = &ws.spec.target_ref;
     // A custom workload's replica path is in OpenKruise's whitelist (kruise-system).
     let group = crate::workloads::workloadspread::target::group_of(&target.api_version);
@@ -305,5 +305,5 @@ pub async fn load_and_render(
 }
 
 #[cfg(test)]
-#[path = "workloadspread_tree_tests.rs"]
+#[path = "tree_tests.rs"]
 mod tests;

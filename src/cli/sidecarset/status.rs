@@ -1,5 +1,5 @@
 //! `rollout status sidecarset/NAME`: a SidecarSet's rollout is the in-place upgrade of the
-//! sidecars it injected, judged from its own status counters ([`super::by_object`] follows
+//! sidecars it injected, judged from its own status counters ([`crate::cli::status::by_object`] follows
 //! the object): complete once the generation is observed and the pods its partition lets
 //! through are updated and ready.
 //!
@@ -9,7 +9,7 @@
 //! are named in the line, since no rollout reaches them.
 use serde_json::{Value, json};
 
-use super::assess::Phase;
+use crate::cli::status::assess::Phase;
 use crate::cli::target::Kind;
 
 fn count(v: &Value) -> i64 {
@@ -72,7 +72,7 @@ pub fn judge(name: &str, set: &Value) -> (Phase, String) {
 }
 
 /// What `rollout status sidecarset/NAME` judges and prints.
-pub const SIDECARSET: super::by_object::Judged = super::by_object::Judged {
+pub const SIDECARSET: crate::cli::status::by_object::Judged = crate::cli::status::by_object::Judged {
     word: "sidecarset",
     judge,
     details: |set| {

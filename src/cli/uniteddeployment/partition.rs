@@ -9,10 +9,10 @@
 use kube::api::{Api, DynamicObject};
 use serde_json::{Value, json};
 
-use super::UsageError;
-use super::connection::ConnectionArgs;
-use super::install::{DryRun, Output};
-use super::target::{self, Target};
+use crate::cli::UsageError;
+use crate::cli::connection::ConnectionArgs;
+use crate::cli::install::{DryRun, Output};
+use crate::cli::target::{self, Target};
 
 /// `SUBSET=N`, checked.
 fn parse(text: &str) -> Result<(String, i64), UsageError> {

@@ -25,9 +25,9 @@ use kube::api::{Api, ListParams};
 use kube::{Client, ResourceExt};
 use serde_json::Value;
 
-use super::glyphs::Glyphs;
-use super::pod_groups::{Group, PodLine, draw, plural};
 use crate::api::sidecarset::SidecarSet;
+use crate::cli::glyphs::Glyphs;
+use crate::cli::pod_groups::{Group, PodLine, draw, plural};
 use crate::workloads::sidecarset::inject::{HASH_ANNOTATION, read_hashes};
 use crate::workloads::sidecarset::{matching, pod_facts, status};
 
@@ -154,10 +154,10 @@ pub fn render(root: &str, groups: &[Group], glyphs: Glyphs) -> String {
 
 /// Loads the SidecarSet `name` and the pods it selects, and draws them.
 pub async fn load_and_render(client: &Client, name: &str, glyphs: Glyphs) -> anyhow::Result<String> {
-    let api = super::target::Kind::SidecarSet.api(client, "");
+    let api = crate::cli::target::Kind::SidecarSet.api(client, "");
     let raw: Value = serde_json::to_value(api.get(name).await?)?;
     let id = format!("sidecarsets.apps.kruise.io/{name}");
-    let set: SidecarSet = super::target::read_as(&raw, &id)?;
+    let set: SidecarSet = crate::cli::target::read_as(&raw, &id)?;
     let pods: Api<Pod> = match matching::scoped_to(&set) {
         Some(namespace) => Api::namespaced(client.clone(), namespace),
         None => Api::all(client.clone()),
@@ -178,7 +178,7 @@ pub async fn load_and_render(client: &Client, name: &str, glyphs: Glyphs) -> any
         .iter()
         .filter(|p| matching::selects_pod(&set, *p, namespaces.get(&matching::pod_namespace(*p))))
         .collect();
-    let (_, line) = super::status::sidecarset_judge(name, &raw);
+    let (_, line) = super::status::judge(name, &raw);
     let root = format!("sidecarset/{name}  ({line})");
     Ok(render(&root, &groups(&set, &selected, glyphs), glyphs))
 }

@@ -6,11 +6,11 @@
 use clap::{Args, Subcommand};
 use kube::api::{Api, DynamicObject, PostParams};
 
-use super::UsageError;
-use super::connection::ConnectionArgs;
-use super::install::{DryRun, Output};
-use super::target::{self, Kind};
 use crate::api::cronjob::AdvancedCronJob;
+use crate::cli::UsageError;
+use crate::cli::connection::ConnectionArgs;
+use crate::cli::install::{DryRun, Output};
+use crate::cli::target::{self, Kind};
 use crate::workloads::cronjob::plan::{ChildKind, child_object};
 
 pub const CREATE_HELP: &str = "\
