@@ -18,6 +18,7 @@ use k8s_openapi::jiff::Timestamp;
 use kube::api::{Api, DeleteParams, DynamicObject, Patch, PatchParams, PostParams};
 use kube::core::ApiResource;
 use kube::{Client, CustomResource, CustomResourceExt, Resource, ResourceExt};
+use kubectl_kruise::api::KruiseKind;
 use kubectl_kruise::runtime::actions::{Action, ChildAction};
 use kubectl_kruise::runtime::context::Context;
 use kubectl_kruise::runtime::controller::{Interest, Serve};
@@ -27,6 +28,7 @@ use kubectl_kruise::runtime::metrics::Metrics;
 use kubectl_kruise::runtime::rbac::{Rule, rule};
 use kubectl_kruise::runtime::triggers::Triggers;
 use kubectl_kruise::runtime::{client, watches};
+use kubectl_kruise::workloads::facts::{Defaults, HasFacts, KindFacts};
 use kubectl_kruise::workloads::registry::{self, Described};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -76,6 +78,12 @@ impl NodeNote {
 }
 
 impl Interest for NodeNote {}
+
+/// Not an OpenKruise kind: no defaults, no refusals, no rollout facts.
+impl HasFacts for NodeNote {
+    const KIND: Option<KruiseKind> = None;
+    const FACTS: &'static dyn KindFacts = &Defaults;
+}
 
 impl Reconciled for NodeNote {
     const CONTROLLER: &'static str = "NodeNote";

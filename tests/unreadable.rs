@@ -125,6 +125,9 @@ async fn an_unreadable_cloneset_is_reported_and_the_others_keep_going() {
     let (code, out, err) = cli(&["set", "partition", "cloneset/bad", "1", "--yes"]);
     assert_ne!(code, 0, "set partition refuses\n{out}\n{err}");
     assert!(err.contains(BAD_FIELD), "{err}");
+    let (code, out, err) = cli(&["rollout", "step", "cloneset/bad", "--yes"]);
+    assert_ne!(code, 0, "rollout step refuses\n{out}\n{err}");
+    assert!(err.contains(BAD_FIELD), "{err}");
 
     let writes = controller.writes_to("clonesets/status");
     tokio::time::sleep(Duration::from_secs(3)).await;

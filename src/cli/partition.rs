@@ -151,7 +151,8 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
         }
     }
     let next = next.unwrap_or_default();
-    if let Some(budget) = t.kind.facts().confirmed_batch(&raw, replicas)
+    let confirmed = t.kind.facts().confirmed_batch(&raw, &id, replicas);
+    if let Some(budget) = confirmed.map_err(anyhow::Error::msg)?
         && next.len() as i64 > budget.max(1)
         && args.dry_run == DryRun::None
     {

@@ -124,7 +124,8 @@ pub async fn run(args: UndoArgs, connection: &ConnectionArgs) -> anyhow::Result<
         return Ok(());
     }
     eprintln!("{id}: back to revision {} ({})", target.number, target.name);
-    if let Some(policy) = t.kind.facts().pod_update_policy(&value) {
+    let policy = t.kind.facts().pod_update_policy(&value, &id);
+    if let Some(policy) = policy.map_err(anyhow::Error::msg)? {
         let pods: Api<Pod> = Api::namespaced(client.clone(), &namespace);
         let uid = value["metadata"]["uid"].as_str().unwrap_or_default();
         let mut owned: Vec<Pod> = pods

@@ -3,8 +3,8 @@
 //! webhooks), where its partition and pause switch live, its status numbers under whatever
 //! names it gives them, what a `rollout step` reads of it and the preview of its next
 //! updates through its own planner (the rollout verbs). The admission server and the CLI
-//! ask [`KindFacts`] instead of matching on the kind; the one dispatch from an OpenKruise
-//! kind to its facts is [`crate::workloads::registry::facts`].
+//! ask [`KindFacts`] instead of matching on the kind; a kind names its facts beside its
+//! controller ([`HasFacts`]), and [`crate::workloads::registry::facts`] finds them.
 //!
 //! Invariants: every method is pure (objects as JSON in, answers out); a method a kind does
 //! not override answers as a kind without that feature would (no partition, no pause, no
@@ -13,6 +13,7 @@ use k8s_openapi::api::core::v1::{Node, Pod};
 use k8s_openapi::jiff::Timestamp;
 use serde_json::Value;
 
+use crate::api::KruiseKind;
 use crate::api::common::PodUpdatePolicy;
 use crate::runtime::configuration::Configuration;
 use crate::runtime::features::Features;
@@ -142,6 +143,20 @@ pub struct Peers<'a> {
     pub features: Option<&'a Features>,
 }
 
+/// Which OpenKruise kind a controlled type is, and its facts: what the registry reads of
+/// it beside its controller (`registry::of`), so one line there registers both.
+pub trait HasFacts {
+    /// The OpenKruise kind (None: a kind of this project's tests, not OpenKruise's).
+    const KIND: Option<KruiseKind>;
+    /// Its facts.
+    const FACTS: &'static dyn KindFacts;
+}
+
+/// The facts of a kind that has none of the features: every default.
+pub struct Defaults;
+
+impl KindFacts for Defaults {}
+
 /// What the webhooks and the rollout verbs know of one kind (see the module doc).
 pub trait KindFacts: Sync {
     // --- the admission webhooks ---
@@ -259,9 +274,10 @@ pub trait KindFacts: Sync {
     }
 
     /// How its pods take a new template, where the kind lists each pod's outcome before an
-    /// undo (None: it does not).
-    fn pod_update_policy(&self, _object: &Value) -> Option<PodUpdatePolicy> {
-        None
+    /// undo (None: it does not); an error names `id` and the field when the object cannot
+    /// be read.
+    fn pod_update_policy(&self, _object: &Value, _id: &str) -> Result<Option<PodUpdatePolicy>, String> {
+        Ok(None)
     }
 
     /// Whether its partitions and replicas are per subset (`set partition SUBSET=N`; `scale`
@@ -294,9 +310,9 @@ pub trait KindFacts: Sync {
     }
 
     /// A batch `set partition` asks to confirm when more pods than it start updating (None:
-    /// it never asks).
-    fn confirmed_batch(&self, _object: &Value, _replicas: i64) -> Option<i64> {
-        None
+    /// it never asks); an error names `id` and the field when the object cannot be read.
+    fn confirmed_batch(&self, _object: &Value, _id: &str, _replicas: i64) -> Result<Option<i64>, String> {
+        Ok(None)
     }
 }
 

@@ -1,5 +1,5 @@
-//! Every controller described once, and the one dispatch from a kind to its facts
-//! ([`facts`]): `run --controllers` and its help, the check that the
+//! Every controller described once, with its kind's facts (one line per kind, read by
+//! [`facts`]): `run --controllers` and its help, the check that the
 //! CRDs are established, the metrics labels (the name) and the RBAC rules (the ClusterRole
 //! of `install --manager`, the permission check of `run`) are all read from
 //! [`CONTROLLERS`], never from string matches elsewhere.
@@ -19,7 +19,7 @@ use crate::runtime::controller::{Interest, Serve};
 use crate::runtime::driver::Reconciled;
 use crate::runtime::rbac::Rule;
 use crate::runtime::scope::Scoped;
-use crate::workloads::facts::KindFacts;
+use crate::workloads::facts::{Defaults, HasFacts, KindFacts};
 
 /// What stops a running controller (resolves once, on Ctrl-C, SIGTERM or a lost lease).
 pub type Shutdown = Pin<Box<dyn Future<Output = ()> + Send + Sync>>;
@@ -28,8 +28,12 @@ pub type Shutdown = Pin<Box<dyn Future<Output = ()> + Send + Sync>>;
 pub type Start = fn(Serve<Shutdown>) -> BoxFuture<'static, ()>;
 
 /// One controller.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Described {
+    /// The OpenKruise kind it drives (None: a kind of this project's tests).
+    pub kind: Option<KruiseKind>,
+    /// What the webhooks and the rollout verbs know of its kind.
+    pub facts: &'static dyn KindFacts,
     /// As OpenKruise names it (and metrics label it).
     pub name: &'static str,
     /// What it drives, for help texts.
@@ -41,6 +45,16 @@ pub struct Described {
     /// The permissions it needs beyond the shared runtime's ([`crate::runtime::rbac::SHARED`]),
     /// in groups (what it shares with other kinds is one group).
     pub rules: &'static [&'static [Rule]],
+}
+
+impl std::fmt::Debug for Described {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Described")
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .field("crd", &self.crd)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Described {
@@ -60,14 +74,17 @@ where
     Box::pin(crate::runtime::driver::run::<K, _>(serve))
 }
 
-/// Kind `K` as the registry lists it: everything read from its [`Reconciled`] description.
+/// Kind `K` as the registry lists it: everything read from its [`Reconciled`] description
+/// and its facts ([`HasFacts`]).
 pub const fn of<K>() -> Described
 where
-    K: Reconciled + Interest + HasStatus,
+    K: Reconciled + Interest + HasStatus + HasFacts,
     K::Scope: Scoped,
     <K as HasStatus>::Status: Default + serde::Serialize,
 {
     Described {
+        kind: K::KIND,
+        facts: K::FACTS,
         name: K::CONTROLLER,
         drives: K::DRIVES,
         crd: K::CRD,
@@ -88,20 +105,13 @@ pub const CONTROLLERS: &[Described] = &[
     of::<crate::api::uniteddeployment::UnitedDeployment>(),
 ];
 
-/// What the webhooks and the rollout verbs know of `kind`: the one dispatch from an
-/// OpenKruise kind to its own module's facts.
+/// What the webhooks and the rollout verbs know of `kind`: the facts its registry line
+/// names (every kind has one, tested; a kind with none would get the defaults).
 pub fn facts(kind: KruiseKind) -> &'static dyn KindFacts {
-    use crate::workloads::*;
-    match kind {
-        KruiseKind::CloneSet => &cloneset::facts::Facts,
-        KruiseKind::StatefulSet => &statefulset::facts::Facts,
-        KruiseKind::DaemonSet => &daemonset::facts::Facts,
-        KruiseKind::BroadcastJob => &broadcastjob::facts::Facts,
-        KruiseKind::AdvancedCronJob => &cronjob::facts::Facts,
-        KruiseKind::SidecarSet => &sidecarset::facts::Facts,
-        KruiseKind::WorkloadSpread => &workloadspread::facts::Facts,
-        KruiseKind::UnitedDeployment => &uniteddeployment::facts::Facts,
-    }
+    CONTROLLERS
+        .iter()
+        .find(|c| c.kind == Some(kind))
+        .map_or(&Defaults, |c| c.facts)
 }
 
 /// The controller named `name` (case-insensitive), available or not.
@@ -119,6 +129,15 @@ pub fn available() -> impl Iterator<Item = &'static Described> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_openkruise_kind_is_registered_once_with_its_own_crd() {
+        for kind in KruiseKind::ALL {
+            let lines: Vec<_> = CONTROLLERS.iter().filter(|c| c.kind == Some(kind)).collect();
+            assert_eq!(lines.len(), 1, "{kind:?}");
+            assert_eq!(lines[0].crd, kind.crd_name(), "{kind:?}");
+        }
+    }
 
     #[test]
     fn names_are_unique_and_each_crd_is_of_the_kruise_group() {

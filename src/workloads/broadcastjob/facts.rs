@@ -9,6 +9,11 @@ use crate::workloads::facts::{KindFacts, Path, Peers};
 /// The BroadcastJob's facts.
 pub struct Facts;
 
+impl crate::workloads::facts::HasFacts for crate::api::broadcastjob::BroadcastJob {
+    const KIND: Option<crate::api::KruiseKind> = Some(crate::api::KruiseKind::BroadcastJob);
+    const FACTS: &'static dyn KindFacts = &Facts;
+}
+
 impl KindFacts for Facts {
     fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
         Some(super::defaults::defaulted(object))

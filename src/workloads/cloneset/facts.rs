@@ -21,6 +21,11 @@ fn nested(object: &Value) -> bool {
     strategy_is_nested(&object["spec"]["updateStrategy"])
 }
 
+impl crate::workloads::facts::HasFacts for crate::api::cloneset::CloneSet {
+    const KIND: Option<crate::api::KruiseKind> = Some(crate::api::KruiseKind::CloneSet);
+    const FACTS: &'static dyn KindFacts = &Facts;
+}
+
 impl KindFacts for Facts {
     fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
         Some(super::defaults::defaulted(object))
@@ -75,10 +80,8 @@ impl KindFacts for Facts {
         true
     }
 
-    fn pod_update_policy(&self, object: &Value) -> Option<PodUpdatePolicy> {
-        read_as::<CloneSet>(object, "")
-            .ok()
-            .map(|set| set.spec.pod_update_policy())
+    fn pod_update_policy(&self, object: &Value, id: &str) -> Result<Option<PodUpdatePolicy>, String> {
+        read_as::<CloneSet>(object, id).map(|set| Some(set.spec.pod_update_policy()))
     }
 
     fn steps(&self) -> bool {
@@ -110,11 +113,13 @@ impl KindFacts for Facts {
     }
 
     /// The unavailable budget with the surge (what one batch may take down).
-    fn confirmed_batch(&self, object: &Value, replicas: i64) -> Option<i64> {
-        let set: CloneSet = read_as(object, "").ok()?;
+    fn confirmed_batch(&self, object: &Value, id: &str, replicas: i64) -> Result<Option<i64>, String> {
+        let set: CloneSet = read_as(object, id)?;
         let strategy = set.spec.update();
         let surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, false).unwrap_or(0);
-        Some(numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, surge).unwrap_or(1))
+        Ok(Some(
+            numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, surge).unwrap_or(1),
+        ))
     }
 }
 

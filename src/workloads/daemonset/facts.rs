@@ -24,6 +24,11 @@ pub struct Facts;
 
 const PARTITION: Path = &["spec", "updateStrategy", "rollingUpdate", "partition"];
 
+impl crate::workloads::facts::HasFacts for crate::api::daemonset::DaemonSet {
+    const KIND: Option<crate::api::KruiseKind> = Some(crate::api::KruiseKind::DaemonSet);
+    const FACTS: &'static dyn KindFacts = &Facts;
+}
+
 impl KindFacts for Facts {
     fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
         Some(super::defaults::defaulted(object))

@@ -13,6 +13,11 @@ use crate::workloads::facts::{KindFacts, Path, Peers, PercentPartition, StatusNu
 /// The SidecarSet's facts.
 pub struct Facts;
 
+impl crate::workloads::facts::HasFacts for crate::api::sidecarset::SidecarSet {
+    const KIND: Option<crate::api::KruiseKind> = Some(crate::api::KruiseKind::SidecarSet);
+    const FACTS: &'static dyn KindFacts = &Facts;
+}
+
 impl KindFacts for Facts {
     fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
         Some(super::defaults::defaulted(object))

@@ -17,6 +17,11 @@ pub struct Facts;
 
 const PARTITION: Path = &["spec", "updateStrategy", "rollingUpdate", "partition"];
 
+impl crate::workloads::facts::HasFacts for crate::api::statefulset::v1beta1::StatefulSet {
+    const KIND: Option<crate::api::KruiseKind> = Some(crate::api::KruiseKind::StatefulSet);
+    const FACTS: &'static dyn KindFacts = &Facts;
+}
+
 impl KindFacts for Facts {
     fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
         Some(super::defaults::defaulted(object))

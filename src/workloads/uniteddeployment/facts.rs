@@ -9,6 +9,11 @@ use crate::workloads::facts::{KindFacts, Peers, StatusNumbers, count};
 /// The UnitedDeployment's facts.
 pub struct Facts;
 
+impl crate::workloads::facts::HasFacts for crate::api::uniteddeployment::UnitedDeployment {
+    const KIND: Option<crate::api::KruiseKind> = Some(crate::api::KruiseKind::UnitedDeployment);
+    const FACTS: &'static dyn KindFacts = &Facts;
+}
+
 impl KindFacts for Facts {
     fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
         Some(super::validation::defaulted(object))

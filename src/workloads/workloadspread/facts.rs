@@ -11,6 +11,11 @@ use crate::workloads::facts::{KindFacts, Peers};
 /// The WorkloadSpread's facts.
 pub struct Facts;
 
+impl crate::workloads::facts::HasFacts for crate::api::workloadspread::WorkloadSpread {
+    const KIND: Option<crate::api::KruiseKind> = Some(crate::api::KruiseKind::WorkloadSpread);
+    const FACTS: &'static dyn KindFacts = &Facts;
+}
+
 impl KindFacts for Facts {
     fn defaulted(&self, object: &Value, old: Option<&Value>) -> Option<Value> {
         Some(super::spelling::mirrored(object, old))
