@@ -13,8 +13,8 @@ use kube::ResourceExt;
 use kube::api::{Api, ApiResource, DynamicObject, ListParams};
 
 use super::connection::ConnectionArgs;
-use super::kinds::route::spread_tree;
 use super::target::{self, Kind, Target};
+use super::views::spread_tree;
 
 /// Verbs whose positional words are workloads.
 const TARGET_VERBS: &[&str] = &[

@@ -17,8 +17,8 @@ use serde_json::Value;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
-use super::kinds::route::spread_tree;
 use super::target::{self, Kind};
+use super::views::spread_tree;
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, deployment (deploy), statefulset (sts), daemonset (ds),
@@ -256,12 +256,8 @@ async fn tree(args: &GetArgs, connection: &ConnectionArgs) -> anyhow::Result<Str
     }
     let target = tree_target(&args.words)?;
     let (client, namespace) = target::connect(connection).await?;
-    if let Some(tree) = target
-        .kind
-        .tree_view()
-        .tree(&client, &namespace, &target, glyphs)
-        .await
-    {
+    let view = target.kind.tree_view();
+    if let Some(tree) = super::views::tree(view, &client, &namespace, &target, glyphs).await {
         return tree;
     }
     let input = super::tree::load(&client, &namespace, &target, args.revisions as usize).await?;

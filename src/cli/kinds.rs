@@ -1,8 +1,9 @@
-//! The workload kinds the CLI's verbs know, and the one place of the CLI that names them:
+//! The workload kinds the CLI's verbs know, and the one table of the CLI that names them:
 //! the OpenKruise kinds (described by [`KruiseKind`] and their facts) and the built-in
-//! `apps/v1` kinds, their tokens, the word progress lines use, and which of each kind's own
-//! views and verbs (`cli::<kind>`) a verb routes to ([`View`], [`route`]). Every other verb
-//! asks a kind's facts ([`Kind::facts`]) instead of matching on it.
+//! `apps/v1` kinds, their tokens, the word progress lines use, and the shape of each kind's
+//! views ([`View`]; [`super::views`] routes a view to the kind's own module, `cli::<kind>`,
+//! from above, so that those modules can use this table without an import circle). Every
+//! other verb asks a kind's facts ([`Kind::facts`]) instead of matching on it.
 //!
 //! Invariant: a bare `sts`/`statefulset` (and `ds`/`daemonset`) is the built-in `apps/v1`
 //! kind, as in kubectl; the Advanced kinds are `asts`/`ads` or group-qualified.
@@ -44,47 +45,6 @@ pub enum View {
     Sidecars,
     /// Its subsets, each a workload.
     Subsets,
-}
-
-impl View {
-    /// `get --tree` of `target` in its kind's own view, from the kind's own module (None:
-    /// the pods view, which the caller draws).
-    pub async fn tree(
-        self,
-        client: &kube::Client,
-        namespace: &str,
-        target: &super::target::Target,
-        glyphs: super::glyphs::Glyphs,
-    ) -> Option<anyhow::Result<String>> {
-        let name = &target.name;
-        Some(match self {
-            View::Subsets => {
-                super::uniteddeployment::tree::load_and_render(client, namespace, name, glyphs).await
-            }
-            View::Sidecars => super::sidecarset::tree::load_and_render(client, name, glyphs).await,
-            View::Job => super::jobs::tree::load_and_render(client, namespace, target, glyphs).await,
-            View::Pods => return None,
-        })
-    }
-
-    /// How `rollout status` judges an object of a kind with this view from the object
-    /// alone (None: from its pods).
-    pub fn judged(self) -> Option<&'static super::status::by_object::Judged> {
-        match self {
-            View::Job => Some(&super::jobs::status::BROADCAST_JOB),
-            View::Sidecars => Some(&super::sidecarset::status::SIDECARSET),
-            View::Subsets => Some(&super::uniteddeployment::status::UNITED_DEPLOYMENT),
-            View::Pods => None,
-        }
-    }
-}
-
-/// Each kind's own views and verbs that the verbs reach by what they do.
-pub mod route {
-    /// `set partition SUBSET=N` of a kind whose partitions are per subset.
-    pub use crate::cli::uniteddeployment::partition as subset_partition;
-    /// `get ws/NAME --tree` (a WorkloadSpread is not a rollout target: no [`super::Kind`]).
-    pub use crate::cli::workloadspread::tree as spread_tree;
 }
 
 impl Kind {

@@ -32,6 +32,7 @@ mod testenv;
 pub mod tree;
 pub mod undo;
 pub mod uniteddeployment;
+pub mod views;
 pub mod workloadspread;
 
 use std::process::ExitCode;

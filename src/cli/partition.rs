@@ -94,12 +94,12 @@ pub async fn run(args: PartitionArgs, connection: &ConnectionArgs) -> anyhow::Re
         return Err(UsageError("set partition takes one workload (see --help)".into()).into());
     };
     if t.kind.facts().partitions_per_subset() {
-        let united = super::kinds::route::subset_partition::Partition {
+        let united = super::views::subset_partition::Partition {
             text: &args.partition,
             dry_run: args.dry_run,
             output: args.output,
         };
-        return super::kinds::route::subset_partition::run(united, t, connection).await;
+        return super::views::subset_partition::run(united, t, connection).await;
     }
     if t.kind.partition_path(&Value::Null).is_none() {
         return Err(UsageError(format!(

@@ -26,7 +26,7 @@ use super::{ExitWith, StatusArgs, StatusOutput, decide};
 use crate::cli::UsageError;
 use crate::cli::connection::ConnectionArgs;
 use crate::cli::glyphs;
-use crate::cli::target::{self, Kind, Target, View};
+use crate::cli::target::{self, Kind, Target};
 
 const REVISION_ANNOTATION: &str = "deployment.kubernetes.io/revision";
 
@@ -109,7 +109,7 @@ pub async fn run(args: StatusArgs, connection: &ConnectionArgs) -> anyhow::Resul
         ))
         .into());
     }
-    let by_object = |kind: Kind| kind.status_view().and_then(View::judged);
+    let by_object = |kind: Kind| kind.status_view().and_then(crate::cli::views::judged);
     if let Some(judged) = targets.first().and_then(|t| by_object(t.kind)) {
         // One kind per call (a name, or a type with -l).
         for t in &targets {
