@@ -4,7 +4,7 @@
 //! API server validates and defaults them: they have no defaults or refusals here.
 use serde_json::Value;
 
-use crate::workloads::facts::{KindFacts, Path, PercentPartition, StatusNumbers};
+use crate::workloads::facts::{KindFacts, Path, PercentPartition, StatusNumbers, View};
 
 /// The built-in Deployment.
 pub struct Deployment;
@@ -16,6 +16,10 @@ pub struct StatefulSet;
 pub struct DaemonSet;
 
 impl KindFacts for Deployment {
+    fn word(&self) -> &'static str {
+        "deployment"
+    }
+
     fn paused_path(&self, _object: &Value) -> Option<Path> {
         Some(&["spec", "paused"])
     }
@@ -27,6 +31,15 @@ impl KindFacts for Deployment {
 }
 
 impl KindFacts for StatefulSet {
+    fn word(&self) -> &'static str {
+        "statefulset"
+    }
+
+    /// `rollout status` follows the OpenKruise kinds and the Deployment only.
+    fn status_view(&self) -> Option<View> {
+        None
+    }
+
     fn partition_path(&self, _object: &Value) -> Option<Path> {
         Some(&["spec", "updateStrategy", "rollingUpdate", "partition"])
     }
@@ -37,6 +50,15 @@ impl KindFacts for StatefulSet {
 }
 
 impl KindFacts for DaemonSet {
+    fn word(&self) -> &'static str {
+        "daemonset"
+    }
+
+    /// `rollout status` follows the OpenKruise kinds and the Deployment only.
+    fn status_view(&self) -> Option<View> {
+        None
+    }
+
     fn counts(&self) -> &'static str {
         "nodes"
     }

@@ -355,13 +355,17 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::api::KruiseKind;
 
     #[test]
     fn a_tree_names_exactly_one_object_in_either_form() {
         let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         for ok in [&["clone/web"][..], &["cloneset", "web"]] {
             let t = tree_target(&words(ok)).expect("one object");
-            assert_eq!((t.kind, t.name.as_str()), (Kind::CloneSet, "web"));
+            assert_eq!(
+                (t.kind, t.name.as_str()),
+                (Kind::Kruise(KruiseKind::CloneSet), "web")
+            );
         }
         for bad in [
             &["clone"][..],

@@ -1,9 +1,8 @@
-//! The workload kinds the CLI's verbs know, and the one table of the CLI that names them:
-//! the OpenKruise kinds (described by [`KruiseKind`] and their facts) and the built-in
-//! `apps/v1` kinds, their tokens, the word progress lines use, and the shape of each kind's
-//! views ([`View`]; [`super::views`] routes a view to the kind's own module, `cli::<kind>`,
-//! from above, so that those modules can use this table without an import circle). Every
-//! other verb asks a kind's facts ([`Kind::facts`]) instead of matching on it.
+//! The workload kinds the CLI's verbs know: the OpenKruise kinds, each read from its
+//! [`KruiseKind`] description and its facts (names, scope, the word progress lines use,
+//! the shape of its views; [`super::views`] routes a view to the kind's own module), and the
+//! built-in `apps/v1` kinds, with their tokens. No OpenKruise kind is named here: every
+//! verb asks a kind's facts ([`Kind::facts`]) instead of matching on it.
 //!
 //! Invariant: a bare `sts`/`statefulset` (and `ds`/`daemonset`) is the built-in `apps/v1`
 //! kind, as in kubectl; the Advanced kinds are `asts`/`ads` or group-qualified.
@@ -13,66 +12,37 @@ use serde_json::Value;
 use crate::api::KruiseKind;
 use crate::workloads::facts::{KindFacts, Path, StatusNumbers};
 
-/// The workload kinds the rollout verbs know.
+/// The workload kinds the rollout verbs know: the OpenKruise kinds they drive (every one
+/// but the WorkloadSpread, see [`KindFacts::is_rollout_target`]) and the built-in ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    CloneSet,
-    AdvancedStatefulSet,
-    AdvancedDaemonSet,
+    /// An OpenKruise kind: its names, scope and API resource are read from [`KruiseKind`],
+    /// the rest from its facts.
+    Kruise(KruiseKind),
     Deployment,
     StatefulSet,
     DaemonSet,
-    /// A job, not a rollout: pause/resume and `rollout status` (complete or failed).
-    BroadcastJob,
-    /// A schedule of jobs: pause/resume, `create job --from`, `get --tree`.
-    AdvancedCronJob,
-    /// Cluster-scoped sidecars of other workloads' pods: `rollout status|pause|resume`,
-    /// `set image`, `set partition`, `get --tree`.
-    SidecarSet,
-    /// One workload per subset: `rollout status` (every subset), `set partition SUBSET=N`,
-    /// `scale`, `get --tree`.
-    UnitedDeployment,
 }
 
-/// The shape of a kind's views (`rollout status`, `get --tree`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum View {
-    /// Its pods and their revisions.
-    Pods,
-    /// A job's (or a schedule's) runs and pods.
-    Job,
-    /// The pods it injected, by the sidecars they run.
-    Sidecars,
-    /// Its subsets, each a workload.
-    Subsets,
-}
+pub use crate::workloads::facts::View;
 
 impl Kind {
-    const ALL: [Kind; 10] = [
-        Kind::CloneSet,
-        Kind::AdvancedStatefulSet,
-        Kind::AdvancedDaemonSet,
-        Kind::Deployment,
-        Kind::StatefulSet,
-        Kind::DaemonSet,
-        Kind::BroadcastJob,
-        Kind::AdvancedCronJob,
-        Kind::SidecarSet,
-        Kind::UnitedDeployment,
-    ];
+    const BUILTIN: [Kind; 3] = [Kind::Deployment, Kind::StatefulSet, Kind::DaemonSet];
 
-    /// The OpenKruise kind this is, or a built-in kind's API resource. An OpenKruise
-    /// kind's names, scope and API resource are read from [`KruiseKind`], not repeated here.
+    /// Every kind, the built-in ones first.
+    fn all() -> impl Iterator<Item = Kind> + Clone {
+        let kruise = KruiseKind::ALL
+            .into_iter()
+            .filter(|k| crate::workloads::registry::facts(*k).is_rollout_target())
+            .map(Kind::Kruise);
+        Kind::BUILTIN.into_iter().chain(kruise)
+    }
+
+    /// The OpenKruise kind this is, or a built-in kind's API resource.
     fn described(self) -> Result<KruiseKind, ApiResource> {
         use k8s_openapi::api::apps::v1;
         match self {
-            Kind::CloneSet => Ok(KruiseKind::CloneSet),
-            Kind::AdvancedStatefulSet => Ok(KruiseKind::StatefulSet),
-            Kind::AdvancedDaemonSet => Ok(KruiseKind::DaemonSet),
-            Kind::BroadcastJob => Ok(KruiseKind::BroadcastJob),
-            Kind::AdvancedCronJob => Ok(KruiseKind::AdvancedCronJob),
-            Kind::SidecarSet => Ok(KruiseKind::SidecarSet),
-            Kind::UnitedDeployment => Ok(KruiseKind::UnitedDeployment),
+            Kind::Kruise(kind) => Ok(kind),
             Kind::Deployment => Err(ApiResource::erase::<v1::Deployment>(&())),
             Kind::StatefulSet => Err(ApiResource::erase::<v1::StatefulSet>(&())),
             Kind::DaemonSet => Err(ApiResource::erase::<v1::DaemonSet>(&())),
@@ -88,13 +58,11 @@ impl Kind {
     /// facts are its own module's ([`crate::workloads::registry::facts`]), a built-in
     /// kind's are [`super::builtin_kinds`]. The verbs ask these, not the kind.
     pub fn facts(self) -> &'static dyn KindFacts {
-        match self.described() {
-            Ok(kind) => crate::workloads::registry::facts(kind),
-            Err(_) => match self {
-                Kind::StatefulSet => &super::builtin_kinds::StatefulSet,
-                Kind::DaemonSet => &super::builtin_kinds::DaemonSet,
-                _ => &super::builtin_kinds::Deployment,
-            },
+        match self {
+            Kind::Kruise(kind) => crate::workloads::registry::facts(kind),
+            Kind::Deployment => &super::builtin_kinds::Deployment,
+            Kind::StatefulSet => &super::builtin_kinds::StatefulSet,
+            Kind::DaemonSet => &super::builtin_kinds::DaemonSet,
         }
     }
 
@@ -152,46 +120,17 @@ impl Kind {
 
     /// The word progress lines name it by (`cloneset/web`, `asts/db`).
     pub fn word(self) -> &'static str {
-        match self {
-            Kind::CloneSet => "cloneset",
-            Kind::Deployment => "deployment",
-            Kind::AdvancedStatefulSet => "asts",
-            Kind::AdvancedDaemonSet => "ads",
-            Kind::StatefulSet => "statefulset",
-            Kind::DaemonSet => "daemonset",
-            Kind::BroadcastJob => "bcj",
-            Kind::AdvancedCronJob => "acj",
-            Kind::SidecarSet => "sidecarset",
-            Kind::UnitedDeployment => "ud",
-        }
+        self.facts().word()
     }
 
     /// How `rollout status` follows it (None: it has no rollout to follow).
     pub fn status_view(self) -> Option<View> {
-        match self {
-            Kind::CloneSet | Kind::AdvancedStatefulSet | Kind::AdvancedDaemonSet | Kind::Deployment => {
-                Some(View::Pods)
-            }
-            Kind::BroadcastJob => Some(View::Job),
-            Kind::SidecarSet => Some(View::Sidecars),
-            Kind::UnitedDeployment => Some(View::Subsets),
-            Kind::StatefulSet | Kind::DaemonSet | Kind::AdvancedCronJob => None,
-        }
+        self.facts().status_view()
     }
 
     /// How `get --tree` shows it.
     pub fn tree_view(self) -> View {
-        match self {
-            Kind::BroadcastJob | Kind::AdvancedCronJob => View::Job,
-            Kind::SidecarSet => View::Sidecars,
-            Kind::UnitedDeployment => View::Subsets,
-            Kind::CloneSet
-            | Kind::AdvancedStatefulSet
-            | Kind::AdvancedDaemonSet
-            | Kind::Deployment
-            | Kind::StatefulSet
-            | Kind::DaemonSet => View::Pods,
-        }
+        self.facts().tree_view()
     }
 
     /// Tokens that name a built-in kind (lower case); they win over an OpenKruise kind's
@@ -219,13 +158,7 @@ impl Kind {
                 "daemonsets.apps",
                 "daemonset.apps",
             ],
-            Kind::CloneSet
-            | Kind::AdvancedStatefulSet
-            | Kind::AdvancedDaemonSet
-            | Kind::BroadcastJob
-            | Kind::AdvancedCronJob
-            | Kind::SidecarSet
-            | Kind::UnitedDeployment => &[],
+            Kind::Kruise(_) => &[],
         }
     }
 
@@ -248,7 +181,7 @@ impl Kind {
     pub fn from_token(token: &str) -> Option<Kind> {
         let token = token.to_ascii_lowercase();
         let token = token.as_str();
-        let all = Kind::ALL.into_iter();
+        let all = Kind::all();
         all.clone()
             .find(|k| k.builtin_tokens().contains(&token))
             .or_else(|| all.into_iter().find(|k| k.kruise_token(token)))

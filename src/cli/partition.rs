@@ -236,19 +236,26 @@ async fn controlled_pods(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::KruiseKind;
 
     #[test]
     fn values_are_numbers_or_percentages() {
-        assert_eq!(parse_value("3", Kind::CloneSet).expect("ok"), IntOrString::Int(3));
         assert_eq!(
-            parse_value("40%", Kind::CloneSet).expect("ok"),
+            parse_value("3", Kind::Kruise(KruiseKind::CloneSet)).expect("ok"),
+            IntOrString::Int(3)
+        );
+        assert_eq!(
+            parse_value("40%", Kind::Kruise(KruiseKind::CloneSet)).expect("ok"),
             IntOrString::String("40%".into())
         );
         for bad in ["-1", "x", "140%", "%"] {
-            assert!(parse_value(bad, Kind::CloneSet).is_err(), "{bad}");
+            assert!(
+                parse_value(bad, Kind::Kruise(KruiseKind::CloneSet)).is_err(),
+                "{bad}"
+            );
         }
         assert!(parse_value("40%", Kind::StatefulSet).is_err());
-        let ads = parse_value("40%", Kind::AdvancedDaemonSet).expect_err("refused");
+        let ads = parse_value("40%", Kind::Kruise(KruiseKind::DaemonSet)).expect_err("refused");
         assert!(
             ads.0.contains("rollingUpdate.partition is an integer"),
             "{}",
@@ -259,14 +266,17 @@ mod tests {
     #[test]
     fn a_percentage_is_sent_as_its_count_where_the_field_is_an_integer() {
         let forty = || IntOrString::String("40%".into());
-        assert_eq!(stored(Kind::AdvancedStatefulSet, forty(), 2), IntOrString::Int(2));
         assert_eq!(
-            stored(Kind::CloneSet, forty(), 2),
+            stored(Kind::Kruise(KruiseKind::StatefulSet), forty(), 2),
+            IntOrString::Int(2)
+        );
+        assert_eq!(
+            stored(Kind::Kruise(KruiseKind::CloneSet), forty(), 2),
             forty(),
             "CloneSet keeps the percentage"
         );
         assert_eq!(
-            stored(Kind::AdvancedStatefulSet, IntOrString::Int(3), 3),
+            stored(Kind::Kruise(KruiseKind::StatefulSet), IntOrString::Int(3), 3),
             IntOrString::Int(3)
         );
     }

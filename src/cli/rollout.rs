@@ -230,11 +230,14 @@ async fn restart(args: RestartArgs, connection: &ConnectionArgs) -> anyhow::Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::KruiseKind;
     use crate::cli::target::Kind;
 
     #[test]
     fn the_patch_nests_the_switch_at_the_kind_s_path() {
-        let path = Kind::CloneSet.paused_path(&json!({})).expect("pausable");
+        let path = Kind::Kruise(KruiseKind::CloneSet)
+            .paused_path(&json!({}))
+            .expect("pausable");
         assert_eq!(
             target::nested(path, json!(true)),
             json!({ "spec": { "updateStrategy": { "paused": true } } })
@@ -250,7 +253,9 @@ mod tests {
         let nested = json!({ "spec": { "updateStrategy": { "type": "RollingUpdate" } } });
         assert_eq!(
             target::nested(
-                Kind::CloneSet.paused_path(&nested).expect("pausable"),
+                Kind::Kruise(KruiseKind::CloneSet)
+                    .paused_path(&nested)
+                    .expect("pausable"),
                 json!(true)
             ),
             json!({ "spec": { "updateStrategy": { "rollingUpdate": { "paused": true } } } })

@@ -60,6 +60,7 @@ pub fn batch_done(kind: Kind, value: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::KruiseKind;
 
     fn asts(partition: i64, updated: i64, ready: i64, observed: i64) -> Value {
         json!({
@@ -78,7 +79,12 @@ mod tests {
 
     #[test]
     fn an_asts_partition_is_a_pod_count_under_rolling_update_and_its_budget_the_default_batch() {
-        let f = Facts::of(Kind::AdvancedStatefulSet, &asts(3, 1, 1, 3), "asts/web").expect("facts");
+        let f = Facts::of(
+            Kind::Kruise(KruiseKind::StatefulSet),
+            &asts(3, 1, 1, 3),
+            "asts/web",
+        )
+        .expect("facts");
         assert_eq!((f.replicas, f.partition, f.budget, f.updated), (4, 3, 2, 1));
         assert_eq!(f.policy, PodUpdatePolicy::InPlaceIfPossible);
         assert_eq!(
@@ -89,13 +95,16 @@ mod tests {
 
     #[test]
     fn an_asts_batch_is_done_when_observed_and_the_let_through_pods_are_ready() {
-        assert!(batch_done(Kind::AdvancedStatefulSet, &asts(3, 1, 1, 3)));
+        assert!(batch_done(
+            Kind::Kruise(KruiseKind::StatefulSet),
+            &asts(3, 1, 1, 3)
+        ));
         assert!(
-            !batch_done(Kind::AdvancedStatefulSet, &asts(1, 3, 2, 3)),
+            !batch_done(Kind::Kruise(KruiseKind::StatefulSet), &asts(1, 3, 2, 3)),
             "one not ready"
         );
         assert!(
-            !batch_done(Kind::AdvancedStatefulSet, &asts(3, 1, 1, 2)),
+            !batch_done(Kind::Kruise(KruiseKind::StatefulSet), &asts(3, 1, 1, 2)),
             "generation not observed"
         );
     }

@@ -286,6 +286,7 @@ pub fn nested(path: &[&str], leaf: serde_json::Value) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::KruiseKind;
 
     fn words(w: &[&str]) -> Vec<String> {
         w.iter().map(|s| s.to_string()).collect()
@@ -338,7 +339,10 @@ mod tests {
         );
         let t = parse(&words(&["Deploy", "a", "b"])).expect("parse");
         assert!(t.iter().all(|t| t.kind == Kind::Deployment) && t.len() == 2);
-        assert_eq!(Kind::from_token("CLONESETS.APPS.KRUISE.IO"), Some(Kind::CloneSet));
+        assert_eq!(
+            Kind::from_token("CLONESETS.APPS.KRUISE.IO"),
+            Some(Kind::Kruise(KruiseKind::CloneSet))
+        );
     }
 
     /// Every name the CLI took when each kind listed its own (the names of the OpenKruise
@@ -347,11 +351,11 @@ mod tests {
     fn every_name_a_kind_had_still_resolves_to_it() {
         let table: &[(Kind, &[&str])] = &[
             (
-                Kind::CloneSet,
+                Kind::Kruise(KruiseKind::CloneSet),
                 &["clone", "cloneset", "clonesets", "clonesets.apps.kruise.io"],
             ),
             (
-                Kind::AdvancedStatefulSet,
+                Kind::Kruise(KruiseKind::StatefulSet),
                 &[
                     "asts",
                     "statefulsets.apps.kruise.io",
@@ -359,7 +363,7 @@ mod tests {
                 ],
             ),
             (
-                Kind::AdvancedDaemonSet,
+                Kind::Kruise(KruiseKind::DaemonSet),
                 &[
                     "ads",
                     "daemon",
@@ -380,7 +384,7 @@ mod tests {
                 &["ds", "daemonset", "daemonsets", "daemonsets.apps"],
             ),
             (
-                Kind::BroadcastJob,
+                Kind::Kruise(KruiseKind::BroadcastJob),
                 &[
                     "bcj",
                     "broadcastjob",
@@ -389,7 +393,7 @@ mod tests {
                 ],
             ),
             (
-                Kind::AdvancedCronJob,
+                Kind::Kruise(KruiseKind::AdvancedCronJob),
                 &[
                     "acj",
                     "advancedcronjob",
@@ -398,7 +402,7 @@ mod tests {
                 ],
             ),
             (
-                Kind::UnitedDeployment,
+                Kind::Kruise(KruiseKind::UnitedDeployment),
                 &[
                     "ud",
                     "uniteddeployment",
@@ -407,7 +411,7 @@ mod tests {
                 ],
             ),
             (
-                Kind::SidecarSet,
+                Kind::Kruise(KruiseKind::SidecarSet),
                 &[
                     "sidecarset",
                     "sidecarsets",
@@ -424,12 +428,18 @@ mod tests {
             assert_eq!(kind.qualified(), format!("{}.{}", r.plural, r.group), "{kind:?}");
         }
         assert_eq!(
-            Kind::AdvancedStatefulSet.resource().api_version,
+            Kind::Kruise(KruiseKind::StatefulSet).resource().api_version,
             "apps.kruise.io/v1beta1"
         );
-        assert_eq!(Kind::CloneSet.resource().api_version, "apps.kruise.io/v1alpha1");
+        assert_eq!(
+            Kind::Kruise(KruiseKind::CloneSet).resource().api_version,
+            "apps.kruise.io/v1alpha1"
+        );
         assert_eq!(Kind::StatefulSet.resource().api_version, "apps/v1");
-        assert!(Kind::SidecarSet.cluster_scoped() && !Kind::CloneSet.cluster_scoped());
+        assert!(
+            Kind::Kruise(KruiseKind::SidecarSet).cluster_scoped()
+                && !Kind::Kruise(KruiseKind::CloneSet).cluster_scoped()
+        );
         assert_eq!(
             Kind::from_token("ws"),
             None,
@@ -441,13 +451,16 @@ mod tests {
     fn bare_sts_is_the_built_in_kind_and_asts_the_advanced_one() {
         assert_eq!(Kind::from_token("sts"), Some(Kind::StatefulSet));
         assert_eq!(Kind::from_token("statefulset"), Some(Kind::StatefulSet));
-        assert_eq!(Kind::from_token("asts"), Some(Kind::AdvancedStatefulSet));
+        assert_eq!(
+            Kind::from_token("asts"),
+            Some(Kind::Kruise(KruiseKind::StatefulSet))
+        );
         assert_eq!(
             Kind::from_token("statefulsets.apps.kruise.io"),
-            Some(Kind::AdvancedStatefulSet)
+            Some(Kind::Kruise(KruiseKind::StatefulSet))
         );
         assert_eq!(Kind::from_token("ds"), Some(Kind::DaemonSet));
-        assert_eq!(Kind::from_token("ads"), Some(Kind::AdvancedDaemonSet));
+        assert_eq!(Kind::from_token("ads"), Some(Kind::Kruise(KruiseKind::DaemonSet)));
     }
 
     #[test]
@@ -455,7 +468,7 @@ mod tests {
         assert_eq!(
             parse_selection(&words(&["clone"]), Some("app=web")).expect("parse"),
             Selection::Labelled {
-                kind: Kind::CloneSet,
+                kind: Kind::Kruise(KruiseKind::CloneSet),
                 selector: "app=web".into()
             }
         );

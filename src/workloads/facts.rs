@@ -76,6 +76,19 @@ impl StatusNumbers {
     }
 }
 
+/// The shape of a kind's views in the CLI (`rollout status`, `get --tree`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// Its pods and their revisions.
+    Pods,
+    /// A job's (or a schedule's) runs and pods.
+    Job,
+    /// The pods it injected, by the sidecars they run.
+    Sidecars,
+    /// Its subsets, each a workload.
+    Subsets,
+}
+
 /// How a kind's partition field takes a percentage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PercentPartition {
@@ -155,7 +168,15 @@ pub trait HasFacts {
 /// The facts of a kind that has none of the features: every default.
 pub struct Defaults;
 
-impl KindFacts for Defaults {}
+impl KindFacts for Defaults {
+    fn word(&self) -> &'static str {
+        "object"
+    }
+
+    fn is_rollout_target(&self) -> bool {
+        false
+    }
+}
 
 /// What the webhooks and the rollout verbs know of one kind (see the module doc).
 pub trait KindFacts: Sync {
@@ -195,6 +216,25 @@ pub trait KindFacts: Sync {
     }
 
     // --- the rollout verbs ---
+
+    /// Whether the CLI's verbs name it as a workload (`TYPE/NAME`); a WorkloadSpread is
+    /// reached only through `get ws/NAME --tree`.
+    fn is_rollout_target(&self) -> bool {
+        true
+    }
+
+    /// The word progress lines name it by (`cloneset/web`, `asts/db`).
+    fn word(&self) -> &'static str;
+
+    /// How `rollout status` follows it (None: it has no rollout to follow).
+    fn status_view(&self) -> Option<View> {
+        Some(View::Pods)
+    }
+
+    /// How `get --tree` shows it.
+    fn tree_view(&self) -> View {
+        View::Pods
+    }
 
     /// A job kind: no revisions, partition or replicas.
     fn is_job(&self) -> bool {

@@ -6,6 +6,7 @@
 use clap::{Args, Subcommand};
 use kube::api::{Api, DynamicObject, PostParams};
 
+use crate::api::KruiseKind;
 use crate::api::cronjob::AdvancedCronJob;
 use crate::cli::UsageError;
 use crate::cli::connection::ConnectionArgs;
@@ -55,7 +56,7 @@ pub async fn run(verb: CreateVerb, connection: &ConnectionArgs) -> anyhow::Resul
     let [source] = from.as_slice() else {
         return Err(UsageError("--from names one AdvancedCronJob, e.g. acj/report".into()).into());
     };
-    if source.kind != Kind::AdvancedCronJob {
+    if source.kind != Kind::Kruise(KruiseKind::AdvancedCronJob) {
         return Err(UsageError(format!(
             "--from must name an AdvancedCronJob (acj/NAME), not {}",
             source.id()

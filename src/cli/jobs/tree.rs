@@ -21,6 +21,7 @@ use kube::api::{Api, DynamicObject, ListParams};
 use kube::{Client, ResourceExt};
 use serde_json::Value;
 
+use crate::api::KruiseKind;
 use crate::api::cronjob::SCHEDULED_AT_ANNOTATION;
 use crate::cli::glyphs::Glyphs;
 use crate::cli::target::{Kind, Target};
@@ -184,7 +185,7 @@ pub async fn load_and_render(
         refs.iter().any(|o| o.controller == Some(true) && o.uid == uid)
     };
     let (root, leaves) = match target.kind {
-        Kind::BroadcastJob => {
+        Kind::Kruise(KruiseKind::BroadcastJob) => {
             let pods: Vec<Pod> = Api::<Pod>::namespaced(client.clone(), namespace)
                 .list(&ListParams::default().labels(&format!("broadcastjob-controller-uid={uid}")))
                 .await?
@@ -218,8 +219,11 @@ pub async fn load_and_render(
                     ),
                 })
                 .collect();
-            let bcj: Api<DynamicObject> =
-                Api::namespaced_with(client.clone(), namespace, &Kind::BroadcastJob.resource());
+            let bcj: Api<DynamicObject> = Api::namespaced_with(
+                client.clone(),
+                namespace,
+                &Kind::Kruise(KruiseKind::BroadcastJob).resource(),
+            );
             for b in bcj.list(&ListParams::default()).await?.items {
                 if !owned(b.owner_references()) {
                     continue;

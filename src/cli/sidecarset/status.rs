@@ -9,6 +9,7 @@
 //! are named in the line, since no rollout reaches them.
 use serde_json::{Value, json};
 
+use crate::api::KruiseKind;
 use crate::cli::status::assess::Phase;
 use crate::cli::target::Kind;
 
@@ -19,7 +20,7 @@ fn count(v: &Value) -> i64 {
 /// The phase and the line of the SidecarSet `set` (as JSON). Pure.
 pub fn judge(name: &str, set: &Value) -> (Phase, String) {
     let id = format!("sidecarset/{name}");
-    if let Some(problem) = Kind::SidecarSet.spec_refusal(set, &id) {
+    if let Some(problem) = Kind::Kruise(KruiseKind::SidecarSet).spec_refusal(set, &id) {
         return (
             Phase::Failed,
             format!("{problem}; nothing is rolled out until it is fixed"),
@@ -32,10 +33,10 @@ pub fn judge(name: &str, set: &Value) -> (Phase, String) {
             format!("Waiting for {id}: spec update to be observed..."),
         );
     }
-    let numbers = Kind::SidecarSet.numbers(set);
+    let numbers = Kind::Kruise(KruiseKind::SidecarSet).numbers(set);
     let (matched, updated) = (numbers.replicas, numbers.updated);
     let updated_ready = numbers.updated_ready.unwrap_or(0);
-    let expected = Kind::SidecarSet.expected_updated(set);
+    let expected = Kind::Kruise(KruiseKind::SidecarSet).expected_updated(set);
     let missing = match count(&status["notInjectedPods"]) {
         0 => String::new(),
         n => format!(

@@ -25,6 +25,7 @@ use kube::api::{Api, ListParams};
 use kube::{Client, ResourceExt};
 use serde_json::Value;
 
+use crate::api::KruiseKind;
 use crate::api::sidecarset::SidecarSet;
 use crate::cli::glyphs::Glyphs;
 use crate::cli::pod_groups::{Group, PodLine, draw, plural};
@@ -154,7 +155,7 @@ pub fn render(root: &str, groups: &[Group], glyphs: Glyphs) -> String {
 
 /// Loads the SidecarSet `name` and the pods it selects, and draws them.
 pub async fn load_and_render(client: &Client, name: &str, glyphs: Glyphs) -> anyhow::Result<String> {
-    let api = crate::cli::target::Kind::SidecarSet.api(client, "");
+    let api = crate::cli::target::Kind::Kruise(KruiseKind::SidecarSet).api(client, "");
     let raw: Value = serde_json::to_value(api.get(name).await?)?;
     let id = format!("sidecarsets.apps.kruise.io/{name}");
     let set: SidecarSet = crate::cli::target::read_as(&raw, &id)?;

@@ -1,6 +1,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::api::KruiseKind;
 
 fn clone(generation: i64, observed: i64, updated: i64, ready: i64, paused: bool) -> Value {
     json!({
@@ -45,7 +46,7 @@ fn waiting(reason: &str) -> Value {
 
 fn observed<'a>(object: &'a Value, pods: &'a [Pod]) -> Observed<'a> {
     Observed {
-        kind: Kind::CloneSet,
+        kind: Kind::Kruise(KruiseKind::CloneSet),
         name: "web",
         object,
         pods,

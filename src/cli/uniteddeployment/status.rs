@@ -11,6 +11,7 @@
 //! are all updated holds none).
 use serde_json::{Value, json};
 
+use crate::api::KruiseKind;
 use crate::cli::status::assess::Phase;
 use crate::cli::target::Kind;
 
@@ -51,7 +52,7 @@ fn subsets(status: &Value) -> String {
 /// The phase and the line of the UnitedDeployment `ud` (as JSON). Pure.
 pub fn judge(name: &str, ud: &Value) -> (Phase, String) {
     let id = format!("ud/{name}");
-    if let Some(problem) = Kind::UnitedDeployment.spec_refusal(ud, &id) {
+    if let Some(problem) = Kind::Kruise(KruiseKind::UnitedDeployment).spec_refusal(ud, &id) {
         return (
             Phase::Failed,
             format!("{problem}; nothing is rolled out until it is fixed"),
@@ -64,11 +65,11 @@ pub fn judge(name: &str, ud: &Value) -> (Phase, String) {
             format!("Waiting for {id}: spec update to be observed..."),
         );
     }
-    let numbers = Kind::UnitedDeployment.numbers(ud);
+    let numbers = Kind::Kruise(KruiseKind::UnitedDeployment).numbers(ud);
     let (replicas, current, ready) = (numbers.replicas, numbers.current, numbers.ready);
     let updated = numbers.updated;
     let updated_ready = numbers.updated_ready.unwrap_or(0);
-    let expected = Kind::UnitedDeployment.expected_updated(ud);
+    let expected = Kind::Kruise(KruiseKind::UnitedDeployment).expected_updated(ud);
     let subsets = subsets(status);
     let held = match replicas - expected {
         n if n > 0 => format!(", partitions hold {n}"),

@@ -27,6 +27,7 @@ use kube::api::{Api, DynamicObject, ListParams};
 use kube::{Client, ResourceExt};
 use serde_json::Value;
 
+use crate::api::KruiseKind;
 use crate::api::uniteddeployment::{SUBSET_NAME_LABEL, UnitedDeployment};
 use crate::cli::glyphs::Glyphs;
 use crate::cli::pod_groups::{Group, PodLine, draw, plural, pod_line};
@@ -187,7 +188,7 @@ pub async fn load_and_render(
     name: &str,
     glyphs: Glyphs,
 ) -> anyhow::Result<String> {
-    let api = Kind::UnitedDeployment.api(client, namespace);
+    let api = Kind::Kruise(KruiseKind::UnitedDeployment).api(client, namespace);
     let Some(object) = api.get_opt(name).await? else {
         anyhow::bail!("uniteddeployment {namespace}/{name} not found");
     };

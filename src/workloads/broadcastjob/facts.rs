@@ -4,7 +4,7 @@
 //! pause switch. A job: no revisions, partition or replicas.
 use serde_json::Value;
 
-use crate::workloads::facts::{KindFacts, Path, Peers};
+use crate::workloads::facts::{KindFacts, Path, Peers, View};
 
 /// The BroadcastJob's facts.
 pub struct Facts;
@@ -15,6 +15,18 @@ impl crate::workloads::facts::HasFacts for crate::api::broadcastjob::BroadcastJo
 }
 
 impl KindFacts for Facts {
+    fn word(&self) -> &'static str {
+        "bcj"
+    }
+
+    fn status_view(&self) -> Option<View> {
+        Some(View::Job)
+    }
+
+    fn tree_view(&self) -> View {
+        View::Job
+    }
+
     fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
         Some(super::defaults::defaulted(object))
     }

@@ -27,6 +27,10 @@ impl crate::workloads::facts::HasFacts for crate::api::cloneset::CloneSet {
 }
 
 impl KindFacts for Facts {
+    fn word(&self) -> &'static str {
+        "cloneset"
+    }
+
     fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
         Some(super::defaults::defaulted(object))
     }

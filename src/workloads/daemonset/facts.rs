@@ -30,6 +30,10 @@ impl crate::workloads::facts::HasFacts for crate::api::daemonset::DaemonSet {
 }
 
 impl KindFacts for Facts {
+    fn word(&self) -> &'static str {
+        "ads"
+    }
+
     fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
         Some(super::defaults::defaulted(object))
     }

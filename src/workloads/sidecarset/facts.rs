@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::whitelist::{PATCH_METADATA_WHITELIST_KEY, patch_metadata_fault};
 use crate::api::sidecarset::SidecarSet;
-use crate::workloads::facts::{KindFacts, Path, Peers, PercentPartition, StatusNumbers, count};
+use crate::workloads::facts::{KindFacts, Path, Peers, PercentPartition, StatusNumbers, View, count};
 
 /// The SidecarSet's facts.
 pub struct Facts;
@@ -19,6 +19,18 @@ impl crate::workloads::facts::HasFacts for crate::api::sidecarset::SidecarSet {
 }
 
 impl KindFacts for Facts {
+    fn word(&self) -> &'static str {
+        "sidecarset"
+    }
+
+    fn status_view(&self) -> Option<View> {
+        Some(View::Sidecars)
+    }
+
+    fn tree_view(&self) -> View {
+        View::Sidecars
+    }
+
     fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
         Some(super::defaults::defaulted(object))
     }

@@ -23,6 +23,10 @@ impl crate::workloads::facts::HasFacts for crate::api::statefulset::v1beta1::Sta
 }
 
 impl KindFacts for Facts {
+    fn word(&self) -> &'static str {
+        "asts"
+    }
+
     fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
         Some(super::defaults::defaulted(object))
     }

@@ -4,7 +4,7 @@
 //! Its subset workloads roll out; it only scales, and its partitions are per subset.
 use serde_json::Value;
 
-use crate::workloads::facts::{KindFacts, Peers, StatusNumbers, count};
+use crate::workloads::facts::{KindFacts, Peers, StatusNumbers, View, count};
 
 /// The UnitedDeployment's facts.
 pub struct Facts;
@@ -15,6 +15,18 @@ impl crate::workloads::facts::HasFacts for crate::api::uniteddeployment::UnitedD
 }
 
 impl KindFacts for Facts {
+    fn word(&self) -> &'static str {
+        "ud"
+    }
+
+    fn status_view(&self) -> Option<View> {
+        Some(View::Subsets)
+    }
+
+    fn tree_view(&self) -> View {
+        View::Subsets
+    }
+
     fn defaulted(&self, object: &Value, _old: Option<&Value>) -> Option<Value> {
         Some(super::validation::defaulted(object))
     }

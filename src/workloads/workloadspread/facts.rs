@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::api::workloadspread::WorkloadSpread;
 use crate::runtime::configuration::Configuration;
-use crate::workloads::facts::{KindFacts, Peers};
+use crate::workloads::facts::{KindFacts, Peers, View};
 
 /// The WorkloadSpread's facts.
 pub struct Facts;
@@ -17,6 +17,18 @@ impl crate::workloads::facts::HasFacts for crate::api::workloadspread::WorkloadS
 }
 
 impl KindFacts for Facts {
+    fn word(&self) -> &'static str {
+        "ws"
+    }
+
+    fn status_view(&self) -> Option<View> {
+        None
+    }
+
+    fn is_rollout_target(&self) -> bool {
+        false
+    }
+
     fn defaulted(&self, object: &Value, old: Option<&Value>) -> Option<Value> {
         Some(super::spelling::mirrored(object, old))
     }
