@@ -100,6 +100,10 @@ async fn dry_runs_change_nothing() {
 #[tokio::test]
 async fn bad_targets_exit_2_and_missing_or_unpausable_objects_exit_1() {
     let ns = TestNamespace::create("rollout-bad").await;
+    // The CloneSet CRD served: a missing CloneSet is then NotFound, whichever test ran first
+    // on this control plane.
+    let (code, _, err) = kruise(kubeconfig(), &["install", "--only", "CloneSet"]);
+    assert_eq!(code, 0, "{err}");
     let (code, _, err) = rollout(&ns, &["pause", "widget/web"]);
     assert_eq!(code, 2, "{err}");
     assert!(
