@@ -143,27 +143,26 @@ async fn peers<'a>(shared: &'a Shared, review: &Review) -> Peers<'a> {
         features: Some(&shared.features),
         ..Peers::default()
     };
-    let Some(request) = review.request.as_ref() else {
+    let (Some(request), Some(pods)) = (review.request.as_ref(), shared.pods.as_ref()) else {
         return peers;
     };
-    let (Some(kind), Some(object)) = (
-        KruiseKind::named(&request.kind.kind),
-        request.object.as_ref().and_then(|o| serde_json::to_value(o).ok()),
-    ) else {
+    // Most kinds are judged alone: their object is not even read here.
+    let Some(kind) = KruiseKind::named(&request.kind.kind)
+        .filter(|k| crate::workloads::registry::facts(*k).judged_in_context())
+    else {
+        return peers;
+    };
+    let Some(object) = request.object.as_ref().and_then(|o| serde_json::to_value(o).ok()) else {
         return peers;
     };
     let facts = crate::workloads::registry::facts(kind);
     let namespace = request.namespace.clone().unwrap_or_default();
-    if let Some(pods) = shared.pods.as_ref() {
-        if facts.judged_among_peers() {
-            peers.others = pods.stored(kind, &namespace);
-        }
-        if let Some(reference) = facts.target_ref(&object) {
-            peers.target = pods.target_of(&shared.configuration, &namespace, reference).await;
-        }
-        if let Some(key) = facts.configuration_key(&object, shared.scope.as_deref()) {
-            peers.entry = Some(configuration_entry(shared, &pods.client, key).await);
-        }
+    peers.others = pods.stored(kind, &namespace);
+    if let Some(reference) = facts.target_ref(&object) {
+        peers.target = pods.target_of(&shared.configuration, &namespace, reference).await;
+    }
+    if let Some(key) = facts.configuration_key(&object, shared.scope.as_deref()) {
+        peers.entry = Some(configuration_entry(shared, &pods.client, key).await);
     }
     peers
 }

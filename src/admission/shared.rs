@@ -218,7 +218,7 @@ mod tests {
     fn the_kinds_judged_among_their_peers_are_the_cached_ones() {
         let judged: Vec<_> = crate::api::KruiseKind::ALL
             .into_iter()
-            .filter(|k| crate::workloads::registry::facts(*k).judged_among_peers())
+            .filter(|k| crate::workloads::registry::facts(*k).judged_in_context())
             .collect();
         assert_eq!(judged, PodInjection::CACHED);
     }

@@ -186,6 +186,14 @@ pub(crate) async fn next_pods(
     if !facts.steps() {
         return Ok(None);
     }
+    let status = &object["status"];
+    let Some(update) = status["updateRevision"]
+        .as_str()
+        .or_else(|| status["daemonSetHash"].as_str())
+    else {
+        // No update revision yet: nothing to preview, and no pods listed for it.
+        return Ok(Some(Vec::new()));
+    };
     let id = format!(
         "{}/{}",
         kind.qualified(),
@@ -204,7 +212,7 @@ pub(crate) async fn next_pods(
         nodes: &nodes,
     };
     facts
-        .preview(object, &id, &listed, partition, Timestamp::now())
+        .preview(object, &id, update, &listed, partition, Timestamp::now())
         .transpose()
         .map_err(anyhow::Error::msg)
 }

@@ -14,9 +14,7 @@ pub use crate::workloads::facts::{StatusNumbers, value_at};
 /// the first bad field (an object stored before the CRD's validation, or in a field the
 /// schema leaves open, can be unreadable).
 pub fn read_as<K: serde::de::DeserializeOwned>(value: &serde_json::Value, id: &str) -> anyhow::Result<K> {
-    crate::runtime::decoded::read(value).map_err(|e| {
-        anyhow::anyhow!("{id} cannot be read: {e}; fix the object (kubectl edit {id}) and retry")
-    })
+    crate::workloads::facts::read_as(value, id).map_err(anyhow::Error::msg)
 }
 
 /// One named object.

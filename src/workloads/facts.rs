@@ -140,7 +140,7 @@ pub struct ConfigurationEntry {
 }
 
 /// What judging an object may need besides itself and its stored version, gathered by the
-/// validating webhook when the kind asks for it ([`KindFacts::judged_among_peers`],
+/// validating webhook when the kind asks for it ([`KindFacts::judged_in_context`],
 /// [`KindFacts::target_ref`], [`KindFacts::configuration_key`]).
 #[derive(Default)]
 pub struct Peers<'a> {
@@ -199,8 +199,10 @@ pub trait KindFacts: Sync {
         None
     }
 
-    /// Whether judging it needs the other objects of its kind in scope.
-    fn judged_among_peers(&self) -> bool {
+    /// Whether judging it needs what the validating webhook gathers: the other objects of
+    /// its kind in scope, and the target and `kruise-configuration` entry it names
+    /// ([`KindFacts::target_ref`], [`KindFacts::configuration_key`], asked only then).
+    fn judged_in_context(&self) -> bool {
         false
     }
 
@@ -336,12 +338,14 @@ pub trait KindFacts: Sync {
         false
     }
 
-    /// The pods `object` updates next once its partition is `partition`, in its
-    /// controller's order, through its own planner (None: the kind has no preview).
+    /// The pods `object` updates next to revision `update` (what its status names) once
+    /// its partition is `partition`, in its controller's order, through its own planner
+    /// (None: the kind has no preview).
     fn preview(
         &self,
         _object: &Value,
         _id: &str,
+        _update: &str,
         _listed: &Listed,
         _partition: i64,
         _now: Timestamp,

@@ -7,8 +7,7 @@
 use serde_json::{Value, json};
 
 use super::numbers::DEFAULT_MAX_UNAVAILABLE;
-use crate::runtime::history::DEFAULT_REVISION_HISTORY_LIMIT;
-use crate::workloads::common::defaults::{fill, text};
+use crate::workloads::common::defaults::{fill, fill_history_limit, text};
 
 /// A CloneSet's defaults, in the spelling of the object: `v1beta1` (its `apiVersion`, or
 /// an update strategy already nested) gets `type: RollingUpdate` and the knobs under
@@ -16,11 +15,7 @@ use crate::workloads::common::defaults::{fill, text};
 pub fn defaulted(object: &Value) -> Value {
     let mut out = object.clone();
     fill(&mut out, &["spec", "replicas"], json!(1));
-    fill(
-        &mut out,
-        &["spec", "revisionHistoryLimit"],
-        json!(DEFAULT_REVISION_HISTORY_LIMIT),
-    );
+    fill_history_limit(&mut out);
     let nested = object["apiVersion"]
         .as_str()
         .is_some_and(|v| v.ends_with("/v1beta1"))

@@ -100,13 +100,11 @@ impl KindFacts for Facts {
         &self,
         object: &Value,
         id: &str,
+        update: &str,
         listed: &Listed,
         partition: i64,
         now: Timestamp,
     ) -> Option<Result<Preview, String>> {
-        let Some(update) = object["status"]["updateRevision"].as_str() else {
-            return Some(Ok(Vec::new()));
-        };
         Some(read_as::<CloneSet>(object, id).map(|set| {
             let pods: Vec<_> = listed.pods.iter().collect();
             preview::update_order(&set, update, &pods, partition, now)
@@ -119,12 +117,16 @@ impl KindFacts for Facts {
     /// The unavailable budget with the surge (what one batch may take down).
     fn confirmed_batch(&self, object: &Value, id: &str, replicas: i64) -> Result<Option<i64>, String> {
         let set: CloneSet = read_as(object, id)?;
-        let strategy = set.spec.update();
-        let surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, false).unwrap_or(0);
-        Ok(Some(
-            numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, surge).unwrap_or(1),
-        ))
+        Ok(Some(budget(&set, replicas).unwrap_or(1)))
     }
+}
+
+/// What one batch may take down: the unavailable budget with the surge (the planner zeroes
+/// the surge while paused; the budget a step releases is the one with it).
+fn budget(set: &CloneSet, replicas: i64) -> Result<i64, numbers::InvalidIntOrPercent> {
+    let strategy = set.spec.update();
+    let surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, false)?;
+    numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, surge)
 }
 
 fn step(object: &Value, id: &str) -> Result<StepNumbers, String> {
@@ -132,12 +134,7 @@ fn step(object: &Value, id: &str) -> Result<StepNumbers, String> {
     let strategy = set.spec.update();
     let n = checked_numbers(&set)?;
     let (replicas, partition) = (n.replicas, n.partition);
-    // The planner zeroes the surge while paused; the budget a step releases is the one
-    // with the surge.
-    let invalid = |e: numbers::InvalidIntOrPercent| format!("{id}: spec.{e}");
-    let surge = numbers::max_surge(strategy.max_surge.as_ref(), replicas, false).map_err(invalid)?;
-    let budget =
-        numbers::max_unavailable(strategy.max_unavailable.as_ref(), replicas, surge).map_err(invalid)?;
+    let budget = budget(&set, replicas).map_err(|e| format!("{id}: spec.{e}"))?;
     let status = set.status.clone().unwrap_or_default();
     Ok(StepNumbers {
         replicas,

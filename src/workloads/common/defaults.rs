@@ -18,6 +18,17 @@ pub fn fill(object: &mut Value, path: &[&str], value: Value) {
 }
 
 /// The string at `path` in `object`, if there is one.
+/// Fills `spec.revisionHistoryLimit` with the default every kind with a revision history
+/// shares ([`crate::runtime::history::DEFAULT_REVISION_HISTORY_LIMIT`]).
+pub fn fill_history_limit(object: &mut Value) {
+    let limit = crate::runtime::history::DEFAULT_REVISION_HISTORY_LIMIT;
+    fill(
+        object,
+        &["spec", "revisionHistoryLimit"],
+        serde_json::json!(limit),
+    );
+}
+
 pub fn text<'a>(object: &'a Value, path: &[&str]) -> Option<&'a str> {
     path.iter().try_fold(object, |node, key| node.get(*key))?.as_str()
 }

@@ -6,8 +6,7 @@
 //! planner reads the same defaults when a field is absent.
 use serde_json::{Value, json};
 
-use crate::runtime::history::DEFAULT_REVISION_HISTORY_LIMIT;
-use crate::workloads::common::defaults::{fill, text};
+use crate::workloads::common::defaults::{fill, fill_history_limit, text};
 
 /// An Advanced DaemonSet's defaults, as upstream's webhook writes them: burstReplicas,
 /// revisionHistoryLimit, the update type and, under RollingUpdate,
@@ -17,11 +16,7 @@ use crate::workloads::common::defaults::{fill, text};
 pub fn defaulted(object: &Value) -> Value {
     let mut out = object.clone();
     fill(&mut out, &["spec", "burstReplicas"], json!(250));
-    fill(
-        &mut out,
-        &["spec", "revisionHistoryLimit"],
-        json!(DEFAULT_REVISION_HISTORY_LIMIT),
-    );
+    fill_history_limit(&mut out);
     fill(
         &mut out,
         &["spec", "updateStrategy", "type"],

@@ -121,17 +121,11 @@ impl KindFacts for Facts {
         &self,
         object: &Value,
         id: &str,
+        update: &str,
         listed: &Listed,
         partition: i64,
         now: Timestamp,
     ) -> Option<Result<Preview, String>> {
-        let status = &object["status"];
-        let Some(update) = status["updateRevision"]
-            .as_str()
-            .or_else(|| status["daemonSetHash"].as_str())
-        else {
-            return Some(Ok(Vec::new()));
-        };
         Some(read_as::<DaemonSet>(object, id).map(|set| {
             let pods: Vec<_> = listed.pods.iter().collect();
             let nodes: Vec<_> = listed.nodes.iter().collect();

@@ -66,7 +66,7 @@ impl KindFacts for Facts {
         super::validation::refusal(object, old, &others)
     }
 
-    fn judged_among_peers(&self) -> bool {
+    fn judged_in_context(&self) -> bool {
         true
     }
 

@@ -6,18 +6,13 @@
 //! planner reads the same defaults when a field is absent.
 use serde_json::{Value, json};
 
-use crate::runtime::history::DEFAULT_REVISION_HISTORY_LIMIT;
-use crate::workloads::common::defaults::{fill, text};
+use crate::workloads::common::defaults::{fill, fill_history_limit, text};
 
 /// An Advanced StatefulSet's defaults (both versions: the stored schema is v1beta1's).
 pub fn defaulted(object: &Value) -> Value {
     let mut out = object.clone();
     fill(&mut out, &["spec", "replicas"], json!(1));
-    fill(
-        &mut out,
-        &["spec", "revisionHistoryLimit"],
-        json!(DEFAULT_REVISION_HISTORY_LIMIT),
-    );
+    fill_history_limit(&mut out);
     fill(&mut out, &["spec", "podManagementPolicy"], json!("OrderedReady"));
     fill(
         &mut out,

@@ -96,13 +96,11 @@ impl KindFacts for Facts {
         &self,
         object: &Value,
         id: &str,
+        update: &str,
         listed: &Listed,
         partition: i64,
         now: Timestamp,
     ) -> Option<Result<Preview, String>> {
-        let Some(update) = object["status"]["updateRevision"].as_str() else {
-            return Some(Ok(Vec::new()));
-        };
         Some(read_as::<StatefulSet>(object, id).and_then(|set| {
             super::preview::update_order(&set, update, listed.pods, partition, now)
                 .map(|order| order.into_iter().map(|pod| (pod, None)).collect())

@@ -49,7 +49,7 @@ impl KindFacts for Facts {
         )
     }
 
-    fn judged_among_peers(&self) -> bool {
+    fn judged_in_context(&self) -> bool {
         true
     }
 
