@@ -135,7 +135,7 @@ pub async fn validate(State(shared): State<Shared>, Json(review): Json<Review>) 
 }
 
 /// What the kind of the object under review asks to be judged with: the other objects of
-/// its kind (from the pod webhook's caches, when it runs), the workload it targets, and an
+/// its kind (from its pod hook's cache, when the pod webhooks run), the workload it targets, and an
 /// entry of OpenKruise's `kruise-configuration` (read only then, from the API server).
 async fn peers<'a>(shared: &'a Shared, review: &Review) -> Peers<'a> {
     let mut peers = Peers {
@@ -157,9 +157,12 @@ async fn peers<'a>(shared: &'a Shared, review: &Review) -> Peers<'a> {
     };
     let facts = crate::workloads::registry::facts(kind);
     let namespace = request.namespace.clone().unwrap_or_default();
-    peers.others = pods.stored(kind, &namespace);
-    if let Some(reference) = facts.target_ref(&object) {
-        peers.target = pods.target_of(&shared.configuration, &namespace, reference).await;
+    // Its peers and its target come from its pod hook (its cache, its reader).
+    if let Some(hook) = pods.of(kind) {
+        peers.others = hook.stored(&namespace);
+        if let Some(reference) = facts.target_ref(&object) {
+            peers.target = hook.target(&namespace, reference).await;
+        }
     }
     if let Some(key) = facts.configuration_key(&object, shared.scope.as_deref()) {
         peers.entry = Some(configuration_entry(shared, &pods.client, key).await);

@@ -4,7 +4,11 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use futures::future::BoxFuture;
+
+use crate::api::KruiseKind;
 use crate::runtime::metrics::Metrics;
+use crate::workloads::pod_hooks::{HookSetup, KindHook, PodHook};
 
 /// What `/readyz` reports.
 #[derive(Debug, Default)]
@@ -68,9 +72,8 @@ impl Health {
 pub struct Shared {
     pub metrics: Arc<Metrics>,
     pub health: Arc<Health>,
-    /// The caches of the pod webhooks (WorkloadSpread placement, SidecarSet injection); None:
-    /// pods are not mutated.
-    pub pods: Option<PodInjection>,
+    /// The pod webhooks' hooks; None: pods are not mutated.
+    pub pods: Option<PodHooks>,
     /// OpenKruise's feature gates (`run --feature-gates`).
     pub features: crate::runtime::features::Features,
     /// What `run` read of OpenKruise's `kruise-configuration` at start.
@@ -82,146 +85,69 @@ pub struct Shared {
     pub scope: Option<String>,
 }
 
-/// The caches the pod webhooks read (watched while the server runs), and the client the
-/// WorkloadSpread placement writes its status with.
+/// The pod webhooks' hooks: each kind's part ([`PodHook`], from the registry), in the order
+/// they run at pod create, with the client the validating webhook reads with.
 #[derive(Clone)]
-pub struct PodInjection {
+pub struct PodHooks {
     pub client: kube::Client,
-    /// WorkloadSpreads (placement at create, release at delete and eviction).
-    pub spreads: crate::workloads::workloadspread::webhook::Spreads,
-    pub sidecarsets:
-        kube::runtime::reflector::Store<crate::runtime::decoded::Decoded<crate::api::sidecarset::SidecarSet>>,
-    pub namespaces: kube::runtime::reflector::Store<k8s_openapi::api::core::v1::Namespace>,
-    /// The SidecarSets' ControllerRevisions (in the run's system namespace).
-    pub revisions: kube::runtime::reflector::Store<k8s_openapi::api::apps::v1::ControllerRevision>,
+    hooks: Arc<[KindHook]>,
 }
 
-impl PodInjection {
-    /// The kinds [`PodInjection::stored`] serves: those judged among their peers (tested).
-    pub const CACHED: [crate::api::KruiseKind; 2] = [
-        crate::api::KruiseKind::SidecarSet,
-        crate::api::KruiseKind::WorkloadSpread,
-    ];
-
-    /// The pod webhooks' caches, watched from now on (on the tasks it spawns) for as long
-    /// as the process runs: the SidecarSets, the Namespaces, the SidecarSets' revisions in
-    /// `system_namespace` and the WorkloadSpreads in `namespace` (None: all). `health`
-    /// reports `serving` once each has its first list.
+impl PodHooks {
+    /// Every kind's hook, its watches started (on the tasks it spawns) for as long as the
+    /// process runs: a namespaced kind's in `namespace` (None: all), a cluster-scoped kind's
+    /// children in `system_namespace`. `health` reports `serving` once each hook has its
+    /// first lists.
     pub fn watched(
         client: &kube::Client,
         namespace: Option<&str>,
         system_namespace: &str,
         configuration: &crate::runtime::configuration::Configuration,
         health: &Arc<Health>,
-    ) -> PodInjection {
-        let (sidecarsets, drive_sets) = crate::runtime::watches::plain(
-            kube::Api::<crate::runtime::decoded::Decoded<crate::api::sidecarset::SidecarSet>>::all(
-                client.clone(),
-            ),
-            "sidecarsets",
-        );
-        let (namespaces, drive_namespaces) =
-            crate::runtime::watches::plain(kube::Api::all(client.clone()), "namespaces");
-        let (revisions, drive_revisions) = crate::runtime::watches::plain_labelled(
-            kube::Api::namespaced(client.clone(), system_namespace),
-            crate::workloads::sidecarset::revisions::NAME_LABEL,
-            "sidecarset revisions",
-        );
-        let (workloadspreads, drive_spreads) = crate::runtime::watches::plain(
-            crate::runtime::watches::scoped::<
-                crate::runtime::decoded::Decoded<crate::api::workloadspread::WorkloadSpread>,
-            >(client, namespace),
-            "workloadspreads",
-        );
-        tokio::spawn(drive_sets);
-        tokio::spawn(drive_namespaces);
-        tokio::spawn(drive_revisions);
-        tokio::spawn(drive_spreads);
-        let serving = (
-            sidecarsets.clone(),
-            namespaces.clone(),
-            revisions.clone(),
-            workloadspreads.clone(),
-            health.clone(),
-        );
-        tokio::spawn(async move {
-            let (sets, namespaces, revisions, spreads, health) = serving;
-            let _ = sets.wait_until_ready().await;
-            let _ = namespaces.wait_until_ready().await;
-            let _ = revisions.wait_until_ready().await;
-            let _ = spreads.wait_until_ready().await;
-            health.serving.store(true, std::sync::atomic::Ordering::Relaxed);
-        });
-        PodInjection {
-            client: client.clone(),
-            spreads: crate::workloads::workloadspread::webhook::Spreads::new(
-                workloadspreads,
-                configuration.clone(),
-            ),
-            sidecarsets,
-            namespaces,
-            revisions,
-        }
-    }
-
-    /// The workload `reference` (a `targetRef` as JSON) names in `namespace`, as JSON, for
-    /// a kind whose refusal reads its target (a WorkloadSpread's); None when it is not a
-    /// kind that can be targeted, does not exist or cannot be read.
-    pub async fn target_of(
-        &self,
-        configuration: &crate::runtime::configuration::Configuration,
-        namespace: &str,
-        reference: &serde_json::Value,
-    ) -> Option<serde_json::Value> {
-        crate::workloads::workloadspread::webhook::target_of(
-            &self.client,
-            configuration,
+    ) -> PodHooks {
+        let setup = HookSetup {
+            client,
             namespace,
-            reference,
-        )
-        .await
+            system_namespace,
+            configuration,
+        };
+        let hooks = PodHooks {
+            client: client.clone(),
+            hooks: crate::workloads::registry::pod_hooks(&setup).into(),
+        };
+        let (listed, health) = (hooks.listed(), health.clone());
+        tokio::spawn(async move {
+            listed.await;
+            health.serving.store(true, Ordering::Relaxed);
+        });
+        hooks
     }
 
-    /// The stored objects of `kind` these caches hold, in scope of an object in `namespace`
-    /// (a namespaced kind's in that namespace, a cluster-scoped kind's all), as JSON; empty
-    /// for a kind not cached here.
-    pub fn stored(&self, kind: crate::api::KruiseKind, namespace: &str) -> Vec<serde_json::Value> {
-        use crate::api::KruiseKind;
-        match kind {
-            KruiseKind::SidecarSet => self
-                .sidecarsets
-                .state()
-                .iter()
-                .filter_map(|s| s.object.as_deref().ok())
-                .filter_map(|s| serde_json::to_value(s).ok())
-                .collect(),
-            KruiseKind::WorkloadSpread => self
-                .spreads
-                .store
-                .state()
-                .iter()
-                .filter(|d| d.meta.namespace.as_deref() == Some(namespace))
-                .filter_map(|d| d.object.as_deref().ok())
-                .filter_map(|s| serde_json::to_value(s).ok())
-                .collect(),
-            // No other kind is cached here (none asks to be judged among its peers).
-            _ => Vec::new(),
-        }
+    /// Resolves once every hook's caches have their first lists.
+    pub fn listed(&self) -> BoxFuture<'static, ()> {
+        let each: Vec<_> = self.hooks.iter().map(|(_, hook)| hook.listed()).collect();
+        Box::pin(async move {
+            futures::future::join_all(each).await;
+        })
+    }
+
+    /// The hooks, in the order they run at pod create.
+    pub fn in_order(&self) -> impl Iterator<Item = &dyn PodHook> {
+        self.hooks.iter().map(|(_, hook)| hook.as_ref())
+    }
+
+    /// The hook of `kind`, if it has one.
+    pub fn of(&self, kind: KruiseKind) -> Option<&dyn PodHook> {
+        self.hooks
+            .iter()
+            .find(|(k, _)| *k == Some(kind))
+            .map(|(_, hook)| hook.as_ref())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_kinds_judged_among_their_peers_are_the_cached_ones() {
-        let judged: Vec<_> = crate::api::KruiseKind::ALL
-            .into_iter()
-            .filter(|k| crate::workloads::registry::facts(*k).judged_in_context())
-            .collect();
-        assert_eq!(judged, PodInjection::CACHED);
-    }
 
     #[test]
     fn a_standby_that_serves_the_webhooks_is_ready_when_the_leader_check_is_excluded() {

@@ -327,10 +327,9 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         ensure_namespace(&client, &system_namespace).await;
     }
     let configuration = crate::runtime::configuration::read(&client, &system_namespace).await;
-    // The pod webhook's caches (SidecarSets, Namespaces, their revisions), watched for as
-    // long as it serves.
+    // The pod hooks (each kind's, with its caches), watched for as long as the webhooks serve.
     let pods = args.webhooks.then(|| {
-        crate::admission::shared::PodInjection::watched(
+        crate::admission::shared::PodHooks::watched(
             &client,
             namespace.as_deref(),
             &system_namespace,
@@ -359,7 +358,7 @@ pub async fn run(args: RunArgs, connection: &ConnectionArgs) -> anyhow::Result<(
         eprintln!("metrics on http://{bound}/metrics");
         tokio::spawn(server::serve_plain(listener, server::probes(shared.clone())));
     }
-    let spread_store = shared.pods.as_ref().map(|p| p.spreads.store.clone());
+    let hooks_listed = shared.pods.as_ref().map(|p| p.listed());
     let admission = match args.webhooks {
         true => Some(start_admission(&client, namespace.as_deref(), &lease_namespace, &args, shared).await?),
         false => None,
@@ -448,9 +447,10 @@ the same lease with --leader-elect-namespace so one waits for the other",
     let synced = (stores.clone(), health.clone());
     tokio::spawn(async move {
         synced.0.ready().await;
-        // The pod webhook places pods from its WorkloadSpread cache: ready once it is listed.
-        if let Some(spreads) = spread_store {
-            let _ = spreads.wait_until_ready().await;
+        // The pod hooks answer from their caches (a WorkloadSpread places pods from its):
+        // ready once they are listed.
+        if let Some(listed) = hooks_listed {
+            listed.await;
         }
         synced.1.synced.store(true, std::sync::atomic::Ordering::Relaxed);
     });

@@ -163,6 +163,8 @@ pub trait HasFacts {
     const KIND: Option<KruiseKind>;
     /// Its facts.
     const FACTS: &'static dyn KindFacts;
+    /// Its part in the pod webhooks, if it has one.
+    const POD_HOOK: Option<crate::workloads::pod_hooks::WatchHook> = None;
 }
 
 /// The facts of a kind that has none of the features: every default.

@@ -22,29 +22,9 @@ const DISPATCH: [&str; 2] = ["src/workloads/registry.rs", "src/cli/views.rs"];
 /// Other places that name a kind, and why.
 const ALLOWED: &[(KruiseKind, &str, &str)] = &[
     (
-        KruiseKind::SidecarSet,
-        "src/admission/pods.rs",
-        "the pod webhook injects a SidecarSet's containers",
-    ),
-    (
-        KruiseKind::SidecarSet,
-        "src/admission/shared.rs",
-        "the pod webhook's caches: SidecarSets and their revisions",
-    ),
-    (
-        KruiseKind::WorkloadSpread,
-        "src/admission/pods.rs",
-        "the pod webhook places a pod in a WorkloadSpread's subset",
-    ),
-    (
-        KruiseKind::WorkloadSpread,
-        "src/admission/shared.rs",
-        "the pod webhook's caches: WorkloadSpreads and their targets",
-    ),
-    (
         KruiseKind::WorkloadSpread,
         "src/runtime/features.rs",
-        "OpenKruise's feature gate of that name",
+        "OpenKruise's feature gate of the same name (a gate, not the kind)",
     ),
     (
         KruiseKind::StatefulSet,

@@ -9,6 +9,7 @@ pub mod common;
 pub mod cronjob;
 pub mod daemonset;
 pub mod facts;
+pub mod pod_hooks;
 pub mod registry;
 pub mod sidecarset;
 pub mod statefulset;

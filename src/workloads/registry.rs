@@ -20,6 +20,7 @@ use crate::runtime::driver::Reconciled;
 use crate::runtime::rbac::Rule;
 use crate::runtime::scope::Scoped;
 use crate::workloads::facts::{Defaults, HasFacts, KindFacts};
+use crate::workloads::pod_hooks::{HookSetup, KindHook, WatchHook};
 
 /// What stops a running controller (resolves once, on Ctrl-C, SIGTERM or a lost lease).
 pub type Shutdown = Pin<Box<dyn Future<Output = ()> + Send + Sync>>;
@@ -34,6 +35,8 @@ pub struct Described {
     pub kind: Option<KruiseKind>,
     /// What the webhooks and the rollout verbs know of its kind.
     pub facts: &'static dyn KindFacts,
+    /// Its part in the pod webhooks, if it has one.
+    pub pod_hook: Option<WatchHook>,
     /// As OpenKruise names it (and metrics label it).
     pub name: &'static str,
     /// What it drives, for help texts.
@@ -85,6 +88,7 @@ where
     Described {
         kind: K::KIND,
         facts: K::FACTS,
+        pod_hook: K::POD_HOOK,
         name: K::CONTROLLER,
         drives: K::DRIVES,
         crd: K::CRD,
@@ -114,6 +118,17 @@ pub fn facts(kind: KruiseKind) -> &'static dyn KindFacts {
         .map_or(&Defaults, |c| c.facts)
 }
 
+/// Every kind's pod hook, built (its watches started) and in [`crate::workloads::pod_hooks::Stage`]
+/// order, with its kind.
+pub fn pod_hooks(setup: &HookSetup<'_>) -> Vec<KindHook> {
+    let mut hooks: Vec<_> = CONTROLLERS
+        .iter()
+        .filter_map(|c| Some((c.kind, (c.pod_hook?)(setup))))
+        .collect();
+    hooks.sort_by_key(|(_, hook)| hook.stage());
+    hooks
+}
+
 /// The controller named `name` (case-insensitive), available or not.
 pub fn find(name: &str) -> Option<&'static Described> {
     CONTROLLERS
@@ -129,6 +144,15 @@ pub fn available() -> impl Iterator<Item = &'static Described> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kind_judged_among_its_peers_has_a_pod_hook_that_serves_them() {
+        for line in CONTROLLERS {
+            if line.facts.judged_in_context() {
+                assert!(line.pod_hook.is_some(), "{}", line.name);
+            }
+        }
+    }
 
     #[test]
     fn every_openkruise_kind_is_registered_once_with_its_own_crd() {

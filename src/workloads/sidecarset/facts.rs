@@ -16,6 +16,7 @@ pub struct Facts;
 impl crate::workloads::facts::HasFacts for crate::api::sidecarset::SidecarSet {
     const KIND: Option<crate::api::KruiseKind> = Some(crate::api::KruiseKind::SidecarSet);
     const FACTS: &'static dyn KindFacts = &Facts;
+    const POD_HOOK: Option<crate::workloads::pod_hooks::WatchHook> = Some(super::pod_hook::watched);
 }
 
 impl KindFacts for Facts {

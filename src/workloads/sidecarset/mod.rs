@@ -20,6 +20,7 @@ pub mod pinned;
 pub mod plan;
 pub mod plan_update;
 pub mod pod_facts;
+pub mod pod_hook;
 pub mod resources;
 pub mod revision_sync;
 pub mod revisions;

@@ -15,16 +15,7 @@ use serde_json::Value;
 
 use super::{hash, inject, matching, pinned};
 use crate::api::sidecarset::SidecarSet;
-
-/// Why a pod is not injected.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NotInjected {
-    /// The pod is refused (a pinned revision that cannot be found, as upstream).
-    Refused(String),
-    /// The pod is created without the sidecars, with a warning (it or a SidecarSet cannot
-    /// be read).
-    Skipped(String),
-}
+use crate::workloads::pod_hooks::Declined;
 
 /// What the pod webhook reads besides the pod.
 pub struct Inputs<'a> {
@@ -52,8 +43,8 @@ fn current_hashes(set: Cow<'_, SidecarSet>) -> Cow<'_, SidecarSet> {
 pub fn injection_patch(
     pod_value: &Value,
     inputs: &Inputs<'_>,
-) -> Result<Option<json_patch::Patch>, NotInjected> {
-    let skipped = |e: String| NotInjected::Skipped(e);
+) -> Result<Option<json_patch::Patch>, Declined> {
+    let skipped = |e: String| Declined::Skipped(e);
     let pod: Pod = serde_json::from_value(pod_value.clone())
         .map_err(|e| skipped(format!("the pod cannot be read: {e}")))?;
     let chosen = matching::injecting(inputs.sets, &pod, inputs.namespace_labels);
@@ -61,10 +52,10 @@ pub fn injection_patch(
         .iter()
         .map(|set| pinned::to_inject(set, &pod, inputs.revisions, inputs.roll).map(current_hashes))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(NotInjected::Refused)?;
+        .map_err(Declined::Refused)?;
     let chosen: Vec<&SidecarSet> = versions.iter().map(AsRef::as_ref).collect();
     // A SidecarSet that cannot inject refuses the pod, as upstream (the message names it).
-    let Some(injected) = inject::inject(&pod, &chosen, inputs.now).map_err(NotInjected::Refused)? else {
+    let Some(injected) = inject::inject(&pod, &chosen, inputs.now).map_err(Declined::Refused)? else {
         return Ok(None);
     };
     let after = serde_json::to_value(&injected).map_err(|e| skipped(e.to_string()))?;

@@ -14,6 +14,7 @@ pub struct Facts;
 impl crate::workloads::facts::HasFacts for crate::api::workloadspread::WorkloadSpread {
     const KIND: Option<crate::api::KruiseKind> = Some(crate::api::KruiseKind::WorkloadSpread);
     const FACTS: &'static dyn KindFacts = &Facts;
+    const POD_HOOK: Option<crate::workloads::pod_hooks::WatchHook> = Some(super::pod_hook::watched);
 }
 
 impl KindFacts for Facts {

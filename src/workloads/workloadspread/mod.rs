@@ -16,6 +16,7 @@ pub mod deleting;
 pub mod facts;
 pub mod place;
 pub mod plan;
+pub mod pod_hook;
 pub mod schedulable;
 pub mod spelling;
 pub mod status;
