@@ -48,10 +48,13 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
             cand get 'List workloads with the columns the API server prints for their kind'
             cand rollout 'Manage rollouts of workloads (status, step, pause, resume, restart, history, undo)'
-            cand set 'Set a field of a workload''s rollout (partition, image)'
+            cand set 'Set a field of a workload''s rollout (partition, image, env, resources, serviceaccount)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
-            cand create 'Create an object from another (a Job from an AdvancedCronJob: `create job --from`)'
+            cand exec 'kubectl exec into a pod; -S SIDECAR: into a sidecar (a hot-upgrade pair''s working half)'
+            cand migrate 'Move a Deployment''s pods to a CloneSet, a few at a time (resumable)'
+            cand expose 'Make a Service for a workload''s pods (its selector and container ports)'
+            cand create 'Create an object from another (a Job or BroadcastJob from an AdvancedCronJob)'
             cand run 'Run the controllers in the foreground against the current kubeconfig'
             cand testenv 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -538,6 +541,10 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --version 'Print version'
             cand partition 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
             cand image 'Change container images (CONTAINER=IMAGE ...)'
+            cand env 'Set or remove environment variables of the pod template''s containers'
+            cand resources 'Set resource limits and requests of the pod template''s containers'
+            cand serviceaccount 'Set the pod template''s service account'
+            cand sa 'Set the pod template''s service account'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kubectl-kruise;set;partition'= {
@@ -598,14 +605,149 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kubectl-kruise;set;env'= {
+            cand -e 'A KEY=VALUE to set (repeatable; `-` reads KEY=VALUE lines from stdin)'
+            cand --env 'A KEY=VALUE to set (repeatable; `-` reads KEY=VALUE lines from stdin)'
+            cand -c 'The containers to change (wildcards: `*`, `?`)'
+            cand --containers 'The containers to change (wildcards: `*`, `?`)'
+            cand --from 'Set a variable for each key of this Secret or ConfigMap (secret/NAME, configmap/NAME)'
+            cand --keys 'Only these keys of --from (comma-separated)'
+            cand --prefix 'Prepend this to the name of every variable set'
+            cand --overwrite 'Whether a variable that has a value may be given another'
+            cand -o 'Print the updated object in this format instead of one line'
+            cand --output 'Print the updated object in this format instead of one line'
+            cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --list 'Print the variables (after the changes given) instead of writing them'
+            cand --resolve 'With --list: print the values of Secret and ConfigMap references'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kubectl-kruise;set;resources'= {
+            cand -c 'The containers to change (wildcards: `*`, `?`)'
+            cand --containers 'The containers to change (wildcards: `*`, `?`)'
+            cand --limits 'Limits to set, e.g. cpu=200m,memory=512Mi'
+            cand --requests 'Requests to set, e.g. cpu=100m,memory=256Mi'
+            cand -o 'Print the updated object in this format instead of one line'
+            cand --output 'Print the updated object in this format instead of one line'
+            cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kubectl-kruise;set;serviceaccount'= {
+            cand -o 'Print the updated object in this format instead of one line'
+            cand --output 'Print the updated object in this format instead of one line'
+            cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kubectl-kruise;set;sa'= {
+            cand -o 'Print the updated object in this format instead of one line'
+            cand --output 'Print the updated object in this format instead of one line'
+            cand --dry-run '`client` prints the patch without sending it; `server` sends it with dry-run'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kubectl-kruise;set;help'= {
             cand partition 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
             cand image 'Change container images (CONTAINER=IMAGE ...)'
+            cand env 'Set or remove environment variables of the pod template''s containers'
+            cand resources 'Set resource limits and requests of the pod template''s containers'
+            cand serviceaccount 'Set the pod template''s service account'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kubectl-kruise;set;help;partition'= {
         }
         &'kubectl-kruise;set;help;image'= {
+        }
+        &'kubectl-kruise;set;help;env'= {
+        }
+        &'kubectl-kruise;set;help;resources'= {
+        }
+        &'kubectl-kruise;set;help;serviceaccount'= {
         }
         &'kubectl-kruise;set;help;help'= {
         }
@@ -670,6 +812,105 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kubectl-kruise;exec'= {
+            cand -S 'The sidecar, by its SidecarSet name (a hot-upgrade pair: its working half)'
+            cand --sidecar 'The sidecar, by its SidecarSet name (a hot-upgrade pair: its working half)'
+            cand -c 'The container, by its own name'
+            cand --container 'The container, by its own name'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand -i 'Pass stdin to the container'
+            cand --stdin 'Pass stdin to the container'
+            cand -t 'Stdin is a TTY'
+            cand --tty 'Stdin is a TTY'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kubectl-kruise;migrate'= {
+            cand --from 'The Deployment to take them from (deployment/NAME)'
+            cand --replicas 'How many pods to move (default: the Deployment''s replicas when the migration starts)'
+            cand --max-surge 'Pods added before as many are removed: a number or a percentage of the total'
+            cand --timeout 'How long one step may wait for its pods'
+            cand --dry-run '`client` prints the steps and writes nothing'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kubectl-kruise;expose'= {
+            cand --name 'The Service''s name (default: the workload''s)'
+            cand --port 'The port the Service serves (default: the template''s container ports)'
+            cand --target-port 'The container port (number or name) the Service sends to (default: the port)'
+            cand --protocol 'TCP, UDP or SCTP (default: the container port''s, else TCP)'
+            cand --type 'The Service''s type'
+            cand --selector 'A selector of labels (k=v,k2=v2) instead of the workload''s'
+            cand -l 'Labels of the Service (k=v,k2=v2) instead of the workload''s'
+            cand --labels 'Labels of the Service (k=v,k2=v2) instead of the workload''s'
+            cand --dry-run '`client` prints the Service without sending it; `server` sends it with dry-run'
+            cand -o 'Print the created Service in this format instead of one line'
+            cand --output 'Print the created Service in this format instead of one line'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kubectl-kruise;create'= {
             cand --kubeconfig 'Path to the kubeconfig file to use'
             cand --context 'The name of the kubeconfig context to use'
@@ -695,6 +936,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand job 'Create a Job (or BroadcastJob) from an AdvancedCronJob''s template, now'
+            cand broadcastjob 'Create a BroadcastJob from an AdvancedCronJob''s broadcastJobTemplate, now'
+            cand bcj 'Create a BroadcastJob from an AdvancedCronJob''s broadcastJobTemplate, now'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kubectl-kruise;create;job'= {
@@ -726,11 +969,72 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kubectl-kruise;create;broadcastjob'= {
+            cand --from 'The AdvancedCronJob to take the template from (acj/NAME)'
+            cand --dry-run '`client` prints the object without sending it; `server` sends it with dry-run'
+            cand -o 'Print the created object in this format instead of one line'
+            cand --output 'Print the created object in this format instead of one line'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kubectl-kruise;create;bcj'= {
+            cand --from 'The AdvancedCronJob to take the template from (acj/NAME)'
+            cand --dry-run '`client` prints the object without sending it; `server` sends it with dry-run'
+            cand -o 'Print the created object in this format instead of one line'
+            cand --output 'Print the created object in this format instead of one line'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kubectl-kruise;create;help'= {
             cand job 'Create a Job (or BroadcastJob) from an AdvancedCronJob''s template, now'
+            cand broadcastjob 'Create a BroadcastJob from an AdvancedCronJob''s broadcastJobTemplate, now'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kubectl-kruise;create;help;job'= {
+        }
+        &'kubectl-kruise;create;help;broadcastjob'= {
         }
         &'kubectl-kruise;create;help;help'= {
         }
@@ -809,6 +1113,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --run-dir 'Run directory holding PKI, kubeconfig, logs and state [default: $TMPDIR/kubectl-kruise-testenv-$USER]'
             cand --bin-dir 'Directory with etcd, kube-apiserver, kube-controller-manager, kube-scheduler (printed by tests/testenv/build.sh)'
             cand --nodes 'Number of simulated nodes (spread over zone-a, zone-b, zone-c)'
+            cand --node-label 'A label of the simulated nodes, KEY=V1[,V2...] (repeatable): node i gets value i mod the number of values (node-pool=pool-a,pool-b,pool-c)'
+            cand --node-taint 'A taint of the simulated nodes, KEY[=VALUE]:EFFECT, on every node or on those listed after @ (dedicated=gpu:NoSchedule@4,5; repeatable)'
             cand --start-delay 'Default delay before a bound pod starts (per pod: sim.kubectl-kruise.io/start-delay)'
             cand --image-pull-delay 'Default image pull delay, paid on start and on an in-place image change (per pod: sim.kubectl-kruise.io/image-pull-delay)'
             cand --completion-delay 'Default run time of restartPolicy Never/OnFailure pods (per pod: sim.kubectl-kruise.io/completion-delay)'
@@ -925,6 +1231,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand --run-dir 'Run directory holding PKI, kubeconfig, logs and state [default: $TMPDIR/kubectl-kruise-testenv-$USER]'
             cand --bin-dir 'Directory with etcd, kube-apiserver, kube-controller-manager, kube-scheduler (printed by tests/testenv/build.sh)'
             cand --nodes 'Number of simulated nodes (spread over zone-a, zone-b, zone-c)'
+            cand --node-label 'A label of the simulated nodes, KEY=V1[,V2...] (repeatable): node i gets value i mod the number of values (node-pool=pool-a,pool-b,pool-c)'
+            cand --node-taint 'A taint of the simulated nodes, KEY[=VALUE]:EFFECT, on every node or on those listed after @ (dedicated=gpu:NoSchedule@4,5; repeatable)'
             cand --start-delay 'Default delay before a bound pod starts (per pod: sim.kubectl-kruise.io/start-delay)'
             cand --image-pull-delay 'Default image pull delay, paid on start and on an in-place image change (per pod: sim.kubectl-kruise.io/image-pull-delay)'
             cand --completion-delay 'Default run time of restartPolicy Never/OnFailure pods (per pod: sim.kubectl-kruise.io/completion-delay)'
@@ -985,10 +1293,13 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand __complete 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)'
             cand get 'List workloads with the columns the API server prints for their kind'
             cand rollout 'Manage rollouts of workloads (status, step, pause, resume, restart, history, undo)'
-            cand set 'Set a field of a workload''s rollout (partition, image)'
+            cand set 'Set a field of a workload''s rollout (partition, image, env, resources, serviceaccount)'
             cand scale 'Set the replicas of a workload, optionally naming the pods to remove'
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
-            cand create 'Create an object from another (a Job from an AdvancedCronJob: `create job --from`)'
+            cand exec 'kubectl exec into a pod; -S SIDECAR: into a sidecar (a hot-upgrade pair''s working half)'
+            cand migrate 'Move a Deployment''s pods to a CloneSet, a few at a time (resumable)'
+            cand expose 'Make a Service for a workload''s pods (its selector and container ports)'
+            cand create 'Create an object from another (a Job or BroadcastJob from an AdvancedCronJob)'
             cand run 'Run the controllers in the foreground against the current kubeconfig'
             cand testenv 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -1031,19 +1342,37 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;help;set'= {
             cand partition 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
             cand image 'Change container images (CONTAINER=IMAGE ...)'
+            cand env 'Set or remove environment variables of the pod template''s containers'
+            cand resources 'Set resource limits and requests of the pod template''s containers'
+            cand serviceaccount 'Set the pod template''s service account'
         }
         &'kubectl-kruise;help;set;partition'= {
         }
         &'kubectl-kruise;help;set;image'= {
         }
+        &'kubectl-kruise;help;set;env'= {
+        }
+        &'kubectl-kruise;help;set;resources'= {
+        }
+        &'kubectl-kruise;help;set;serviceaccount'= {
+        }
         &'kubectl-kruise;help;scale'= {
         }
         &'kubectl-kruise;help;scaledown'= {
         }
+        &'kubectl-kruise;help;exec'= {
+        }
+        &'kubectl-kruise;help;migrate'= {
+        }
+        &'kubectl-kruise;help;expose'= {
+        }
         &'kubectl-kruise;help;create'= {
             cand job 'Create a Job (or BroadcastJob) from an AdvancedCronJob''s template, now'
+            cand broadcastjob 'Create a BroadcastJob from an AdvancedCronJob''s broadcastJobTemplate, now'
         }
         &'kubectl-kruise;help;create;job'= {
+        }
+        &'kubectl-kruise;help;create;broadcastjob'= {
         }
         &'kubectl-kruise;help;run'= {
         }

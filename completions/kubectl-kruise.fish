@@ -49,10 +49,13 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "compl
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "get" -d 'List workloads with the columns the API server prints for their kind'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "rollout" -d 'Manage rollouts of workloads (status, step, pause, resume, restart, history, undo)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "set" -d 'Set a field of a workload\'s rollout (partition, image)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "set" -d 'Set a field of a workload\'s rollout (partition, image, env, resources, serviceaccount)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "scale" -d 'Set the replicas of a workload, optionally naming the pods to remove'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "scaledown" -d 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "create" -d 'Create an object from another (a Job from an AdvancedCronJob: `create job --from`)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "exec" -d 'kubectl exec into a pod; -S SIDECAR: into a sidecar (a hot-upgrade pair\'s working half)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "migrate" -d 'Move a Deployment\'s pods to a CloneSet, a few at a time (resumable)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "expose" -d 'Make a Service for a workload\'s pods (its selector and container ports)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "create" -d 'Create an object from another (a Job or BroadcastJob from an AdvancedCronJob)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "run" -d 'Run the controllers in the foreground against the current kubeconfig'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "testenv" -d 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -408,27 +411,31 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "restart" -d 'Restart every pod of workloads (recreated, respecting maxUnavailable)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "step" -d 'Release one batch at a time: show the next pods, ask, lower the partition, wait'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand rollout; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l context -d 'The name of the kubeconfig context to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -s s -l server -d 'The address and port of the Kubernetes API server' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l token -d 'Bearer token for authentication to the API server' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l as -d 'User to impersonate for the operation' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l as-group -d 'Group to impersonate (repeatable)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l client-key -d 'Path to a client key file for TLS' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l tls-server-name -d 'Server name to use for server certificate validation' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -s h -l help -d 'Print help'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -s V -l version -d 'Print version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -f -a "partition" -d 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -f -a "image" -d 'Change container images (CONTAINER=IMAGE ...)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -f -a "partition" -d 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -f -a "image" -d 'Change container images (CONTAINER=IMAGE ...)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -f -a "env" -d 'Set or remove environment variables of the pod template\'s containers'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -f -a "resources" -d 'Set resource limits and requests of the pod template\'s containers'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -f -a "serviceaccount" -d 'Set the pod template\'s service account'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -f -a "sa" -d 'Set the pod template\'s service account'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and not __fish_seen_subcommand_from partition image env resources serviceaccount sa help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from partition" -s o -l output -d 'Print the updated object in this format instead of one line' -r -f -a "yaml\t''
 json\t''
 name\t''"
@@ -478,8 +485,119 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and _
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from image" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -s e -l env -d 'A KEY=VALUE to set (repeatable; `-` reads KEY=VALUE lines from stdin)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -s c -l containers -d 'The containers to change (wildcards: `*`, `?`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l from -d 'Set a variable for each key of this Secret or ConfigMap (secret/NAME, configmap/NAME)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l keys -d 'Only these keys of --from (comma-separated)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l prefix -d 'Prepend this to the name of every variable set' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l overwrite -d 'Whether a variable that has a value may be given another' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -s o -l output -d 'Print the updated object in this format instead of one line' -r -f -a "yaml\t''
+json\t''
+name\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
+client\t''
+server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l list -d 'Print the variables (after the changes given) instead of writing them'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l resolve -d 'With --list: print the values of Secret and ConfigMap references'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from env" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -s c -l containers -d 'The containers to change (wildcards: `*`, `?`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l limits -d 'Limits to set, e.g. cpu=200m,memory=512Mi' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l requests -d 'Requests to set, e.g. cpu=100m,memory=256Mi' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -s o -l output -d 'Print the updated object in this format instead of one line' -r -f -a "yaml\t''
+json\t''
+name\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
+client\t''
+server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from resources" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -s o -l output -d 'Print the updated object in this format instead of one line' -r -f -a "yaml\t''
+json\t''
+name\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
+client\t''
+server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from serviceaccount" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -s o -l output -d 'Print the updated object in this format instead of one line' -r -f -a "yaml\t''
+json\t''
+name\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -l dry-run -d '`client` prints the patch without sending it; `server` sends it with dry-run' -r -f -a "none\t''
+client\t''
+server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from sa" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from help" -f -a "partition" -d 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from help" -f -a "image" -d 'Change container images (CONTAINER=IMAGE ...)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from help" -f -a "env" -d 'Set or remove environment variables of the pod template\'s containers'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from help" -f -a "resources" -d 'Set resource limits and requests of the pod template\'s containers'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from help" -f -a "serviceaccount" -d 'Set the pod template\'s service account'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand set; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scale" -s o -l output -d 'Print the updated object in this format instead of one line' -r -f -a "yaml\t''
 json\t''
@@ -531,26 +649,108 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown"
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand scaledown" -s V -l version -d 'Print version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -l context -d 'The name of the kubeconfig context to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -l user -d 'The name of the kubeconfig user to use' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -s s -l server -d 'The address and port of the Kubernetes API server' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -l token -d 'Bearer token for authentication to the API server' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -l as -d 'User to impersonate for the operation' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -l as-group -d 'Group to impersonate (repeatable)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -l client-key -d 'Path to a client key file for TLS' -r -F
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -l tls-server-name -d 'Server name to use for server certificate validation' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -s h -l help -d 'Print help'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -s V -l version -d 'Print version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -f -a "job" -d 'Create a Job (or BroadcastJob) from an AdvancedCronJob\'s template, now'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -s S -l sidecar -d 'The sidecar, by its SidecarSet name (a hot-upgrade pair: its working half)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -s c -l container -d 'The container, by its own name' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -s i -l stdin -d 'Pass stdin to the container'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -s t -l tty -d 'Stdin is a TTY'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand exec" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l from -d 'The Deployment to take them from (deployment/NAME)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l replicas -d 'How many pods to move (default: the Deployment\'s replicas when the migration starts)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l max-surge -d 'Pods added before as many are removed: a number or a percentage of the total' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l timeout -d 'How long one step may wait for its pods' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l dry-run -d '`client` prints the steps and writes nothing' -r -f -a "none\t''
+client\t''
+server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand migrate" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l name -d 'The Service\'s name (default: the workload\'s)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l port -d 'The port the Service serves (default: the template\'s container ports)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l target-port -d 'The container port (number or name) the Service sends to (default: the port)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l protocol -d 'TCP, UDP or SCTP (default: the container port\'s, else TCP)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l type -d 'The Service\'s type' -r -f -a "ClusterIP\t''
+NodePort\t''
+LoadBalancer\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l selector -d 'A selector of labels (k=v,k2=v2) instead of the workload\'s' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -s l -l labels -d 'Labels of the Service (k=v,k2=v2) instead of the workload\'s' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l dry-run -d '`client` prints the Service without sending it; `server` sends it with dry-run' -r -f -a "none\t''
+client\t''
+server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -s o -l output -d 'Print the created Service in this format instead of one line' -r -f -a "yaml\t''
+json\t''
+name\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand expose" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -f -a "job" -d 'Create a Job (or BroadcastJob) from an AdvancedCronJob\'s template, now'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -f -a "broadcastjob" -d 'Create a BroadcastJob from an AdvancedCronJob\'s broadcastJobTemplate, now'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -f -a "bcj" -d 'Create a BroadcastJob from an AdvancedCronJob\'s broadcastJobTemplate, now'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and not __fish_seen_subcommand_from job broadcastjob bcj help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from job" -l from -d 'The AdvancedCronJob to take the template from (acj/NAME)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from job" -l dry-run -d '`client` prints the object without sending it; `server` sends it with dry-run' -r -f -a "none\t''
 client\t''
@@ -576,7 +776,58 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; an
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from job" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from job" -s h -l help -d 'Print help'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from job" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l from -d 'The AdvancedCronJob to take the template from (acj/NAME)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l dry-run -d '`client` prints the object without sending it; `server` sends it with dry-run' -r -f -a "none\t''
+client\t''
+server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -s o -l output -d 'Print the created object in this format instead of one line' -r -f -a "yaml\t''
+json\t''
+name\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from broadcastjob" -s V -l version -d 'Print version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l from -d 'The AdvancedCronJob to take the template from (acj/NAME)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l dry-run -d '`client` prints the object without sending it; `server` sends it with dry-run' -r -f -a "none\t''
+client\t''
+server\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -s o -l output -d 'Print the created object in this format instead of one line' -r -f -a "yaml\t''
+json\t''
+name\t''"
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l kubeconfig -d 'Path to the kubeconfig file to use' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l context -d 'The name of the kubeconfig context to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -s n -l namespace -d 'Namespace for namespaced objects (default: the context\'s, then `default`)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l as -d 'User to impersonate for the operation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l certificate-authority -d 'Path to a certificate file for the certificate authority' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l tls-server-name -d 'Server name to use for server certificate validation' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l request-timeout -d 'Limit for one API request, e.g. 30s (0 = no limit)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -s v -l v -d 'Log verbosity 0-9 (logs go to stderr)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -s h -l help -d 'Print help'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from bcj" -s V -l version -d 'Print version'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from help" -f -a "job" -d 'Create a Job (or BroadcastJob) from an AdvancedCronJob\'s template, now'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from help" -f -a "broadcastjob" -d 'Create a BroadcastJob from an AdvancedCronJob\'s broadcastJobTemplate, now'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand create; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l controllers -d 'Controllers to start, comma separated (default: all that exist)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand run" -l qps -d 'Client requests per second (0: no limit)' -r
@@ -640,6 +891,8 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from up" -l run-dir -d 'Run directory holding PKI, kubeconfig, logs and state [default: $TMPDIR/kubectl-kruise-testenv-$USER]' -r -F
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from up" -l bin-dir -d 'Directory with etcd, kube-apiserver, kube-controller-manager, kube-scheduler (printed by tests/testenv/build.sh)' -r -F
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from up" -l nodes -d 'Number of simulated nodes (spread over zone-a, zone-b, zone-c)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from up" -l node-label -d 'A label of the simulated nodes, KEY=V1[,V2...] (repeatable): node i gets value i mod the number of values (node-pool=pool-a,pool-b,pool-c)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from up" -l node-taint -d 'A taint of the simulated nodes, KEY[=VALUE]:EFFECT, on every node or on those listed after @ (dedicated=gpu:NoSchedule@4,5; repeatable)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from up" -l start-delay -d 'Default delay before a bound pod starts (per pod: sim.kubectl-kruise.io/start-delay)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from up" -l image-pull-delay -d 'Default image pull delay, paid on start and on an in-place image change (per pod: sim.kubectl-kruise.io/image-pull-delay)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from up" -l completion-delay -d 'Default run time of restartPolicy Never/OnFailure pods (per pod: sim.kubectl-kruise.io/completion-delay)' -r
@@ -728,6 +981,8 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from serve" -l run-dir -d 'Run directory holding PKI, kubeconfig, logs and state [default: $TMPDIR/kubectl-kruise-testenv-$USER]' -r -F
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from serve" -l bin-dir -d 'Directory with etcd, kube-apiserver, kube-controller-manager, kube-scheduler (printed by tests/testenv/build.sh)' -r -F
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from serve" -l nodes -d 'Number of simulated nodes (spread over zone-a, zone-b, zone-c)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from serve" -l node-label -d 'A label of the simulated nodes, KEY=V1[,V2...] (repeatable): node i gets value i mod the number of values (node-pool=pool-a,pool-b,pool-c)' -r
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from serve" -l node-taint -d 'A taint of the simulated nodes, KEY[=VALUE]:EFFECT, on every node or on those listed after @ (dedicated=gpu:NoSchedule@4,5; repeatable)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from serve" -l start-delay -d 'Default delay before a bound pod starts (per pod: sim.kubectl-kruise.io/start-delay)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from serve" -l image-pull-delay -d 'Default image pull delay, paid on start and on an in-place image change (per pod: sim.kubectl-kruise.io/image-pull-delay)' -r
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from serve" -l completion-delay -d 'Default run time of restartPolicy Never/OnFailure pods (per pod: sim.kubectl-kruise.io/completion-delay)' -r
@@ -760,20 +1015,23 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; a
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from help" -f -a "restart-apiserver" -d 'Restart the kube-apiserver of a running control plane (same port, same etcd data) and wait until it is ready again: for fault-tolerance tests'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Run the control plane in the foreground (what `up` starts in the background)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand testenv; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "version" -d 'Print the client version and, when the API server answers, the server version'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "install" -d 'Install (or update) the apps.kruise.io CRDs with server-side apply (--manager: and run the controllers in the cluster)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs (--manager: and the in-cluster controllers); refuses while custom resources of them exist'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "get" -d 'List workloads with the columns the API server prints for their kind'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "rollout" -d 'Manage rollouts of workloads (status, step, pause, resume, restart, history, undo)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "set" -d 'Set a field of a workload\'s rollout (partition, image)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "scale" -d 'Set the replicas of a workload, optionally naming the pods to remove'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "scaledown" -d 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "create" -d 'Create an object from another (a Job from an AdvancedCronJob: `create job --from`)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "run" -d 'Run the controllers in the foreground against the current kubeconfig'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "testenv" -d 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
-complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown create run testenv help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "version" -d 'Print the client version and, when the API server answers, the server version'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "install" -d 'Install (or update) the apps.kruise.io CRDs with server-side apply (--manager: and run the controllers in the cluster)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "uninstall" -d 'Remove the apps.kruise.io CRDs (--manager: and the in-cluster controllers); refuses while custom resources of them exist'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "__complete" -d 'Completion candidates in kubectl\'s plugin protocol (used by kubectl_complete-kruise)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "get" -d 'List workloads with the columns the API server prints for their kind'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "rollout" -d 'Manage rollouts of workloads (status, step, pause, resume, restart, history, undo)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "set" -d 'Set a field of a workload\'s rollout (partition, image, env, resources, serviceaccount)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "scale" -d 'Set the replicas of a workload, optionally naming the pods to remove'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "scaledown" -d 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "exec" -d 'kubectl exec into a pod; -S SIDECAR: into a sidecar (a hot-upgrade pair\'s working half)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "migrate" -d 'Move a Deployment\'s pods to a CloneSet, a few at a time (resumable)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "expose" -d 'Make a Service for a workload\'s pods (its selector and container ports)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "create" -d 'Create an object from another (a Job or BroadcastJob from an AdvancedCronJob)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "run" -d 'Run the controllers in the foreground against the current kubeconfig'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "testenv" -d 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and not __fish_seen_subcommand_from version install uninstall completion __complete get rollout set scale scaledown exec migrate expose create run testenv help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "status" -d 'Wait for a rollout to finish, one line per change'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "pause" -d 'Pause the rollout of workloads: no more pods are updated (scaling continues)'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "resume" -d 'Resume paused rollouts'
@@ -783,7 +1041,11 @@ complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and 
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from rollout" -f -a "step" -d 'Release one batch at a time: show the next pods, ask, lower the partition, wait'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "partition" -d 'Keep N pods (or P% of them) at the old revision; shows which pods update next'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "image" -d 'Change container images (CONTAINER=IMAGE ...)'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "env" -d 'Set or remove environment variables of the pod template\'s containers'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "resources" -d 'Set resource limits and requests of the pod template\'s containers'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "serviceaccount" -d 'Set the pod template\'s service account'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from create" -f -a "job" -d 'Create a Job (or BroadcastJob) from an AdvancedCronJob\'s template, now'
+complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from create" -f -a "broadcastjob" -d 'Create a BroadcastJob from an AdvancedCronJob\'s broadcastJobTemplate, now'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "up" -d 'Start the control plane in the background (or reuse the running one) and print `export KRUISE_TESTENV_KUBECONFIG=...` for eval'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "down" -d 'Stop the control plane and remove its run directory'
 complete -c kubectl-kruise -n "__fish_kubectl_kruise_using_subcommand help; and __fish_seen_subcommand_from testenv" -f -a "status" -d 'Say whether a control plane is running, and where'

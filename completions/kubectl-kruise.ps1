@@ -51,10 +51,13 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('__complete', '__complete', [CompletionResultType]::ParameterValue, 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'List workloads with the columns the API server prints for their kind')
             [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage rollouts of workloads (status, step, pause, resume, restart, history, undo)')
-            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set a field of a workload''s rollout (partition, image)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set a field of a workload''s rollout (partition, image, env, resources, serviceaccount)')
             [CompletionResult]::new('scale', 'scale', [CompletionResultType]::ParameterValue, 'Set the replicas of a workload, optionally naming the pods to remove')
             [CompletionResult]::new('scaledown', 'scaledown', [CompletionResultType]::ParameterValue, 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)')
-            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create an object from another (a Job from an AdvancedCronJob: `create job --from`)')
+            [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'kubectl exec into a pod; -S SIDECAR: into a sidecar (a hot-upgrade pair''s working half)')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move a Deployment''s pods to a CloneSet, a few at a time (resumable)')
+            [CompletionResult]::new('expose', 'expose', [CompletionResultType]::ParameterValue, 'Make a Service for a workload''s pods (its selector and container ports)')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create an object from another (a Job or BroadcastJob from an AdvancedCronJob)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the controllers in the foreground against the current kubeconfig')
             [CompletionResult]::new('testenv', 'testenv', [CompletionResultType]::ParameterValue, 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -565,6 +568,10 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('partition', 'partition', [CompletionResultType]::ParameterValue, 'Keep N pods (or P% of them) at the old revision; shows which pods update next')
             [CompletionResult]::new('image', 'image', [CompletionResultType]::ParameterValue, 'Change container images (CONTAINER=IMAGE ...)')
+            [CompletionResult]::new('env', 'env', [CompletionResultType]::ParameterValue, 'Set or remove environment variables of the pod template''s containers')
+            [CompletionResult]::new('resources', 'resources', [CompletionResultType]::ParameterValue, 'Set resource limits and requests of the pod template''s containers')
+            [CompletionResult]::new('serviceaccount', 'serviceaccount', [CompletionResultType]::ParameterValue, 'Set the pod template''s service account')
+            [CompletionResult]::new('sa', 'sa', [CompletionResultType]::ParameterValue, 'Set the pod template''s service account')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -628,9 +635,142 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-kruise;set;env' {
+            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'A KEY=VALUE to set (repeatable; `-` reads KEY=VALUE lines from stdin)')
+            [CompletionResult]::new('--env', '--env', [CompletionResultType]::ParameterName, 'A KEY=VALUE to set (repeatable; `-` reads KEY=VALUE lines from stdin)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The containers to change (wildcards: `*`, `?`)')
+            [CompletionResult]::new('--containers', '--containers', [CompletionResultType]::ParameterName, 'The containers to change (wildcards: `*`, `?`)')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Set a variable for each key of this Secret or ConfigMap (secret/NAME, configmap/NAME)')
+            [CompletionResult]::new('--keys', '--keys', [CompletionResultType]::ParameterName, 'Only these keys of --from (comma-separated)')
+            [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, 'Prepend this to the name of every variable set')
+            [CompletionResult]::new('--overwrite', '--overwrite', [CompletionResultType]::ParameterName, 'Whether a variable that has a value may be given another')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the patch without sending it; `server` sends it with dry-run')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'Print the variables (after the changes given) instead of writing them')
+            [CompletionResult]::new('--resolve', '--resolve', [CompletionResultType]::ParameterName, 'With --list: print the values of Secret and ConfigMap references')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-kruise;set;resources' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The containers to change (wildcards: `*`, `?`)')
+            [CompletionResult]::new('--containers', '--containers', [CompletionResultType]::ParameterName, 'The containers to change (wildcards: `*`, `?`)')
+            [CompletionResult]::new('--limits', '--limits', [CompletionResultType]::ParameterName, 'Limits to set, e.g. cpu=200m,memory=512Mi')
+            [CompletionResult]::new('--requests', '--requests', [CompletionResultType]::ParameterName, 'Requests to set, e.g. cpu=100m,memory=256Mi')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the patch without sending it; `server` sends it with dry-run')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-kruise;set;serviceaccount' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the patch without sending it; `server` sends it with dry-run')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-kruise;set;sa' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the updated object in this format instead of one line')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the patch without sending it; `server` sends it with dry-run')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kubectl-kruise;set;help' {
             [CompletionResult]::new('partition', 'partition', [CompletionResultType]::ParameterValue, 'Keep N pods (or P% of them) at the old revision; shows which pods update next')
             [CompletionResult]::new('image', 'image', [CompletionResultType]::ParameterValue, 'Change container images (CONTAINER=IMAGE ...)')
+            [CompletionResult]::new('env', 'env', [CompletionResultType]::ParameterValue, 'Set or remove environment variables of the pod template''s containers')
+            [CompletionResult]::new('resources', 'resources', [CompletionResultType]::ParameterValue, 'Set resource limits and requests of the pod template''s containers')
+            [CompletionResult]::new('serviceaccount', 'serviceaccount', [CompletionResultType]::ParameterValue, 'Set the pod template''s service account')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -638,6 +778,15 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;set;help;image' {
+            break
+        }
+        'kubectl-kruise;set;help;env' {
+            break
+        }
+        'kubectl-kruise;set;help;resources' {
+            break
+        }
+        'kubectl-kruise;set;help;serviceaccount' {
             break
         }
         'kubectl-kruise;set;help;help' {
@@ -706,6 +855,108 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-kruise;exec' {
+            [CompletionResult]::new('-S', '-S ', [CompletionResultType]::ParameterName, 'The sidecar, by its SidecarSet name (a hot-upgrade pair: its working half)')
+            [CompletionResult]::new('--sidecar', '--sidecar', [CompletionResultType]::ParameterName, 'The sidecar, by its SidecarSet name (a hot-upgrade pair: its working half)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The container, by its own name')
+            [CompletionResult]::new('--container', '--container', [CompletionResultType]::ParameterName, 'The container, by its own name')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Pass stdin to the container')
+            [CompletionResult]::new('--stdin', '--stdin', [CompletionResultType]::ParameterName, 'Pass stdin to the container')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Stdin is a TTY')
+            [CompletionResult]::new('--tty', '--tty', [CompletionResultType]::ParameterName, 'Stdin is a TTY')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-kruise;migrate' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The Deployment to take them from (deployment/NAME)')
+            [CompletionResult]::new('--replicas', '--replicas', [CompletionResultType]::ParameterName, 'How many pods to move (default: the Deployment''s replicas when the migration starts)')
+            [CompletionResult]::new('--max-surge', '--max-surge', [CompletionResultType]::ParameterName, 'Pods added before as many are removed: a number or a percentage of the total')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long one step may wait for its pods')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the steps and writes nothing')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-kruise;expose' {
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The Service''s name (default: the workload''s)')
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The port the Service serves (default: the template''s container ports)')
+            [CompletionResult]::new('--target-port', '--target-port', [CompletionResultType]::ParameterName, 'The container port (number or name) the Service sends to (default: the port)')
+            [CompletionResult]::new('--protocol', '--protocol', [CompletionResultType]::ParameterName, 'TCP, UDP or SCTP (default: the container port''s, else TCP)')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'The Service''s type')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'A selector of labels (k=v,k2=v2) instead of the workload''s')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Labels of the Service (k=v,k2=v2) instead of the workload''s')
+            [CompletionResult]::new('--labels', '--labels', [CompletionResultType]::ParameterName, 'Labels of the Service (k=v,k2=v2) instead of the workload''s')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the Service without sending it; `server` sends it with dry-run')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the created Service in this format instead of one line')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the created Service in this format instead of one line')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kubectl-kruise;create' {
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
@@ -731,6 +982,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('job', 'job', [CompletionResultType]::ParameterValue, 'Create a Job (or BroadcastJob) from an AdvancedCronJob''s template, now')
+            [CompletionResult]::new('broadcastjob', 'broadcastjob', [CompletionResultType]::ParameterValue, 'Create a BroadcastJob from an AdvancedCronJob''s broadcastJobTemplate, now')
+            [CompletionResult]::new('bcj', 'bcj', [CompletionResultType]::ParameterValue, 'Create a BroadcastJob from an AdvancedCronJob''s broadcastJobTemplate, now')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -764,12 +1017,76 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-kruise;create;broadcastjob' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The AdvancedCronJob to take the template from (acj/NAME)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the object without sending it; `server` sends it with dry-run')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the created object in this format instead of one line')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the created object in this format instead of one line')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kubectl-kruise;create;bcj' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The AdvancedCronJob to take the template from (acj/NAME)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, '`client` prints the object without sending it; `server` sends it with dry-run')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the created object in this format instead of one line')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the created object in this format instead of one line')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kubectl-kruise;create;help' {
             [CompletionResult]::new('job', 'job', [CompletionResultType]::ParameterValue, 'Create a Job (or BroadcastJob) from an AdvancedCronJob''s template, now')
+            [CompletionResult]::new('broadcastjob', 'broadcastjob', [CompletionResultType]::ParameterValue, 'Create a BroadcastJob from an AdvancedCronJob''s broadcastJobTemplate, now')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'kubectl-kruise;create;help;job' {
+            break
+        }
+        'kubectl-kruise;create;help;broadcastjob' {
             break
         }
         'kubectl-kruise;create;help;help' {
@@ -852,6 +1169,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('--run-dir', '--run-dir', [CompletionResultType]::ParameterName, 'Run directory holding PKI, kubeconfig, logs and state [default: $TMPDIR/kubectl-kruise-testenv-$USER]')
             [CompletionResult]::new('--bin-dir', '--bin-dir', [CompletionResultType]::ParameterName, 'Directory with etcd, kube-apiserver, kube-controller-manager, kube-scheduler (printed by tests/testenv/build.sh)')
             [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'Number of simulated nodes (spread over zone-a, zone-b, zone-c)')
+            [CompletionResult]::new('--node-label', '--node-label', [CompletionResultType]::ParameterName, 'A label of the simulated nodes, KEY=V1[,V2...] (repeatable): node i gets value i mod the number of values (node-pool=pool-a,pool-b,pool-c)')
+            [CompletionResult]::new('--node-taint', '--node-taint', [CompletionResultType]::ParameterName, 'A taint of the simulated nodes, KEY[=VALUE]:EFFECT, on every node or on those listed after @ (dedicated=gpu:NoSchedule@4,5; repeatable)')
             [CompletionResult]::new('--start-delay', '--start-delay', [CompletionResultType]::ParameterName, 'Default delay before a bound pod starts (per pod: sim.kubectl-kruise.io/start-delay)')
             [CompletionResult]::new('--image-pull-delay', '--image-pull-delay', [CompletionResultType]::ParameterName, 'Default image pull delay, paid on start and on an in-place image change (per pod: sim.kubectl-kruise.io/image-pull-delay)')
             [CompletionResult]::new('--completion-delay', '--completion-delay', [CompletionResultType]::ParameterName, 'Default run time of restartPolicy Never/OnFailure pods (per pod: sim.kubectl-kruise.io/completion-delay)')
@@ -972,6 +1291,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('--run-dir', '--run-dir', [CompletionResultType]::ParameterName, 'Run directory holding PKI, kubeconfig, logs and state [default: $TMPDIR/kubectl-kruise-testenv-$USER]')
             [CompletionResult]::new('--bin-dir', '--bin-dir', [CompletionResultType]::ParameterName, 'Directory with etcd, kube-apiserver, kube-controller-manager, kube-scheduler (printed by tests/testenv/build.sh)')
             [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'Number of simulated nodes (spread over zone-a, zone-b, zone-c)')
+            [CompletionResult]::new('--node-label', '--node-label', [CompletionResultType]::ParameterName, 'A label of the simulated nodes, KEY=V1[,V2...] (repeatable): node i gets value i mod the number of values (node-pool=pool-a,pool-b,pool-c)')
+            [CompletionResult]::new('--node-taint', '--node-taint', [CompletionResultType]::ParameterName, 'A taint of the simulated nodes, KEY[=VALUE]:EFFECT, on every node or on those listed after @ (dedicated=gpu:NoSchedule@4,5; repeatable)')
             [CompletionResult]::new('--start-delay', '--start-delay', [CompletionResultType]::ParameterName, 'Default delay before a bound pod starts (per pod: sim.kubectl-kruise.io/start-delay)')
             [CompletionResult]::new('--image-pull-delay', '--image-pull-delay', [CompletionResultType]::ParameterName, 'Default image pull delay, paid on start and on an in-place image change (per pod: sim.kubectl-kruise.io/image-pull-delay)')
             [CompletionResult]::new('--completion-delay', '--completion-delay', [CompletionResultType]::ParameterName, 'Default run time of restartPolicy Never/OnFailure pods (per pod: sim.kubectl-kruise.io/completion-delay)')
@@ -1040,10 +1361,13 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('__complete', '__complete', [CompletionResultType]::ParameterValue, 'Completion candidates in kubectl''s plugin protocol (used by kubectl_complete-kruise)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'List workloads with the columns the API server prints for their kind')
             [CompletionResult]::new('rollout', 'rollout', [CompletionResultType]::ParameterValue, 'Manage rollouts of workloads (status, step, pause, resume, restart, history, undo)')
-            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set a field of a workload''s rollout (partition, image)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set a field of a workload''s rollout (partition, image, env, resources, serviceaccount)')
             [CompletionResult]::new('scale', 'scale', [CompletionResultType]::ParameterValue, 'Set the replicas of a workload, optionally naming the pods to remove')
             [CompletionResult]::new('scaledown', 'scaledown', [CompletionResultType]::ParameterValue, 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)')
-            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create an object from another (a Job from an AdvancedCronJob: `create job --from`)')
+            [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'kubectl exec into a pod; -S SIDECAR: into a sidecar (a hot-upgrade pair''s working half)')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move a Deployment''s pods to a CloneSet, a few at a time (resumable)')
+            [CompletionResult]::new('expose', 'expose', [CompletionResultType]::ParameterValue, 'Make a Service for a workload''s pods (its selector and container ports)')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create an object from another (a Job or BroadcastJob from an AdvancedCronJob)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the controllers in the foreground against the current kubeconfig')
             [CompletionResult]::new('testenv', 'testenv', [CompletionResultType]::ParameterValue, 'Local control plane for demos and tests (etcd, kube-apiserver, controller-manager, scheduler built from Go modules, with simulated nodes)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1101,6 +1425,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
         'kubectl-kruise;help;set' {
             [CompletionResult]::new('partition', 'partition', [CompletionResultType]::ParameterValue, 'Keep N pods (or P% of them) at the old revision; shows which pods update next')
             [CompletionResult]::new('image', 'image', [CompletionResultType]::ParameterValue, 'Change container images (CONTAINER=IMAGE ...)')
+            [CompletionResult]::new('env', 'env', [CompletionResultType]::ParameterValue, 'Set or remove environment variables of the pod template''s containers')
+            [CompletionResult]::new('resources', 'resources', [CompletionResultType]::ParameterValue, 'Set resource limits and requests of the pod template''s containers')
+            [CompletionResult]::new('serviceaccount', 'serviceaccount', [CompletionResultType]::ParameterValue, 'Set the pod template''s service account')
             break
         }
         'kubectl-kruise;help;set;partition' {
@@ -1109,17 +1436,39 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
         'kubectl-kruise;help;set;image' {
             break
         }
+        'kubectl-kruise;help;set;env' {
+            break
+        }
+        'kubectl-kruise;help;set;resources' {
+            break
+        }
+        'kubectl-kruise;help;set;serviceaccount' {
+            break
+        }
         'kubectl-kruise;help;scale' {
             break
         }
         'kubectl-kruise;help;scaledown' {
             break
         }
+        'kubectl-kruise;help;exec' {
+            break
+        }
+        'kubectl-kruise;help;migrate' {
+            break
+        }
+        'kubectl-kruise;help;expose' {
+            break
+        }
         'kubectl-kruise;help;create' {
             [CompletionResult]::new('job', 'job', [CompletionResultType]::ParameterValue, 'Create a Job (or BroadcastJob) from an AdvancedCronJob''s template, now')
+            [CompletionResult]::new('broadcastjob', 'broadcastjob', [CompletionResultType]::ParameterValue, 'Create a BroadcastJob from an AdvancedCronJob''s broadcastJobTemplate, now')
             break
         }
         'kubectl-kruise;help;create;job' {
+            break
+        }
+        'kubectl-kruise;help;create;broadcastjob' {
             break
         }
         'kubectl-kruise;help;run' {

@@ -5,23 +5,7 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 
-use support::{CLI, kruise};
-
-/// Runs the system `kubectl` with our binary first on PATH.
-fn kubectl(args: &[&str]) -> (i32, String, String) {
-    let dir = Path::new(CLI).parent().expect("binary directory");
-    let path = format!("{}:{}", dir.display(), std::env::var("PATH").unwrap_or_default());
-    let out = Command::new("kubectl")
-        .args(args)
-        .env("PATH", path)
-        .output()
-        .expect("kubectl is not installed (Debian package kubernetes-client); .ci/run installs it");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use support::{CLI, kruise, kubectl};
 
 #[test]
 fn kubectl_finds_and_runs_the_plugin_and_help_says_kubectl_kruise() {

@@ -266,6 +266,42 @@ async fn create_job_from_runs_the_template_now_and_the_tree_shows_it() {
         support::kruise_in(&ns, &["create", "job", "yearly-now", "--from", "acj/yearly"]).await;
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(out.trim(), "job.batch/yearly-now created");
+    // kruise-tools' `create broadcastjob`: only from a cron job of BroadcastJobs.
+    let (code, _, err) =
+        support::kruise_in(&ns, &["create", "broadcastjob", "b-now", "--from", "acj/yearly"]).await;
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("runs Jobs (spec.template has no broadcastJobTemplate)"),
+        "{err}"
+    );
+    let broadcast = json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "AdvancedCronJob",
+        "metadata": { "name": "sweep" },
+        "spec": { "schedule": "@yearly", "template": { "broadcastJobTemplate": { "spec": {
+            "completionPolicy": { "type": "Always" },
+            "template": { "spec": { "restartPolicy": "Never",
+                "containers": [{ "name": "main", "image": "busybox" }] } } } } } } });
+    api.create(&PostParams::default(), &support::object(broadcast))
+        .await
+        .expect("AdvancedCronJob sweep");
+    let (code, out, err) = support::kruise_in(
+        &ns,
+        &[
+            "create",
+            "bcj",
+            "sweep-now",
+            "--from",
+            "acj/sweep",
+            "--dry-run=client",
+            "-o",
+            "json",
+        ],
+    )
+    .await;
+    assert_eq!(code, 0, "{err}");
+    let child: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(child["kind"], "BroadcastJob");
+    assert_eq!(child["metadata"]["name"], "sweep-now");
+    assert_eq!(child["metadata"]["ownerReferences"][0]["name"], "sweep");
     let job = wait_for("the manual Job finished", LONG, || async {
         let jobs = jobs_of(&ns, "yearly").await;
         let seen = format!(

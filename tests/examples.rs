@@ -120,3 +120,83 @@ async fn every_example_is_accepted_strictly_and_reads_back_unchanged() {
     }
     assert!(applied >= 10, "only {applied} example documents applied");
 }
+
+/// The UnitedDeployment example on a local control plane whose nodes `testenv up
+/// --node-label` put in its three node pools: no hand-written Node objects, and every
+/// subset's pods on its own pool's nodes, in the counts the example gives (1, 50% of 6, the
+/// rest).
+#[tokio::test]
+async fn the_uniteddeployment_example_runs_on_nodes_shaped_by_testenv() {
+    use k8s_openapi::api::core::v1::{Node, Pod};
+    use kube::api::{Api, ListParams};
+
+    let plane = support::PrivateControlPlane::start_with(
+        "pools",
+        &["--nodes", "3", "--node-label", "node-pool=pool-a,pool-b,pool-c"],
+    );
+    let client = plane.client().await;
+    let ns = TestNamespace::create_on(client.clone(), &plane.kubeconfig, "ud-example").await;
+    let controller = support::controller::RunningController::start_everywhere(&ns, &["--leader-elect=false"]);
+    let path = Path::new(EXAMPLES).join("uniteddeployment.yaml");
+    for doc in documents(&path) {
+        apply(&ns, &doc)
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", doc["kind"]));
+    }
+    let pools: std::collections::BTreeMap<String, String> = Api::<Node>::all(client.clone())
+        .list(&ListParams::default())
+        .await
+        .expect("nodes")
+        .items
+        .into_iter()
+        .filter_map(|n| {
+            let pool = n.metadata.labels.as_ref()?.get("node-pool")?.clone();
+            Some((n.metadata.name?, pool))
+        })
+        .collect();
+    assert_eq!(pools.len(), 3, "every node is in a pool: {pools:?}");
+    let pods = ns.api::<Pod>();
+    let placed = support::wait_for(
+        "six running pods, each on its subset's pool",
+        support::clonesets::LONG,
+        || async {
+            let list = pods
+                .list(&ListParams::default().labels("app=united-web"))
+                .await
+                .map_err(|e| e.to_string())?;
+            let mut per_pool: std::collections::BTreeMap<String, usize> = Default::default();
+            for pod in &list.items {
+                let node = pod
+                    .spec
+                    .as_ref()
+                    .and_then(|s| s.node_name.clone())
+                    .ok_or("a pod not scheduled yet")?;
+                let subset = pod
+                    .metadata
+                    .labels
+                    .as_ref()
+                    .and_then(|l| l.get("apps.kruise.io/subset-name"))
+                    .cloned()
+                    .unwrap_or_default();
+                if pools.get(&node) != Some(&subset) {
+                    return Err(format!("{:?} of subset {subset} is on {node}", pod.metadata.name));
+                }
+                *per_pool.entry(subset).or_default() += 1;
+            }
+            match list.items.len() {
+                6 => Ok(per_pool),
+                n => Err(format!("{n} pods: {per_pool:?}\n{}", controller.log_tail())),
+            }
+        },
+    )
+    .await;
+    assert_eq!(
+        placed,
+        [
+            ("pool-a".to_string(), 1),
+            ("pool-b".to_string(), 3),
+            ("pool-c".to_string(), 2)
+        ]
+        .into()
+    );
+}

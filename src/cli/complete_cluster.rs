@@ -27,6 +27,10 @@ const TARGET_VERBS: &[&str] = &[
     "step",
     "partition",
     "image",
+    "env",
+    "resources",
+    "serviceaccount",
+    "expose",
     "scale",
     "get",
 ];
@@ -164,7 +168,7 @@ async fn containers(connection: &ConnectionArgs, t: &Target) -> Option<Vec<Strin
     let (client, namespace) = target::connect(connection).await.ok()?;
     let object = t.api(&client, &namespace).get(&t.name).await.ok()?;
     let value = serde_json::to_value(&object).ok()?;
-    let list = target::value_at(&value, t.kind.containers_path())["containers"]
+    let list = target::value_at(&value, t.kind.containers_path(&value))["containers"]
         .as_array()?
         .clone();
     Some(
@@ -272,7 +276,8 @@ fn kinds_for(verb: &str) -> &'static [&'static str] {
             "sidecarset",
             "ud",
         ],
-        "image" => &["clone", "asts", "ads", "deploy", "sts", "ds", "sidecarset"],
+        "image" | "env" | "resources" => &["clone", "asts", "ads", "ud", "deploy", "sts", "ds", "sidecarset"],
+        "serviceaccount" | "expose" => &["clone", "asts", "ads", "ud", "deploy", "sts", "ds"],
         "partition" => &["clone", "asts", "ads", "deploy", "sts", "ds", "sidecarset", "ud"],
         "scale" => &["clone", "asts", "ads", "deploy", "sts", "ds", "ud"],
         _ => WORKLOADS,
@@ -319,10 +324,10 @@ mod tests {
     fn get_alone_offers_and_lists_workloadspreads() {
         assert!(kinds_for("get").contains(&"ws"));
         assert!(!kinds_for("pause").contains(&"ws"));
-        for verb in ["get", "status", "partition", "scale"] {
+        for verb in ["get", "status", "partition", "scale", "image", "env", "expose"] {
             assert!(kinds_for(verb).contains(&"ud"), "{verb}");
         }
-        assert!(!kinds_for("image").contains(&"ud"));
+        assert!(!kinds_for("expose").contains(&"sidecarset"));
         assert_eq!(qualified("ws"), "workloadspreads.apps.kruise.io");
         assert_eq!(qualified("clone"), "clonesets.apps.kruise.io");
         let (resource, cluster_scoped) = listed_type("get", "ws").expect("get lists ws");

@@ -90,6 +90,39 @@ pub struct ConnectionArgs {
 }
 
 impl ConnectionArgs {
+    /// These flags as `kubectl` takes them, for a verb that hands over to kubectl (`exec`).
+    pub fn kubectl_flags(&self) -> Vec<String> {
+        let mut flags = Vec::new();
+        let mut flag = |name: &str, value: Option<String>| {
+            if let Some(value) = value {
+                flags.push(format!("--{name}={value}"));
+            }
+        };
+        let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+        flag("kubeconfig", path(&self.kubeconfig));
+        flag("context", self.context.clone());
+        flag("cluster", self.cluster.clone());
+        flag("user", self.user.clone());
+        flag("namespace", self.namespace.clone());
+        flag("server", self.server.clone());
+        flag("token", self.token.clone());
+        flag("as", self.as_user.clone());
+        for group in &self.as_group {
+            flag("as-group", Some(group.clone()));
+        }
+        flag("certificate-authority", path(&self.certificate_authority));
+        flag("client-certificate", path(&self.client_certificate));
+        flag("client-key", path(&self.client_key));
+        flag("tls-server-name", self.tls_server_name.clone());
+        if self.insecure_skip_tls_verify {
+            flag("insecure-skip-tls-verify", Some("true".into()));
+        }
+        if self.request_timeout != "0" {
+            flag("request-timeout", Some(self.request_timeout.clone()));
+        }
+        flags
+    }
+
     /// The client configuration these flags select.
     pub async fn config(&self) -> Result<kube::Config, ConnectionError> {
         let options = KubeConfigOptions {

@@ -79,8 +79,8 @@ impl Kind {
     }
 
     /// Where `object`'s container lists (`containers`, `initContainers`) live.
-    pub fn containers_path(self) -> Path {
-        self.facts().containers_path()
+    pub fn containers_path(self, object: &serde_json::Value) -> Path {
+        self.facts().containers_path(object)
     }
 
     /// A job kind (BroadcastJob, AdvancedCronJob): no revisions, partition or replicas.

@@ -3,14 +3,15 @@
 //! Exit codes (docs/cli.md, exit codes): 0 success, 1 failure, 2 bad usage or a refused
 //! confirmation, 3-6 rollout outcomes (`rollout status`), 130 interrupted (Ctrl-C).
 pub mod builtin_kinds;
+pub mod cloneset;
 pub mod complete;
 pub mod complete_cluster;
 pub mod completion;
 pub mod connection;
+pub mod expose;
 pub mod get;
 pub mod glyphs;
 pub mod history;
-pub mod image;
 pub mod install;
 pub mod install_manager;
 pub mod jobs;
@@ -21,6 +22,7 @@ pub mod pod_groups;
 pub mod rollout;
 pub mod run;
 pub mod scale;
+pub mod set;
 pub mod sidecarset;
 pub mod status;
 pub mod step;
@@ -112,10 +114,10 @@ pub enum Command {
         after_help = "Examples:\n  kubectl kruise rollout pause cloneset/web\n  kubectl kruise rollout history cloneset/web"
     )]
     Rollout(rollout::RolloutVerb),
-    /// Set a field of a workload's rollout (partition, image)
+    /// Set a field of a workload's rollout (partition, image, env, resources, serviceaccount)
     #[command(
         subcommand,
-        after_help = "Examples:\n  kubectl kruise set partition cloneset/web 3\n  kubectl kruise set partition cloneset/web 40% --yes"
+        after_help = "Examples:\n  kubectl kruise set partition cloneset/web 3\n  kubectl kruise set partition cloneset/web 40% --yes\n  kubectl kruise set env cloneset/web LOG_LEVEL=debug\n  kubectl kruise set resources cloneset/web --limits=cpu=500m"
     )]
     Set(SetVerb),
     /// Set the replicas of a workload, optionally naming the pods to remove
@@ -124,7 +126,16 @@ pub enum Command {
     /// Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)
     #[command(after_help = scale::SCALEDOWN_HELP)]
     Scaledown(scale::ScaledownArgs),
-    /// Create an object from another (a Job from an AdvancedCronJob: `create job --from`)
+    /// kubectl exec into a pod; -S SIDECAR: into a sidecar (a hot-upgrade pair's working half)
+    #[command(after_help = views::exec::HELP)]
+    Exec(views::exec::ExecArgs),
+    /// Move a Deployment's pods to a CloneSet, a few at a time (resumable)
+    #[command(after_help = views::migrate::HELP)]
+    Migrate(views::migrate::MigrateArgs),
+    /// Make a Service for a workload's pods (its selector and container ports)
+    #[command(after_help = expose::HELP)]
+    Expose(expose::ExposeArgs),
+    /// Create an object from another (a Job or BroadcastJob from an AdvancedCronJob)
     #[command(subcommand, after_help = jobs::create::CREATE_HELP)]
     Create(jobs::create::CreateVerb),
     /// Run the controllers in the foreground against the current kubeconfig
@@ -174,10 +185,18 @@ pub fn main() -> ExitCode {
             Command::Get(args) => get::run(args, &cli.connection).await,
             Command::Rollout(verb) => rollout::run(verb, &cli.connection).await,
             Command::Set(SetVerb::Partition(args)) => partition::run(args, &cli.connection).await,
-            Command::Set(SetVerb::Image(args)) => image::run(args, &cli.connection).await,
+            Command::Set(SetVerb::Image(args)) => set::image::run(args, &cli.connection).await,
+            Command::Set(SetVerb::Env(args)) => set::env::run(args, &cli.connection).await,
+            Command::Set(SetVerb::Resources(args)) => set::resources::run(args, &cli.connection).await,
+            Command::Set(SetVerb::Serviceaccount(args)) => {
+                set::service_account::run(args, &cli.connection).await
+            }
             Command::Scale(args) => scale::run(args, &cli.connection).await,
             Command::Scaledown(args) => scale::run(args.into(), &cli.connection).await,
             Command::Create(verb) => jobs::create::run(verb, &cli.connection).await,
+            Command::Expose(args) => expose::run(args, &cli.connection).await,
+            Command::Exec(args) => views::exec::run(args, &cli.connection).await,
+            Command::Migrate(args) => views::migrate::run(args, &cli.connection).await,
         }
     };
     let outcome = runtime.block_on(async {
@@ -244,8 +263,17 @@ pub enum SetVerb {
     #[command(after_help = partition::HELP)]
     Partition(partition::PartitionArgs),
     /// Change container images (CONTAINER=IMAGE ...)
-    #[command(after_help = image::HELP)]
-    Image(image::ImageArgs),
+    #[command(after_help = set::image::HELP)]
+    Image(set::image::ImageArgs),
+    /// Set or remove environment variables of the pod template's containers
+    #[command(after_help = set::env::HELP)]
+    Env(set::env::EnvArgs),
+    /// Set resource limits and requests of the pod template's containers
+    #[command(after_help = set::resources::HELP)]
+    Resources(set::resources::ResourcesArgs),
+    /// Set the pod template's service account
+    #[command(visible_alias = "sa", after_help = set::service_account::HELP)]
+    Serviceaccount(set::service_account::ServiceAccountArgs),
 }
 
 /// A bad argument found after parsing, or a refusal to act without confirmation: exit 2.

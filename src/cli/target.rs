@@ -135,6 +135,44 @@ pub fn print(
     Ok(())
 }
 
+/// Creates `object` through `api` as `dry_run` asks (`client`: nothing is sent) and prints
+/// it as `output` asks, else `{id} {verb}` with the dry run said.
+pub async fn create_and_print<K>(
+    api: &kube::Api<K>,
+    object: K,
+    id: &str,
+    verb: &str,
+    dry_run: super::install::DryRun,
+    output: Option<super::install::Output>,
+) -> anyhow::Result<()>
+where
+    K: Clone + serde::Serialize + serde::de::DeserializeOwned + std::fmt::Debug,
+{
+    use super::install::{DryRun, Output};
+    let created = match dry_run {
+        DryRun::Client => object,
+        mode => {
+            let params = kube::api::PostParams {
+                dry_run: mode == DryRun::Server,
+                field_manager: Some(crate::runtime::context::FIELD_MANAGER.into()),
+            };
+            api.create(&params, &object).await?
+        }
+    };
+    let suffix = match dry_run {
+        DryRun::None => "",
+        DryRun::Client => " (dry run)",
+        DryRun::Server => " (server dry run)",
+    };
+    match output {
+        Some(Output::Yaml) => print!("{}", serde_saphyr::to_string(&created)?),
+        Some(Output::Json) => println!("{}", serde_json::to_string_pretty(&created)?),
+        Some(Output::Name) => println!("{id}"),
+        None => println!("{id} {verb}{suffix}"),
+    }
+    Ok(())
+}
+
 /// The client, and the namespace: `-n`, else the context's, else `default`.
 pub async fn connect(
     connection: &super::connection::ConnectionArgs,

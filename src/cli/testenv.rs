@@ -44,6 +44,14 @@ struct ServeArgs {
     /// Number of simulated nodes (spread over zone-a, zone-b, zone-c)
     #[arg(long, default_value_t = 6)]
     nodes: usize,
+    /// A label of the simulated nodes, KEY=V1[,V2...] (repeatable): node i gets value
+    /// i mod the number of values (node-pool=pool-a,pool-b,pool-c)
+    #[arg(long, value_name = "KEY=VALUES", value_parser = crate::testenv::nodes::Shape::parse_label)]
+    node_label: Vec<(String, Vec<String>)>,
+    /// A taint of the simulated nodes, KEY[=VALUE]:EFFECT, on every node or on those
+    /// listed after @ (dedicated=gpu:NoSchedule@4,5; repeatable)
+    #[arg(long, value_name = "TAINT", value_parser = crate::testenv::nodes::Shape::parse_taint)]
+    node_taint: Vec<crate::testenv::nodes::Taint>,
     /// Default delay before a bound pod starts (per pod: sim.kubectl-kruise.io/start-delay)
     #[arg(long, default_value = "0s", value_parser = duration)]
     start_delay: Duration,
@@ -82,6 +90,13 @@ fn image_pair(value: &str) -> Result<(String, String), String> {
 }
 
 impl ServeArgs {
+    fn shape(&self) -> crate::testenv::nodes::Shape {
+        crate::testenv::nodes::Shape {
+            labels: self.node_label.clone(),
+            taints: self.node_taint.clone(),
+        }
+    }
+
     fn to_args(&self) -> Vec<String> {
         let mut args = vec![
             "--bin-dir".into(),
@@ -92,6 +107,7 @@ impl ServeArgs {
             format!("--image-pull-delay={}ms", self.image_pull_delay.as_millis()),
             format!("--completion-delay={}ms", self.completion_delay.as_millis()),
         ];
+        args.extend(self.shape().to_args());
         for (image, same) in &self.same_image {
             args.push(format!("--same-image={image}={same}"));
         }
@@ -117,7 +133,9 @@ enum TestenvCommand {
     /// `export KRUISE_TESTENV_KUBECONFIG=...` for eval.
     #[command(
         after_help = "Examples:\n  eval \"$(kubectl kruise testenv up --bin-dir \"$(tests/testenv/build.sh)\")\"\n  \
-kubectl kruise testenv up --bin-dir ~/.cache/kubectl-kruise/testenv/<key>/bin --nodes 12 --image-pull-delay 2s"
+kubectl kruise testenv up --bin-dir ~/.cache/kubectl-kruise/testenv/<key>/bin --nodes 12 --image-pull-delay 2s\n  \
+kubectl kruise testenv up --bin-dir ... --node-label node-pool=pool-a,pool-b,pool-c --node-taint dedicated=gpu:NoSchedule@5\n\n\
+A running control plane is reused as it is (its flags are not applied again): run `testenv down` first to change them."
     )]
     Up {
         #[command(flatten)]
@@ -225,6 +243,7 @@ pub async fn run(args: TestenvArgs) -> anyhow::Result<()> {
                 completion_delay: serve.completion_delay,
             };
             let opts = ServeOptions {
+                shape: serve.shape(),
                 bin_dir: serve.bin_dir,
                 run_dir: dir.get(),
                 nodes: serve.nodes,

@@ -1,7 +1,12 @@
 //! Routes from a kind's view ([`View`], in the CLI's kind table) to the kind's own module
 //! (`cli::<kind>`): its `get --tree`, its `rollout status` judged from the object, its
-//! per-subset partitions, the WorkloadSpread's tree. Above both the table and the kinds'
-//! modules, which use the table: routing from the table itself would be an import circle.
+//! per-subset partitions, the WorkloadSpread's tree; and the verbs that are one kind's
+//! own ([`migrate`] to a CloneSet, [`exec`] into a SidecarSet's sidecar), for the command
+//! table. Above both the table and the kinds' modules, which use the table: routing from
+//! the table itself would be an import circle.
+pub use super::cloneset::migrate;
+pub use super::sidecarset::exec;
+
 use super::kinds::View;
 use super::status::by_object::Judged;
 use super::target::Target;

@@ -40,6 +40,8 @@ pub struct ServeOptions {
     pub bin_dir: PathBuf,
     pub run_dir: RunDir,
     pub nodes: usize,
+    /// The labels and taints of the simulated nodes.
+    pub shape: super::nodes::Shape,
     pub defaults: Defaults,
     /// What the simulated registry knows of images.
     pub images: super::kubelet::plan::Images,
@@ -108,7 +110,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Error> {
         .await?;
     let version = client.apiserver_version().await?.git_version;
 
-    let node_names = nodes::create_nodes(&client, opts.nodes).await?;
+    let node_names = nodes::create_nodes(&client, opts.nodes, &opts.shape).await?;
     let kubeconfig = run.kubeconfig().display().to_string();
     let mut controllers: Vec<&str> = BASE_CONTROLLERS.to_vec();
     if opts.builtin_workload_controllers {

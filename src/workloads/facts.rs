@@ -250,9 +250,17 @@ pub trait KindFacts: Sync {
         !self.is_job()
     }
 
-    /// Where the container lists (`containers`, `initContainers`) are.
-    fn containers_path(&self) -> Path {
+    /// Where `object`'s container lists (`containers`, `initContainers`) are: the pod spec
+    /// its `set` verbs change.
+    fn containers_path(&self, _object: &Value) -> Path {
         TEMPLATE_CONTAINERS
+    }
+
+    /// What a change of its pod spec does to its pods, when no update policy says it
+    /// ([`KindFacts::pod_update_policy`]); None: they are replaced as its rollout strategy
+    /// allows.
+    fn pod_spec_change(&self) -> Option<&'static str> {
+        None
     }
 
     /// Where `object` keeps its partition (None: the kind has none; `Value::Null` asks

@@ -304,6 +304,26 @@ pub async fn kruise_in(ns: &TestNamespace, args: &[&str]) -> (i32, String, Strin
     .expect("kubectl-kruise")
 }
 
+/// PATH with our binary's directory first: kubectl finds it as its `kruise` plugin.
+pub fn path_with_plugin() -> String {
+    let dir = Path::new(CLI).parent().expect("binary directory");
+    format!("{}:{}", dir.display(), std::env::var("PATH").unwrap_or_default())
+}
+
+/// Runs the system `kubectl` with our binary first on PATH.
+pub fn kubectl(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new("kubectl")
+        .args(args)
+        .env("PATH", path_with_plugin())
+        .output()
+        .expect("kubectl is not installed (Debian package kubernetes-client); .ci/run installs it");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// Runs `kubectl-kruise ARGS --kubeconfig KUBECONFIG`; returns (exit code, stdout, stderr).
 pub fn kruise(kubeconfig: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(CLI)

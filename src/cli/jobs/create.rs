@@ -1,10 +1,11 @@
-//! `kubectl kruise create job NAME --from acj/NAME`: run an AdvancedCronJob now, as
+//! `kubectl kruise create job NAME --from acj/NAME` (and `create broadcastjob`, kruise-tools'
+//! spelling for a cron job of BroadcastJobs): run an AdvancedCronJob now, as
 //! `kubectl create job --from=cronjob/NAME` does for the built-in kind. The child is the
 //! one a scheduled run would create (a Job or a BroadcastJob, from the template), named
 //! NAME, marked `apps.kruise.io/instantiate: manual` and controlled by the cron job, so
 //! it counts as an active run (Forbid waits for it) and its history limits apply.
 use clap::{Args, Subcommand};
-use kube::api::{Api, DynamicObject, PostParams};
+use kube::api::{Api, DynamicObject};
 
 use crate::api::KruiseKind;
 use crate::api::cronjob::AdvancedCronJob;
@@ -17,7 +18,17 @@ use crate::workloads::cronjob::plan::{ChildKind, child_object};
 pub const CREATE_HELP: &str = "\
 Examples:
   kubectl kruise create job report-now --from acj/report
-  kubectl kruise create job report-now --from acj/report --dry-run=client -o yaml";
+  kubectl kruise create job report-now --from acj/report --dry-run=client -o yaml
+  kubectl kruise create broadcastjob sweep-now --from acj/sweep";
+
+pub const BROADCAST_JOB_HELP: &str = "\
+Creates the BroadcastJob an AdvancedCronJob's broadcastJobTemplate describes, now (`create
+job` does the same for either template). An AdvancedCronJob of Jobs is refused, naming its
+template. The child is controlled by the AdvancedCronJob, as a scheduled run's is.
+
+Examples:
+  kubectl kruise create broadcastjob sweep-now --from acj/sweep
+  kubectl kruise create bcj sweep-now --from acj/sweep --dry-run=client -o yaml";
 
 pub const JOB_HELP: &str = "\
 Creates the Job (or BroadcastJob) an AdvancedCronJob's template describes, now. The child
@@ -33,6 +44,9 @@ pub enum CreateVerb {
     /// Create a Job (or BroadcastJob) from an AdvancedCronJob's template, now
     #[command(after_help = JOB_HELP)]
     Job(CreateJobArgs),
+    /// Create a BroadcastJob from an AdvancedCronJob's broadcastJobTemplate, now
+    #[command(visible_alias = "bcj", after_help = BROADCAST_JOB_HELP)]
+    Broadcastjob(CreateJobArgs),
 }
 
 #[derive(Debug, Args)]
@@ -51,7 +65,10 @@ pub struct CreateJobArgs {
 }
 
 pub async fn run(verb: CreateVerb, connection: &ConnectionArgs) -> anyhow::Result<()> {
-    let CreateVerb::Job(args) = verb;
+    let (args, broadcast_only) = match verb {
+        CreateVerb::Job(args) => (args, false),
+        CreateVerb::Broadcastjob(args) => (args, true),
+    };
     let from = target::parse(std::slice::from_ref(&args.from))?;
     let [source] = from.as_slice() else {
         return Err(UsageError("--from names one AdvancedCronJob, e.g. acj/report".into()).into());
@@ -68,6 +85,14 @@ pub async fn run(verb: CreateVerb, connection: &ConnectionArgs) -> anyhow::Resul
         .get(&source.name)
         .await?;
     let kind = ChildKind::of(&cron);
+    if broadcast_only && kind != ChildKind::BroadcastJob {
+        return Err(UsageError(format!(
+            "{} runs {}s (spec.template has no broadcastJobTemplate); use `create job` for it",
+            source.id(),
+            kind.name()
+        ))
+        .into());
+    }
     let object = child_object(&cron, kind, None, &args.name).ok_or_else(|| {
         anyhow::anyhow!(
             "{}: spec.template has no jobTemplate or broadcastJobTemplate to run (an imageListPullJobTemplate is not run by kubectl-kruise)",
@@ -76,29 +101,8 @@ pub async fn run(verb: CreateVerb, connection: &ConnectionArgs) -> anyhow::Resul
     })?;
     let resource = kind.resource();
     let id = format!("{}/{}", qualified(&resource), args.name);
-    let created = match args.dry_run {
-        DryRun::Client => object,
-        mode => {
-            let api: Api<DynamicObject> = Api::namespaced_with(client, &namespace, &resource);
-            let params = PostParams {
-                dry_run: mode == DryRun::Server,
-                field_manager: Some(crate::runtime::context::FIELD_MANAGER.into()),
-            };
-            api.create(&params, &object).await?
-        }
-    };
-    let suffix = match args.dry_run {
-        DryRun::None => "",
-        DryRun::Client => " (dry run)",
-        DryRun::Server => " (server dry run)",
-    };
-    match args.output {
-        Some(Output::Yaml) => print!("{}", serde_saphyr::to_string(&created)?),
-        Some(Output::Json) => println!("{}", serde_json::to_string_pretty(&created)?),
-        Some(Output::Name) => println!("{id}"),
-        None => println!("{id} created{suffix}"),
-    }
-    Ok(())
+    let api: Api<DynamicObject> = Api::namespaced_with(client, &namespace, &resource);
+    target::create_and_print(&api, object, &id, "created", args.dry_run, args.output).await
 }
 
 fn qualified(resource: &kube::core::ApiResource) -> String {

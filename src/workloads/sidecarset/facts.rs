@@ -91,8 +91,14 @@ impl KindFacts for Facts {
         false
     }
 
-    fn containers_path(&self) -> Path {
+    fn containers_path(&self, _object: &Value) -> Path {
         &["spec"]
+    }
+
+    fn pod_spec_change(&self) -> Option<&'static str> {
+        Some(
+            "pods injected from now on get it; a sidecar already injected is upgraded in place only by an image change",
+        )
     }
 
     fn partition_path(&self, _object: &Value) -> Option<Path> {

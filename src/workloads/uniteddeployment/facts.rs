@@ -39,6 +39,41 @@ impl KindFacts for Facts {
         false
     }
 
+    fn containers_path(&self, object: &Value) -> crate::workloads::facts::Path {
+        let template = &object["spec"]["template"];
+        match () {
+            _ if template.get("advancedStatefulSetTemplate").is_some() => &[
+                "spec",
+                "template",
+                "advancedStatefulSetTemplate",
+                "spec",
+                "template",
+                "spec",
+            ],
+            _ if template.get("statefulSetTemplate").is_some() => &[
+                "spec",
+                "template",
+                "statefulSetTemplate",
+                "spec",
+                "template",
+                "spec",
+            ],
+            _ if template.get("deploymentTemplate").is_some() => &[
+                "spec",
+                "template",
+                "deploymentTemplate",
+                "spec",
+                "template",
+                "spec",
+            ],
+            _ => &["spec", "template", "cloneSetTemplate", "spec", "template", "spec"],
+        }
+    }
+
+    fn pod_spec_change(&self) -> Option<&'static str> {
+        Some("every subset workload rolls it out to its pods, as its own update strategy allows")
+    }
+
     fn partitions_per_subset(&self) -> bool {
         true
     }

@@ -1,23 +1,22 @@
 //! `kubectl kruise set image KIND/NAME CONTAINER=IMAGE ...` (kubectl's form; `*=IMAGE` sets
 //! every container).
 //!
-//! Invariants: the change is worked out on the whole container list as read and sent
-//! guarded by the generation it was read at ([`super::target::patch_unchanged_spec`]):
-//! status writes meanwhile do not stop it, a spec change meanwhile is refused; an unknown
-//! container name is an error naming the containers there are, and nothing is written.
+//! Invariants: written on the shared path ([`super::pod_spec`]: the whole container list,
+//! guarded by the generation it was read at); an unknown container name is an error naming
+//! the containers there are, and nothing is written.
 use clap::Args;
-use kube::api::{Api, DynamicObject};
 use serde_json::{Value, json};
 
-use super::UsageError;
-use super::connection::ConnectionArgs;
-use super::install::{DryRun, Output};
-use super::target;
+use super::pod_spec;
+use crate::cli::UsageError;
+use crate::cli::connection::ConnectionArgs;
+use crate::cli::install::{DryRun, Output};
 
 pub const HELP: &str = "\
-Kinds: cloneset (clone), asts, ads, deployment (deploy), statefulset (sts), daemonset (ds),
-sidecarset. Under CloneSet's InPlaceIfPossible an image change updates the pods in place; a
-SidecarSet's image change upgrades the sidecar in the pods it injected, in place.
+Kinds: cloneset (clone), asts, ads, uniteddeployment (ud: its subset template), deployment
+(deploy), statefulset (sts), daemonset (ds), sidecarset. Under CloneSet's InPlaceIfPossible
+an image change updates the pods in place; a SidecarSet's image change upgrades the sidecar
+in the pods it injected, in place. The line after the result says what the pods do.
 
 Examples:
   kubectl kruise set image cloneset/web app=nginx:1.27
@@ -58,7 +57,12 @@ fn apply(spec: &mut Value, images: &[(String, String)]) -> Result<bool, String> 
     for (container, image) in images {
         let mut found = false;
         for list in ["containers", "initContainers"] {
-            for c in spec[list].as_array_mut().into_iter().flatten() {
+            for c in spec
+                .get_mut(list)
+                .and_then(Value::as_array_mut)
+                .into_iter()
+                .flatten()
+            {
                 if container == "*" && list == "initContainers" {
                     continue;
                 }
@@ -72,11 +76,7 @@ fn apply(spec: &mut Value, images: &[(String, String)]) -> Result<bool, String> 
             }
         }
         if !found {
-            let names: Vec<&str> = ["containers", "initContainers"]
-                .iter()
-                .flat_map(|l| spec[*l].as_array().into_iter().flatten())
-                .filter_map(|c| c["name"].as_str())
-                .collect();
+            let names = pod_spec::container_names(spec);
             return Err(format!(
                 "no container {container:?} (containers: {})",
                 names.join(", ")
@@ -87,43 +87,11 @@ fn apply(spec: &mut Value, images: &[(String, String)]) -> Result<bool, String> 
 }
 
 pub async fn run(args: ImageArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
-    let targets = target::parse(std::slice::from_ref(&args.target))?;
-    target::no_jobs(&targets, "set image")?;
-    let [t] = targets.as_slice() else {
-        return Err(UsageError("set image takes one workload (see --help)".into()).into());
-    };
     let images = pairs(&args.images)?;
-    let (client, namespace) = target::connect(connection).await?;
-    let api: Api<DynamicObject> = t.api(&client, &namespace);
-    let id = t.id();
-    {
-        let object = api.get(&t.name).await?;
-        let value = serde_json::to_value(&object)?;
-        let path = t.kind.containers_path();
-        let mut spec = target::value_at(&value, path).clone();
-        let changed =
-            apply(&mut spec, &images).map_err(|e| anyhow::anyhow!("{id}: {e}; nothing was changed"))?;
-        if !changed {
-            println!("{id} image already up to date");
-            return Ok(());
-        }
-        let mut template_spec = json!({ "containers": spec["containers"] });
-        if spec.get("initContainers").is_some() {
-            template_spec["initContainers"] = spec["initContainers"].clone();
-        }
-        let patch = target::nested(path, template_spec);
-        if args.dry_run == DryRun::Client {
-            println!("{}", serde_json::to_string(&patch)?);
-            eprintln!("{id} image updated (dry run: nothing sent)");
-            return Ok(());
-        }
-        let params = args.dry_run.patch_params();
-        // Status writes (the controller's) do not stop it; a spec change since the read is
-        // refused by the shared helper, with nothing written.
-        let updated = target::patch_unchanged_spec(&api, &t.name, &params, &object, &patch, &id).await?;
-        let suffix = if params.dry_run { " (server dry run)" } else { "" };
-        target::print(&updated, &id, &format!("image updated{suffix}"), args.output)
-    }
+    let read = pod_spec::read(&args.target, connection, "set image").await?;
+    let mut spec = read.pod_spec().clone();
+    apply(&mut spec, &images).map_err(|e| anyhow::anyhow!("{}: {e}; nothing was changed", read.id))?;
+    read.write(&spec, "image", args.dry_run, args.output).await
 }
 
 #[cfg(test)]
