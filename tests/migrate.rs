@@ -138,9 +138,23 @@ async fn a_deployments_pods_move_to_a_cloneset_one_at_a_time_and_a_stopped_migra
         Some("shop")
     );
 
-    // Run again: it goes on from what is stored.
-    let (code, out, err) =
-        support::kruise_in(&ns, &["migrate", "cloneset/web", "--from", "deploy/web"]).await;
+    // Run again, as users do (through kubectl, as a plugin): it goes on from what is stored.
+    let (kubeconfig, name) = (ns.kubeconfig.display().to_string(), ns.name.clone());
+    let (code, out, err) = tokio::task::spawn_blocking(move || {
+        support::kubectl(&[
+            "kruise",
+            "migrate",
+            "cloneset/web",
+            "--from",
+            "deploy/web",
+            "-n",
+            &name,
+            "--kubeconfig",
+            &kubeconfig,
+        ])
+    })
+    .await
+    .expect("kubectl");
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("cloneset/web migrated: 3 pods"), "{out}");
     let set = sets.get("web").await.expect("CloneSet");

@@ -222,6 +222,21 @@ async fn a_uniteddeployments_subset_template_and_a_deployment_are_set_too() {
         &stored.data["spec"]["template"]["cloneSetTemplate"]["spec"]["template"]["spec"]["containers"][0];
     assert_eq!(container["resources"]["limits"]["memory"], "1Gi");
 
+    // An Advanced StatefulSet says what its pods do under its podUpdatePolicy.
+    let mut asts = support::kruise_workload("StatefulSet", "v1beta1", "db", "db");
+    asts.data["spec"]["updateStrategy"] =
+        json!({ "type": "RollingUpdate", "rollingUpdate": { "podUpdatePolicy": "InPlaceIfPossible" } });
+    support::kruise_api(&ns, "StatefulSet", "v1beta1")
+        .create(&PostParams::default(), &asts)
+        .await
+        .expect("Advanced StatefulSet");
+    let (code, _, err) = plugin(&ns, &["set", "image", "asts/db", "main=nginx:1.26"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("its pods: in place (main=nginx:1.26)"), "{err}");
+    let (code, _, err) = plugin(&ns, &["set", "env", "asts/db", "A=1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("its pods: recreated ("), "{err}");
+
     ns.api::<Deployment>()
         .create(
             &PostParams::default(),

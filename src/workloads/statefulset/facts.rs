@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::ordinals::ReservedOrdinals;
 use super::plan::checked_numbers;
+use crate::api::common::PodUpdatePolicy;
 use crate::api::statefulset::v1beta1::StatefulSet;
 use crate::workloads::common::refusals;
 use crate::workloads::facts::{KindFacts, Listed, Path, Peers, Preview, StepNumbers, read_as};
@@ -70,6 +71,17 @@ impl KindFacts for Facts {
 
     fn steps(&self) -> bool {
         true
+    }
+
+    fn pod_update_policy(&self, object: &Value, id: &str) -> Result<Option<PodUpdatePolicy>, String> {
+        let set: StatefulSet = read_as(object, id)?;
+        let policy = set
+            .spec
+            .update_strategy
+            .and_then(|s| s.rolling_update)
+            .and_then(|r| r.pod_update_policy)
+            .unwrap_or(PodUpdatePolicy::ReCreate);
+        Ok(Some(policy))
     }
 
     fn step(&self, object: &Value, id: &str) -> Option<Result<StepNumbers, String>> {
