@@ -53,6 +53,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
             cand exec 'kubectl exec into a pod; -S SIDECAR: into a sidecar (a hot-upgrade pair''s working half)'
             cand migrate 'Move a Deployment''s pods to a CloneSet, a few at a time (resumable)'
+            cand diff 'What applying a manifest would do: each pod kept, updated in place or recreated, in the controller''s order and batches, then the object''s diff (exit 1: a change)'
             cand expose 'Make a Service for a workload''s pods (its selector and container ports)'
             cand create 'Create an object from another (a Job or BroadcastJob from an AdvancedCronJob)'
             cand run 'Run the controllers in the foreground against the current kubeconfig'
@@ -875,6 +876,33 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kubectl-kruise;diff'= {
+            cand -f 'The manifest (`-` for stdin)'
+            cand --filename 'The manifest (`-` for stdin)'
+            cand --kubeconfig 'Path to the kubeconfig file to use'
+            cand --context 'The name of the kubeconfig context to use'
+            cand --cluster 'The name of the kubeconfig cluster to use'
+            cand --user 'The name of the kubeconfig user to use'
+            cand -n 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand --namespace 'Namespace for namespaced objects (default: the context''s, then `default`)'
+            cand -s 'The address and port of the Kubernetes API server'
+            cand --server 'The address and port of the Kubernetes API server'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --as 'User to impersonate for the operation'
+            cand --as-group 'Group to impersonate (repeatable)'
+            cand --certificate-authority 'Path to a certificate file for the certificate authority'
+            cand --client-certificate 'Path to a client certificate file for TLS'
+            cand --client-key 'Path to a client key file for TLS'
+            cand --tls-server-name 'Server name to use for server certificate validation'
+            cand --request-timeout 'Limit for one API request, e.g. 30s (0 = no limit)'
+            cand -v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --v 'Log verbosity 0-9 (logs go to stderr)'
+            cand --insecure-skip-tls-verify 'Do not verify the server''s certificate (insecure)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kubectl-kruise;expose'= {
             cand --name 'The Service''s name (default: the workload''s)'
             cand --port 'The port the Service serves (default: the template''s container ports)'
@@ -1298,6 +1326,7 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
             cand scaledown 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)'
             cand exec 'kubectl exec into a pod; -S SIDECAR: into a sidecar (a hot-upgrade pair''s working half)'
             cand migrate 'Move a Deployment''s pods to a CloneSet, a few at a time (resumable)'
+            cand diff 'What applying a manifest would do: each pod kept, updated in place or recreated, in the controller''s order and batches, then the object''s diff (exit 1: a change)'
             cand expose 'Make a Service for a workload''s pods (its selector and container ports)'
             cand create 'Create an object from another (a Job or BroadcastJob from an AdvancedCronJob)'
             cand run 'Run the controllers in the foreground against the current kubeconfig'
@@ -1363,6 +1392,8 @@ set edit:completion:arg-completer[kubectl-kruise] = {|@words|
         &'kubectl-kruise;help;exec'= {
         }
         &'kubectl-kruise;help;migrate'= {
+        }
+        &'kubectl-kruise;help;diff'= {
         }
         &'kubectl-kruise;help;expose'= {
         }

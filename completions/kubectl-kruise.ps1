@@ -56,6 +56,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('scaledown', 'scaledown', [CompletionResultType]::ParameterValue, 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'kubectl exec into a pod; -S SIDECAR: into a sidecar (a hot-upgrade pair''s working half)')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move a Deployment''s pods to a CloneSet, a few at a time (resumable)')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What applying a manifest would do: each pod kept, updated in place or recreated, in the controller''s order and batches, then the object''s diff (exit 1: a change)')
             [CompletionResult]::new('expose', 'expose', [CompletionResultType]::ParameterValue, 'Make a Service for a workload''s pods (its selector and container ports)')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create an object from another (a Job or BroadcastJob from an AdvancedCronJob)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the controllers in the foreground against the current kubeconfig')
@@ -920,6 +921,34 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-kruise;diff' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The manifest (`-` for stdin)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'The manifest (`-` for stdin)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The name of the kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The name of the kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The name of the kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for namespaced objects (default: the context''s, then `default`)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address and port of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate for the operation')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a certificate file for the certificate authority')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Limit for one API request, e.g. 30s (0 = no limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log verbosity 0-9 (logs go to stderr)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kubectl-kruise;expose' {
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The Service''s name (default: the workload''s)')
             [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The port the Service serves (default: the template''s container ports)')
@@ -1366,6 +1395,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             [CompletionResult]::new('scaledown', 'scaledown', [CompletionResultType]::ParameterValue, 'Remove the named pods of a CloneSet and lower its replicas (kruise-tools spelling)')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'kubectl exec into a pod; -S SIDECAR: into a sidecar (a hot-upgrade pair''s working half)')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move a Deployment''s pods to a CloneSet, a few at a time (resumable)')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What applying a manifest would do: each pod kept, updated in place or recreated, in the controller''s order and batches, then the object''s diff (exit 1: a change)')
             [CompletionResult]::new('expose', 'expose', [CompletionResultType]::ParameterValue, 'Make a Service for a workload''s pods (its selector and container ports)')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create an object from another (a Job or BroadcastJob from an AdvancedCronJob)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the controllers in the foreground against the current kubeconfig')
@@ -1455,6 +1485,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-kruise' -ScriptBlock {
             break
         }
         'kubectl-kruise;help;migrate' {
+            break
+        }
+        'kubectl-kruise;help;diff' {
             break
         }
         'kubectl-kruise;help;expose' {

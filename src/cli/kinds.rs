@@ -202,6 +202,20 @@ impl Kind {
         }
     }
 
+    /// The kind a manifest's `apiVersion` and `kind` name, and its API resource at that
+    /// version (None: not a kind the verbs drive).
+    pub fn of_manifest(api_version: &str, kind: &str) -> Option<(Kind, ApiResource)> {
+        let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
+        Kind::all().find_map(|k| {
+            let mut resource = k.resource();
+            (resource.group == group && resource.kind == kind).then(|| {
+                resource.version = version.to_string();
+                resource.api_version = api_version.to_string();
+                (k, resource)
+            })
+        })
+    }
+
     /// `<plural>.<group>`, as mutating verbs print it.
     pub fn qualified(self) -> String {
         let r = self.resource();

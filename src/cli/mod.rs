@@ -8,6 +8,7 @@ pub mod complete;
 pub mod complete_cluster;
 pub mod completion;
 pub mod connection;
+pub mod diff;
 pub mod expose;
 pub mod get;
 pub mod glyphs;
@@ -132,6 +133,10 @@ pub enum Command {
     /// Move a Deployment's pods to a CloneSet, a few at a time (resumable)
     #[command(after_help = views::migrate::HELP)]
     Migrate(views::migrate::MigrateArgs),
+    /// What applying a manifest would do: each pod kept, updated in place or recreated, in
+    /// the controller's order and batches, then the object's diff (exit 1: a change)
+    #[command(after_help = diff::HELP)]
+    Diff(diff::DiffArgs),
     /// Make a Service for a workload's pods (its selector and container ports)
     #[command(after_help = expose::HELP)]
     Expose(expose::ExposeArgs),
@@ -195,6 +200,7 @@ pub fn main() -> ExitCode {
             Command::Scaledown(args) => scale::run(args.into(), &cli.connection).await,
             Command::Create(verb) => jobs::create::run(verb, &cli.connection).await,
             Command::Expose(args) => expose::run(args, &cli.connection).await,
+            Command::Diff(args) => diff::run(args, &cli.connection).await,
             Command::Exec(args) => views::exec::run(args, &cli.connection).await,
             Command::Migrate(args) => views::migrate::run(args, &cli.connection).await,
         }

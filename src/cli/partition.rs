@@ -182,8 +182,7 @@ pub(crate) async fn next_pods(
     object: &Value,
     partition: i64,
 ) -> anyhow::Result<Option<Vec<(String, Option<String>)>>> {
-    let facts = kind.facts();
-    if !facts.steps() {
+    if !kind.facts().steps() {
         return Ok(None);
     }
     let status = &object["status"];
@@ -194,27 +193,64 @@ pub(crate) async fn next_pods(
         // No update revision yet: nothing to preview, and no pods listed for it.
         return Ok(Some(Vec::new()));
     };
-    let id = format!(
+    let pods = owned_pods(client, namespace, kind, object).await?;
+    preview_of(client, kind, object, update, &pods, partition)
+        .await
+        .map(Some)
+}
+
+/// `object`'s name as the verbs print it (`clonesets.apps.kruise.io/web`).
+fn id_of(kind: Kind, object: &Value) -> String {
+    format!(
         "{}/{}",
         kind.qualified(),
         object["metadata"]["name"].as_str().unwrap_or_default()
-    );
-    let selector: LabelSelector = target::read_as(&object["spec"]["selector"], &id)?;
+    )
+}
+
+/// The pods `object` (as JSON) controls: listed once, by its selector, and kept when it is
+/// their controller.
+pub(crate) async fn owned_pods(
+    client: &kube::Client,
+    namespace: &str,
+    kind: Kind,
+    object: &Value,
+) -> anyhow::Result<Vec<Pod>> {
+    let selector: LabelSelector = target::read_as(&object["spec"]["selector"], &id_of(kind, object))?;
     let uid = object["metadata"]["uid"].as_str().map(str::to_string);
-    let pods = controlled_pods(client, namespace, &selector, &uid).await?;
+    controlled_pods(client, namespace, &selector, &uid).await
+}
+
+/// The pods of `pods` that `object` updates next to revision `update` once its partition is
+/// `partition`, in its controller's order, through the kind's own preview (empty for a kind
+/// with none), each with its node where the kind places pods on nodes.
+pub(crate) async fn preview_of(
+    client: &kube::Client,
+    kind: Kind,
+    object: &Value,
+    update: &str,
+    pods: &[Pod],
+    partition: i64,
+) -> anyhow::Result<Vec<(String, Option<String>)>> {
+    let facts = kind.facts();
     let nodes: Vec<Node> = if facts.preview_needs_nodes() {
         Api::all(client.clone()).list(&ListParams::default()).await?.items
     } else {
         Vec::new()
     };
-    let listed = Listed {
-        pods: &pods,
-        nodes: &nodes,
-    };
+    let listed = Listed { pods, nodes: &nodes };
     facts
-        .preview(object, &id, update, &listed, partition, Timestamp::now())
+        .preview(
+            object,
+            &id_of(kind, object),
+            update,
+            &listed,
+            partition,
+            Timestamp::now(),
+        )
         .transpose()
         .map_err(anyhow::Error::msg)
+        .map(Option::unwrap_or_default)
 }
 
 /// The pods in `namespace` that `selector` matches and whose controller has `uid`.

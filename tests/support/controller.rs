@@ -423,6 +423,19 @@ impl PodWatcher {
             .collect()
     }
 
+    /// The pods in the order each was first seen as `matches` says (a pod never seen so is
+    /// left out).
+    pub fn first_seen(&self, matches: impl Fn(&PodView) -> bool) -> Vec<String> {
+        let r = self.record.lock().expect("record");
+        let mut order: Vec<String> = Vec::new();
+        for (_, name, view) in &r.timeline {
+            if view.as_ref().is_some_and(&matches) && !order.contains(name) {
+                order.push(name.clone());
+            }
+        }
+        order
+    }
+
     pub fn timeline(&self) -> String {
         let r = self.record.lock().expect("record");
         r.timeline
