@@ -22,7 +22,6 @@ use super::connection::ConnectionArgs;
 use super::kinds::Kind;
 use super::status::ExitWith;
 use super::target;
-use crate::runtime::inplace::decide::{Decision, decide};
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads and the built-in deployment, statefulset, daemonset; for
@@ -75,17 +74,21 @@ fn object_diff(live: Option<&Value>, applied: &Value, id: &str) -> anyhow::Resul
         .to_string())
 }
 
-/// What moving a pod from `from` to `to` does under `policy` (None: the kind has no
-/// in-place policy).
+/// What moving a pod from `from` to `to` does under `policy`; for a kind with no in-place
+/// policy, what its facts say a pod spec change does (as `set env` says it).
 fn outcome(
     from: Option<&PodTemplateSpec>,
     to: &PodTemplateSpec,
     policy: Option<crate::api::common::PodUpdatePolicy>,
+    kind: Kind,
 ) -> String {
-    match (policy, from) {
-        (Some(policy), _) => super::undo::pod_outcome(from, to, policy),
-        (None, Some(from)) if decide(from, to) == Decision::Unchanged => "unchanged".into(),
-        (None, _) => "recreated".into(),
+    match policy {
+        Some(policy) => super::undo::pod_outcome(from, to, policy),
+        None => kind
+            .facts()
+            .pod_spec_change()
+            .unwrap_or("replaced as its rollout strategy allows")
+            .to_string(),
     }
 }
 
@@ -136,7 +139,7 @@ async fn pod_lines(
                 lines.push(format!(
                     "  batch {}: {pod}{on}: {}",
                     i / budget + 1,
-                    outcome(from, to, policy)
+                    outcome(from, to, policy, kind)
                 ));
             }
             let mut kept: Vec<String> = pods

@@ -162,29 +162,21 @@ fn ports(pod_spec: &Value, args: &ExposeArgs, id: &str) -> Result<Vec<Value>, St
 }
 
 pub async fn run(args: ExposeArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
-    let targets = target::parse(&args.target)?;
-    target::no_jobs(&targets, "expose")?;
-    let [t] = targets.as_slice() else {
-        return Err(UsageError("expose takes one workload (see --help)".into()).into());
-    };
-    let (client, namespace) = target::connect(connection).await?;
-    let object = t.api(&client, &namespace).get(&t.name).await?;
-    let value = serde_json::to_value(&object)?;
-    let id = t.id();
-    let path = t.kind.containers_path(&value);
-    if !path.ends_with(&["template", "spec"]) {
+    let read = super::set::pod_spec::read(&args.target, connection, "expose").await?;
+    let (value, id) = (read.object(), &read.id);
+    if !read.has_pod_template() {
         return Err(UsageError(format!(
             "expose: {id} has no pods of its own (its containers go into other workloads' pods)"
         ))
         .into());
     }
-    let selector = selector(&value, args.selector.as_deref(), &id).map_err(anyhow::Error::msg)?;
-    let ports = ports(target::value_at(&value, path), &args, &id).map_err(anyhow::Error::msg)?;
+    let selector = selector(value, args.selector.as_deref(), id).map_err(anyhow::Error::msg)?;
+    let ports = ports(read.pod_spec(), &args, id).map_err(anyhow::Error::msg)?;
     let labels = match &args.labels {
         Some(given) => pairs("labels", given)?,
-        None => object.metadata.labels.clone().unwrap_or_default(),
+        None => serde_json::from_value(value["metadata"]["labels"].clone()).unwrap_or_default(),
     };
-    let name = args.name.clone().unwrap_or_else(|| t.name.clone());
+    let name = args.name.clone().unwrap_or_else(|| read.target.name.clone());
     let service_type = args
         .service_type
         .to_possible_value()
@@ -192,10 +184,10 @@ pub async fn run(args: ExposeArgs, connection: &ConnectionArgs) -> anyhow::Resul
         .unwrap_or_default();
     let service: Service = serde_json::from_value(json!({
         "apiVersion": "v1", "kind": "Service",
-        "metadata": { "name": name, "namespace": namespace, "labels": labels },
+        "metadata": { "name": name, "namespace": read.namespace, "labels": labels },
         "spec": { "selector": selector, "ports": ports, "type": service_type },
     }))?;
-    let api = Api::<Service>::namespaced(client, &namespace);
+    let api = Api::<Service>::namespaced(read.client.clone(), &read.namespace);
     let id = format!("service/{name}");
     target::create_and_print(&api, service, &id, "exposed", args.dry_run, args.output).await
 }

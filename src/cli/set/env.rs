@@ -340,7 +340,7 @@ pub async fn run(args: EnvArgs, connection: &ConnectionArgs) -> anyhow::Result<(
     if !args.list && args.from.is_none() && changes.set.is_empty() && changes.remove.is_empty() {
         return Err(UsageError("set env: give KEY=VALUE, KEY-, --from or --list (see --help)".into()).into());
     }
-    let read = pod_spec::read(&args.target, connection, "set env").await?;
+    let read = pod_spec::read(std::slice::from_ref(&args.target), connection, "set env").await?;
     if let Some(from) = &args.from {
         let mut sourced = from_source(&read, from, &args.keys).await?;
         sourced.append(&mut changes.set);

@@ -88,7 +88,7 @@ fn apply(spec: &mut Value, images: &[(String, String)]) -> Result<bool, String> 
 
 pub async fn run(args: ImageArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
     let images = pairs(&args.images)?;
-    let read = pod_spec::read(&args.target, connection, "set image").await?;
+    let read = pod_spec::read(std::slice::from_ref(&args.target), connection, "set image").await?;
     let mut spec = read.pod_spec().clone();
     apply(&mut spec, &images).map_err(|e| anyhow::anyhow!("{}: {e}; nothing was changed", read.id))?;
     read.write(&spec, "image", args.dry_run, args.output).await

@@ -1,5 +1,5 @@
 //! What the `set` verbs that change a workload's pod spec share (`set image`, `set env`,
-//! `set resources`, `set serviceaccount`): read the object, find its pod spec where its
+//! `set resources`, `set serviceaccount`; `expose` reads with it too): read the object, find its pod spec where its
 //! kind keeps it (a UnitedDeployment's in its subset template), send what changed, and
 //! say what that does to the pods.
 //!
@@ -30,12 +30,12 @@ pub struct Read {
     path: Path,
 }
 
-/// Reads the one workload `word` names for `verb` (not a job: its template is not rolled
-/// out).
-pub async fn read(word: &str, connection: &ConnectionArgs, verb: &str) -> anyhow::Result<Read> {
-    let targets = target::parse(std::slice::from_ref(&word.to_string()))?;
+/// Reads the one workload `words` name (`TYPE/NAME` or `TYPE NAME`) for `verb` (not a
+/// job: its template is not rolled out).
+pub async fn read(words: &[String], connection: &ConnectionArgs, verb: &str) -> anyhow::Result<Read> {
+    let targets = target::parse(words)?;
     target::no_jobs(&targets, verb)?;
-    let Some(t) = targets.into_iter().next() else {
+    let Ok([t]) = <[Target; 1]>::try_from(targets) else {
         return Err(UsageError(format!("{verb} takes one workload (see --help)")).into());
     };
     let (client, namespace) = target::connect(connection).await?;
@@ -56,6 +56,11 @@ pub async fn read(word: &str, connection: &ConnectionArgs, verb: &str) -> anyhow
 }
 
 impl Read {
+    /// The object as read, as JSON.
+    pub fn object(&self) -> &Value {
+        &self.value
+    }
+
     /// Its kind as the API names it (`CloneSet`).
     pub fn kind_name(&self) -> &str {
         self.value["kind"].as_str().unwrap_or_default()

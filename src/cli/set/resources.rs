@@ -114,7 +114,7 @@ pub async fn run(args: ResourcesArgs, connection: &ConnectionArgs) -> anyhow::Re
     if limits.is_empty() && requests.is_empty() {
         return Err(UsageError("set resources: give --limits or --requests (see --help)".into()).into());
     }
-    let read = pod_spec::read(&args.target, connection, "set resources").await?;
+    let read = pod_spec::read(std::slice::from_ref(&args.target), connection, "set resources").await?;
     let mut spec = read.pod_spec().clone();
     for container in
         pod_spec::choose(&mut spec, &args.containers).map_err(|e| anyhow::anyhow!("{}: {e}", read.id))?

@@ -34,7 +34,12 @@ pub struct ServiceAccountArgs {
 }
 
 pub async fn run(args: ServiceAccountArgs, connection: &ConnectionArgs) -> anyhow::Result<()> {
-    let read = pod_spec::read(&args.target, connection, "set serviceaccount").await?;
+    let read = pod_spec::read(
+        std::slice::from_ref(&args.target),
+        connection,
+        "set serviceaccount",
+    )
+    .await?;
     if !read.has_pod_template() {
         return Err(UsageError(format!(
             "set serviceaccount: {} has no pod template of its own (its containers go into other workloads' pods)",
