@@ -1,46 +1,176 @@
 //! `diff -f`: what applying a manifest would do, checked against what the controller then
-//! does. The guestbook example (5 pods, partition 2, maxUnavailable 2, in place) goes from
-//! v1 to v2: the diff names the three pods that update, in two batches of the budget, and
-//! the two kept; then the manifest is applied and an independent watcher sees the same
-//! pods go into their update in that order and batches, and the kept ones stay.
+//! does, on the examples of the kinds that update pods through a partition.
+//!
+//! - CloneSet (the guestbook example: 5 pods, partition 2, maxUnavailable 2, in place), v1
+//!   to v2: the diff names the three pods that update, in two batches of the budget, and
+//!   the two kept; an independent watcher then sees the same pods go into their update in
+//!   that order and batches, and the kept ones stay. Then replicas 3 with partition 0: the
+//!   diff names the two old pods the scale-in deletes, and they are the ones that go.
+//! - Advanced StatefulSet (its example: 4 pods, partition 1, maxUnavailable 2): ordinals 3
+//!   and 2, then 1, ordinal 0 kept; then replicas 2 deletes ordinals 3 and 2.
+//! - Advanced DaemonSet (its example, on three nodes of the test's own): one node at a
+//!   time, named with its node, one node kept by the partition.
 mod support;
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use kubectl_kruise::api::cloneset::CloneSet;
+use k8s_openapi::api::core::v1::Pod;
+use kube::ResourceExt;
+use kube::api::ListParams;
 use serde_json::{Value, json};
 use support::clonesets::wait_settled;
 use support::controller::{PodWatcher, RunningController};
 use support::manifests::{apply, documents};
-use support::{TestNamespace, kruise_in};
+use support::nodes::TestNodes;
+use support::{TestNamespace, kruise_in, wait_for};
 
-const EXAMPLE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/examples/01-cloneset-guestbook-inplace.yaml"
-);
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name)
+}
 
-#[tokio::test]
-async fn diff_lists_the_pods_the_controller_then_updates_in_its_order_and_batches() {
-    let ns = TestNamespace::create("diff").await;
-    let controller = RunningController::start(&ns);
-    let docs = documents(Path::new(EXAMPLE));
-    for doc in &docs {
-        apply(&ns, doc)
+/// What `diff -f` said of one workload.
+#[derive(Debug, Default)]
+struct Said {
+    batches: Vec<BTreeSet<String>>,
+    outcomes: BTreeSet<String>,
+    nodes: BTreeSet<String>,
+    kept: BTreeSet<String>,
+    updated: BTreeSet<String>,
+    deleted: BTreeSet<String>,
+}
+
+fn names(list: &str) -> BTreeSet<String> {
+    list.split(", ").map(str::to_string).collect()
+}
+
+/// Reads the pod lines of `diff -f`'s output.
+fn said(out: &str) -> Said {
+    let mut said = Said::default();
+    for line in out.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("batch ") {
+            let (n, rest) = rest.split_once(": ").expect("batch N: POD: OUTCOME");
+            let (pod, outcome) = rest.split_once(": ").expect("POD: OUTCOME");
+            let n: usize = n.parse().expect("batch number");
+            if said.batches.len() < n {
+                said.batches.resize(n, BTreeSet::new());
+            }
+            let (pod, node) = pod.split_once(" on ").unwrap_or((pod, ""));
+            said.batches[n - 1].insert(pod.to_string());
+            said.nodes.insert(node.to_string());
+            said.outcomes.insert(outcome.to_string());
+        } else if let Some(rest) = line.strip_prefix("kept (partition ") {
+            said.kept = names(rest.split_once("): ").expect("kept list").1);
+        } else if let Some(rest) = line.strip_prefix("already updated: ") {
+            said.updated = names(rest);
+        } else if line.contains("pods deleted, in the controller's scale-in order") {
+            said.deleted = names(line.split_once("): ").expect("deleted list").1);
+        }
+    }
+    said
+}
+
+/// `diff -f` of `docs` (written to a file): exit code and stdout.
+async fn diff(ns: &TestNamespace, docs: &[Value]) -> (i32, String) {
+    let file = std::env::temp_dir().join(format!("kruise-diff-{}.yaml", ns.name));
+    let text: Vec<String> = docs
+        .iter()
+        .map(|d| serde_json::to_string(d).expect("json"))
+        .collect();
+    std::fs::write(&file, text.join("\n---\n")).expect("manifest");
+    let (code, out, err) = kruise_in(ns, &["diff", "-f", &file.display().to_string()]).await;
+    let _ = std::fs::remove_file(&file);
+    assert!(code == 0 || code == 1, "exit {code}: {err}");
+    (code, out)
+}
+
+/// `docs` with `edit` applied to the document of `kind`.
+fn edited(docs: &[Value], kind: &str, edit: impl Fn(&mut Value)) -> Vec<Value> {
+    docs.iter()
+        .map(|doc| {
+            let mut doc = doc.clone();
+            if doc["kind"] == kind {
+                edit(&mut doc);
+            }
+            doc
+        })
+        .collect()
+}
+
+async fn apply_all(ns: &TestNamespace, docs: &[Value]) {
+    for doc in docs {
+        apply(ns, doc)
             .await
             .unwrap_or_else(|e| panic!("{}: {e}", doc["kind"]));
     }
+}
+
+/// The watcher saw the pods enter their update (readiness gate False) batch by batch, as
+/// the diff said: the first `len(batch 1)` of them are batch 1, and so on.
+fn assert_batches_seen(said: &Said, watcher: &PodWatcher) {
+    let order = watcher.first_seen(|v| v.gate.as_deref() == Some("False"));
+    let mut seen = order.iter();
+    for (i, batch) in said.batches.iter().enumerate() {
+        let got: BTreeSet<String> = seen.by_ref().take(batch.len()).cloned().collect();
+        assert_eq!(&got, batch, "batch {}\n{}", i + 1, watcher.timeline());
+    }
+    assert_eq!(
+        seen.next(),
+        None,
+        "no pod beyond the diff's\n{}",
+        watcher.timeline()
+    );
+}
+
+/// The live pods with `label`, not terminating.
+async fn live_pods(ns: &TestNamespace, label: &str) -> Vec<Pod> {
+    let mut pods = ns
+        .api::<Pod>()
+        .list(&ListParams::default().labels(label))
+        .await
+        .expect("pods")
+        .items;
+    pods.retain(|p| p.metadata.deletion_timestamp.is_none());
+    pods
+}
+
+/// Waits until the pods with `label` are exactly `names`, all Ready, running `image`.
+async fn wait_pods(ns: &TestNamespace, label: &str, names: &BTreeSet<String>, image: &str) -> Vec<Pod> {
+    let what = format!("pods {label} = {names:?}, ready on {image}");
+    wait_for(&what, Duration::from_secs(120), || async {
+        let pods = live_pods(ns, label).await;
+        let have: BTreeSet<String> = pods.iter().map(|p| p.name_any()).collect();
+        let views: Vec<_> = pods.iter().map(support::controller::PodView::of).collect();
+        let settled = views.iter().all(|v| v.ready && v.image == image);
+        match have == *names && settled {
+            true => Ok(pods),
+            false => Err(format!("{have:?} {views:?}")),
+        }
+    })
+    .await
+}
+
+fn revision_of(pod: &Pod) -> String {
+    pod.labels()
+        .get("controller-revision-hash")
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_cloneset_diff_names_the_pods_its_controller_updates_and_deletes() {
+    let ns = TestNamespace::create("diff").await;
+    let controller = RunningController::start(&ns);
+    let path = example("01-cloneset-guestbook-inplace.yaml");
+    let docs = documents(&path);
+    apply_all(&ns, &docs).await;
     let name = "guestbook-inplace";
     wait_settled(&ns, name, 5, 5, &controller).await;
     // Applied again now that the run's defaulting webhook is surely registered (the first
     // apply may have come before it): a diff of the same manifest is then no change.
-    for doc in &docs {
-        apply(&ns, doc)
-            .await
-            .unwrap_or_else(|e| panic!("{}: {e}", doc["kind"]));
-    }
-
-    let (code, out, err) = kruise_in(&ns, &["diff", "-f", EXAMPLE]).await;
+    apply_all(&ns, &docs).await;
+    let (code, out, err) = kruise_in(&ns, &["diff", "-f", &path.display().to_string()]).await;
     assert_eq!(
         (code, out.trim()),
         (0, "clonesets.apps.kruise.io/guestbook-inplace: no change"),
@@ -51,94 +181,240 @@ async fn diff_lists_the_pods_the_controller_then_updates_in_its_order_and_batche
         "{err}"
     );
 
-    let v2: Vec<Value> = docs
-        .iter()
-        .map(|doc| {
-            let mut doc = doc.clone();
-            if doc["kind"] == "CloneSet" {
-                doc["spec"]["template"]["spec"]["containers"][0]["image"] = json!("openkruise/guestbook:v2");
-            }
-            doc
-        })
-        .collect();
-    let file = std::env::temp_dir().join(format!("kruise-diff-{}.yaml", ns.name));
-    let text: Vec<String> = v2
-        .iter()
-        .map(|d| serde_json::to_string(d).expect("json"))
-        .collect();
-    std::fs::write(&file, text.join("\n---\n")).expect("manifest");
-    let (code, out, err) = kruise_in(&ns, &["diff", "-f", &file.display().to_string()]).await;
-    assert_eq!(code, 1, "a change is exit 1: {err}");
+    let v2 = edited(&docs, "CloneSet", |doc| {
+        doc["spec"]["template"]["spec"]["containers"][0]["image"] = json!("openkruise/guestbook:v2");
+    });
+    let (code, out) = diff(&ns, &v2).await;
+    assert_eq!(code, 1, "a change is exit 1");
     let changed = |sign: char, text: &str| out.lines().any(|l| l.starts_with(sign) && l.contains(text));
     assert!(
         changed('-', "image: openkruise/guestbook:v1") && changed('+', "image: openkruise/guestbook:v2"),
         "{out}"
     );
-    let batch = |n: usize| -> BTreeSet<String> {
-        out.lines()
-            .filter_map(|l| l.trim().strip_prefix(&format!("batch {n}: ")))
-            .map(|rest| {
-                let (pod, outcome) = rest.split_once(": ").expect("POD: OUTCOME");
-                assert_eq!(outcome, "in place (guestbook=openkruise/guestbook:v2)", "{out}");
-                pod.to_string()
-            })
-            .collect()
-    };
-    let (first, second) = (batch(1), batch(2));
-    assert_eq!((first.len(), second.len()), (2, 1), "{out}");
-    let kept: BTreeSet<String> = out
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("kept (partition 2): "))
-        .expect("kept pods")
-        .split(", ")
-        .map(str::to_string)
-        .collect();
-    assert_eq!(kept.len(), 2, "{out}");
+    let plan = said(&out);
+    let sizes: Vec<usize> = plan.batches.iter().map(BTreeSet::len).collect();
+    assert_eq!((sizes, plan.kept.len()), (vec![2, 1], 2), "{out}");
+    assert_eq!(
+        plan.outcomes,
+        BTreeSet::from(["in place (guestbook=openkruise/guestbook:v2)".to_string()]),
+        "{out}"
+    );
 
     let watcher = PodWatcher::start(&ns);
-    for doc in &v2 {
-        apply(&ns, doc)
-            .await
-            .unwrap_or_else(|e| panic!("{}: {e}", doc["kind"]));
-    }
-    let set: CloneSet = wait_settled(&ns, name, 5, 3, &controller).await;
-    let order = watcher.first_seen(|v| v.gate.as_deref() == Some("False"));
-    assert_eq!(order.len(), 3, "{}", watcher.timeline());
-    assert_eq!(
-        order[..2].iter().cloned().collect::<BTreeSet<_>>(),
-        first,
-        "{}",
-        watcher.timeline()
-    );
-    assert_eq!(
-        BTreeSet::from([order[2].clone()]),
-        second,
-        "{}",
-        watcher.timeline()
-    );
+    apply_all(&ns, &v2).await;
+    let set = wait_settled(&ns, name, 5, 3, &controller).await;
+    assert_batches_seen(&plan, &watcher);
     let update = set
         .status
         .and_then(|s| s.update_revision)
         .expect("update revision");
-    let pods = ns
-        .api::<k8s_openapi::api::core::v1::Pod>()
-        .list(&kube::api::ListParams::default().labels("app.kubernetes.io/name=guestbook-inplace"))
-        .await
-        .expect("pods");
-    for pod in pods.items {
-        let pod_name = pod.metadata.name.clone().unwrap_or_default();
-        let revision = pod
-            .metadata
-            .labels
-            .as_ref()
-            .and_then(|l| l.get("controller-revision-hash"))
-            .cloned();
+    let label = "app.kubernetes.io/name=guestbook-inplace";
+    for pod in live_pods(&ns, label).await {
+        let pod_name = pod.name_any();
         assert_eq!(
-            revision.as_deref() == Some(update.as_str()),
-            !kept.contains(&pod_name),
+            revision_of(&pod) == update,
+            !plan.kept.contains(&pod_name),
             "{pod_name}"
         );
     }
-    let _ = std::fs::remove_file(&file);
+
+    // Scale in to 3 with the partition gone: the two old pods go, the updated ones stay.
+    let v3 = edited(&v2, "CloneSet", |doc| {
+        doc["spec"]["replicas"] = json!(3);
+        doc["spec"]["updateStrategy"]["partition"] = json!(0);
+    });
+    let (code, out) = diff(&ns, &v3).await;
+    assert_eq!(code, 1);
+    let shrink = said(&out);
+    assert!(shrink.batches.is_empty(), "{out}");
+    assert_eq!((&shrink.deleted, shrink.updated.len()), (&plan.kept, 3), "{out}");
+    apply_all(&ns, &v3).await;
+    wait_settled(&ns, name, 3, 3, &controller).await;
+    let left: BTreeSet<String> = live_pods(&ns, label).await.iter().map(|p| p.name_any()).collect();
+    assert_eq!(left, shrink.updated);
     assert_eq!(controller.stop(), 0);
+}
+
+#[tokio::test]
+async fn an_advanced_statefulset_diff_names_its_ordinals_in_the_controllers_batches() {
+    let ns = TestNamespace::create("diff-asts").await;
+    let controller = RunningController::start(&ns);
+    let docs = documents(&example("advanced-statefulset.yaml"));
+    apply_all(&ns, &docs).await;
+    let label = "app=web-asts";
+    let all: BTreeSet<String> = (0..4).map(|i| format!("web-asts-{i}")).collect();
+    wait_pods(&ns, label, &all, "nginx:1.25").await;
+
+    let v2 = edited(&docs, "StatefulSet", |doc| {
+        doc["spec"]["template"]["spec"]["containers"][0]["image"] = json!("nginx:1.26");
+    });
+    let (code, out) = diff(&ns, &v2).await;
+    assert_eq!(code, 1);
+    let plan = said(&out);
+    let set = |names: &[&str]| -> BTreeSet<String> { names.iter().map(|n| n.to_string()).collect() };
+    assert_eq!(
+        (&plan.batches, &plan.kept),
+        (
+            &vec![set(&["web-asts-3", "web-asts-2"]), set(&["web-asts-1"])],
+            &set(&["web-asts-0"])
+        ),
+        "{out}"
+    );
+    assert_eq!(plan.outcomes, set(&["in place (nginx=nginx:1.26)"]), "{out}");
+    let before: Vec<(String, String)> = live_pods(&ns, label)
+        .await
+        .iter()
+        .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
+        .collect();
+
+    let watcher = PodWatcher::start(&ns);
+    apply_all(&ns, &v2).await;
+    let what = "web-asts-1..3 on nginx:1.26, web-asts-0 on nginx:1.25";
+    wait_for(what, Duration::from_secs(120), || async {
+        let pods = live_pods(&ns, label).await;
+        let views: Vec<(String, support::controller::PodView)> = pods
+            .iter()
+            .map(|p| (p.name_any(), support::controller::PodView::of(p)))
+            .collect();
+        let done = views.len() == 4
+            && views.iter().all(|(name, v)| {
+                let image = if name == "web-asts-0" {
+                    "nginx:1.25"
+                } else {
+                    "nginx:1.26"
+                };
+                v.ready && v.image == image
+            });
+        match done {
+            true => Ok(()),
+            false => Err(format!("{views:?}\n{}", controller.log_tail())),
+        }
+    })
+    .await;
+    assert_batches_seen(&plan, &watcher);
+    let after: Vec<(String, String)> = live_pods(&ns, label)
+        .await
+        .iter()
+        .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
+        .collect();
+    assert_eq!(after, before, "in place: every pod kept");
+
+    let v3 = edited(&v2, "StatefulSet", |doc| doc["spec"]["replicas"] = json!(2));
+    let (code, out) = diff(&ns, &v3).await;
+    assert_eq!(code, 1);
+    let shrink = said(&out);
+    assert!(shrink.batches.is_empty(), "{out}");
+    assert_eq!(shrink.deleted, set(&["web-asts-3", "web-asts-2"]), "{out}");
+    assert!(
+        out.contains("scale-in order (replicas 4 -> 2): web-asts-3, web-asts-2"),
+        "highest ordinal first: {out}"
+    );
+    apply_all(&ns, &v3).await;
+    let what = "web-asts-0 and -1 only";
+    wait_for(what, Duration::from_secs(90), || async {
+        let have: BTreeSet<String> = live_pods(&ns, label).await.iter().map(|p| p.name_any()).collect();
+        match have == set(&["web-asts-0", "web-asts-1"]) {
+            true => Ok(()),
+            false => Err(format!("{have:?}")),
+        }
+    })
+    .await;
+    assert_eq!(controller.stop(), 0);
+}
+
+#[tokio::test]
+async fn an_advanced_daemonset_diff_names_its_nodes_one_batch_at_a_time() {
+    let ns = TestNamespace::create("diff-ads").await;
+    let nodes = TestNodes::create(&ns, 3).await;
+    let controller = RunningController::start(&ns);
+    // The example, placed on this test's own nodes (other tests add and remove theirs).
+    let pinned = edited(
+        &documents(&example("advanced-daemonset.yaml")),
+        "DaemonSet",
+        |doc| {
+            let spec = &mut doc["spec"]["template"]["spec"];
+            spec["nodeSelector"] = json!({ "ds-test": ns.name });
+            spec["tolerations"] = json!([support::nodes::toleration()]);
+        },
+    );
+    apply_all(&ns, &pinned).await;
+    let label = "app=node-agent";
+    let what = "a ready pod on each of the 3 nodes";
+    let first: BTreeSet<String> = wait_for(what, Duration::from_secs(120), || async {
+        let pods = live_pods(&ns, label).await;
+        let ready = pods
+            .iter()
+            .filter(|p| support::controller::PodView::of(p).ready)
+            .count();
+        match (pods.len(), ready) {
+            (3, 3) => Ok(pods.iter().map(|p| p.name_any()).collect()),
+            _ => Err(format!(
+                "{} pods, {ready} ready\n{}",
+                pods.len(),
+                controller.log_tail()
+            )),
+        }
+    })
+    .await;
+    // Again, now that the run's defaulting webhook is surely registered: the diff below is
+    // then the image alone.
+    apply_all(&ns, &pinned).await;
+    // Available (minReadySeconds 5) before the update: the budget then lets one node
+    // through at a time, as the diff's batches say (a pod already unavailable is updated
+    // at once, outside the budget, as upstream does).
+    let api = support::kruise_api(&ns, "DaemonSet", "v1alpha1");
+    wait_for("3 nodes available", Duration::from_secs(60), || async {
+        let set = api.get("node-agent").await.map_err(|e| e.to_string())?;
+        match set.data["status"]["numberAvailable"] == 3 {
+            true => Ok(()),
+            false => Err(set.data["status"].to_string()),
+        }
+    })
+    .await;
+
+    let v2 = edited(&pinned, "DaemonSet", |doc| {
+        doc["spec"]["template"]["spec"]["containers"][0]["image"] = json!("busybox:1.37");
+    });
+    let (code, out) = diff(&ns, &v2).await;
+    assert_eq!(code, 1);
+    let plan = said(&out);
+    let sizes: Vec<usize> = plan.batches.iter().map(BTreeSet::len).collect();
+    assert_eq!((sizes, plan.kept.len()), (vec![1, 1], 1), "{out}");
+    let node_names: BTreeSet<String> = (0..3).map(|i| nodes.name(i)).collect();
+    assert!(
+        plan.nodes.is_subset(&node_names) && plan.nodes.len() == 2,
+        "{out}"
+    );
+    assert_eq!(
+        plan.outcomes,
+        BTreeSet::from(["in place (agent=busybox:1.37)".to_string()]),
+        "{out}"
+    );
+
+    let watcher = PodWatcher::start(&ns);
+    apply_all(&ns, &v2).await;
+    let updated: BTreeSet<String> = plan.batches.iter().flatten().cloned().collect();
+    let what = "the two pods the diff named on busybox:1.37, the kept one on 1.36";
+    wait_for(what, Duration::from_secs(120), || async {
+        let pods = live_pods(&ns, label).await;
+        let done = pods.len() == 3
+            && pods.iter().all(|p| {
+                let v = support::controller::PodView::of(p);
+                let image = match updated.contains(&p.name_any()) {
+                    true => "busybox:1.37",
+                    false => "busybox:1.36",
+                };
+                v.ready && v.image == image
+            });
+        match done {
+            true => Ok(()),
+            false => Err(format!("{}\n{}", watcher.timeline(), controller.log_tail())),
+        }
+    })
+    .await;
+    assert_batches_seen(&plan, &watcher);
+    let left: BTreeSet<String> = live_pods(&ns, label).await.iter().map(|p| p.name_any()).collect();
+    assert_eq!(left, first, "in place: the same pods");
+    assert_eq!(controller.stop(), 0);
+    nodes.remove_all(3).await;
 }

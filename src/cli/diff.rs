@@ -1,9 +1,12 @@
 //! `kubectl kruise diff -f FILE`: what applying a manifest would do. For each workload in
 //! it: its pods, in the controller's order and batches (the kind's own preview through its
-//! planner, as `set partition` shows), each kept, updated in place or recreated (the
-//! in-place engine's rule under the kind's update policy), and the pods created or deleted
-//! by a replica change; then the object as the server would store it, as a unified diff
-//! against the live one (a server-side apply, dry run, with `--force-conflicts`'s force).
+//! planner, as `set partition` shows; the first batch takes the pods unavailable now, which
+//! cost none of the budget, then each batch the budget), each updated in place or
+//! recreated (the in-place engine's rule under the kind's update policy), already updated
+//! or held by the partition; the pods a replica change creates or deletes (which ones, in
+//! its scale-in order, through the kind's planner where it has that preview); then the
+//! object as the server would store it, as a unified diff against the live one (a
+//! server-side apply, dry run, with `--force-conflicts`'s force).
 //! Exit codes are kubectl diff's: 0 nothing would change, 1 something would, 2 an error.
 //!
 //! Invariants: nothing is written (every request is a read or a dry run); a document of a
@@ -13,7 +16,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use k8s_openapi::api::core::v1::PodTemplateSpec;
+use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec};
 use kube::ResourceExt;
 use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::Value;
@@ -22,12 +25,16 @@ use super::connection::ConnectionArgs;
 use super::kinds::Kind;
 use super::status::ExitWith;
 use super::target;
+use crate::runtime::template_defaults;
+use crate::workloads::common::availability;
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads and the built-in deployment, statefulset, daemonset; for
 each, the pods its controller would update next (kept, in place or recreated, batch by
-batch, in the controller's order) and the server-side diff of the object. Other documents
-are named and skipped. Exit 0: no change; 1: a change; 2: an error (kubectl diff's codes).
+batch, in the controller's order; a pod not available now goes in the first batch), the
+pods a scale-in deletes (cloneset, asts: which ones, in order) and the server-side diff of
+the object. Other documents are named and skipped. Exit 0: no change; 1: a change; 2: an
+error (kubectl diff's codes).
 
 Examples:
   kubectl kruise diff -f examples/01-cloneset-guestbook-inplace.yaml
@@ -74,24 +81,6 @@ fn object_diff(live: Option<&Value>, applied: &Value, id: &str) -> anyhow::Resul
         .to_string())
 }
 
-/// What moving a pod from `from` to `to` does under `policy`; for a kind with no in-place
-/// policy, what its facts say a pod spec change does (as `set env` says it).
-fn outcome(
-    from: Option<&PodTemplateSpec>,
-    to: &PodTemplateSpec,
-    policy: Option<crate::api::common::PodUpdatePolicy>,
-    kind: Kind,
-) -> String {
-    match policy {
-        Some(policy) => super::undo::pod_outcome(from, to, policy),
-        None => kind
-            .facts()
-            .pod_spec_change()
-            .unwrap_or("replaced as its rollout strategy allows")
-            .to_string(),
-    }
-}
-
 /// The lines about `applied`'s pods: who updates, in which batch, to what; who is kept;
 /// what a replica change creates or deletes. Empty when no pod would change.
 async fn pod_lines(
@@ -107,47 +96,90 @@ async fn pod_lines(
     let mut lines = Vec::new();
     let path = kind.containers_path(applied);
     let template_path = &path[..path.len().saturating_sub(1)];
+    // Defaulted as the revisions are (OpenKruise's webhook defaults), so the in-place rule
+    // compares what the controller will: a default filled in is no change.
     let template_of = |object: &Value| -> PodTemplateSpec {
-        serde_json::from_value(target::value_at(object, template_path).clone()).unwrap_or_default()
+        let template = template_defaults::defaulted(target::value_at(object, template_path));
+        serde_json::from_value(template).unwrap_or_default()
     };
     let (old_template, new_template) = (template_of(&live), template_of(applied));
     let changed = target::value_at(&live, template_path) != target::value_at(applied, template_path);
     let (old_replicas, new_replicas) = (kind.numbers(&live).replicas, kind.numbers(applied).replicas);
     let steps = facts.step(applied, id).transpose().map_err(anyhow::Error::msg)?;
     let old_steps = facts.step(&live, id).transpose().map_err(anyhow::Error::msg)?;
-    match (steps, old_steps) {
-        (Some(new), Some(old)) if changed || new.partition != old.partition => {
-            let pods = super::partition::owned_pods(client, namespace, kind, &live).await?;
-            let update = match changed {
-                true => NEW_REVISION.to_string(),
-                false => new.update_revision.clone(),
-            };
+    let update = match (&steps, changed) {
+        (_, true) => NEW_REVISION.to_string(),
+        (Some(new), false) => new.update_revision.clone(),
+        (None, false) => String::new(),
+    };
+    let moves =
+        matches!((&steps, &old_steps), (Some(new), Some(old)) if changed || new.partition != old.partition);
+    let shrinks = new_replicas < old_replicas;
+    let mut pods = match moves || shrinks {
+        true => super::partition::owned_pods(client, namespace, kind, &live).await?,
+        false => Vec::new(),
+    };
+    // The controller scales in before it updates: the pods it deletes take no update.
+    let deleted = match shrinks {
+        true => super::partition::scale_in_of(kind, applied, &update, &pods)?,
+        false => None,
+    };
+    if let Some(deleted) = &deleted {
+        pods.retain(|p| !deleted.contains(&p.name_any()));
+    }
+    match (steps, moves) {
+        (Some(new), true) => {
             let order =
                 super::partition::preview_of(client, kind, applied, &update, &pods, new.partition).await?;
             let revisions = super::history::revisions(client, namespace, kind, live_object).await?;
-            let policy = facts.pod_update_policy(applied, id).map_err(anyhow::Error::msg)?;
+            // A pod's label names its revision by hash where the kind's revision names are
+            // `<name>-<hash>` (an Advanced DaemonSet).
+            let revision_of = |pod: &Pod| {
+                pod.labels()
+                    .get(crate::runtime::revision::REVISION_LABEL)
+                    .map(|label| facts.revision_name(&live_object.name_any(), label))
+            };
+            let now = k8s_openapi::jiff::Timestamp::now();
+            let available = |pod: &Pod| availability::is_available(pod, new.min_ready_seconds, now);
+            let named = |name: &str| pods.iter().find(|p| p.name_any() == name);
+            let in_order: Vec<bool> = order
+                .iter()
+                .map(|(pod, _)| named(pod).is_some_and(available))
+                .collect();
+            let down_elsewhere = pods
+                .iter()
+                .filter(|p| !order.iter().any(|(pod, _)| *pod == p.name_any()) && !available(p))
+                .count();
             let budget = usize::try_from(new.budget.max(1)).unwrap_or(1);
-            for (i, (pod, node)) in order.iter().enumerate() {
-                let from = pods
-                    .iter()
-                    .find(|p| p.name_any() == *pod)
-                    .and_then(|p| p.labels().get(crate::runtime::revision::REVISION_LABEL).cloned())
-                    .and_then(|label| revisions.iter().find(|r| r.name == label))
+            let batches = batch_numbers(&in_order, budget, down_elsewhere);
+            let mut batch_lines: Vec<(usize, String)> = Vec::new();
+            for ((pod, node), batch) in order.iter().zip(batches) {
+                let from = named(pod)
+                    .and_then(revision_of)
+                    .and_then(|name| revisions.iter().find(|r| r.name == name))
                     .map(|r| &r.template);
                 let on = node.as_ref().map(|n| format!(" on {n}")).unwrap_or_default();
                 let to = if changed { &new_template } else { &old_template };
-                lines.push(format!(
-                    "  batch {}: {pod}{on}: {}",
-                    i / budget + 1,
-                    outcome(from, to, policy, kind)
-                ));
+                let outcome = super::undo::pod_outcome(from, to, new.policy);
+                batch_lines.push((batch, format!("  batch {batch}: {pod}{on}: {outcome}")));
             }
-            let mut kept: Vec<String> = pods
+            batch_lines.sort_by_key(|(batch, _)| *batch);
+            lines.extend(batch_lines.into_iter().map(|(_, line)| line));
+            let (mut done, mut kept) = (Vec::new(), Vec::new());
+            for pod in pods
                 .iter()
-                .map(|p| p.name_any())
-                .filter(|name| !order.iter().any(|(pod, _)| pod == name))
-                .collect();
+                .filter(|p| !order.iter().any(|(pod, _)| *pod == p.name_any()))
+            {
+                match !changed && revision_of(pod).as_deref() == Some(update.as_str()) {
+                    true => done.push(pod.name_any()),
+                    false => kept.push(pod.name_any()),
+                }
+            }
+            done.sort();
             kept.sort();
+            if !done.is_empty() {
+                lines.push(format!("  already updated: {}", done.join(", ")));
+            }
             if !kept.is_empty() {
                 lines.push(format!(
                     "  kept (partition {}): {}",
@@ -161,17 +193,53 @@ async fn pod_lines(
         }
         _ => {}
     }
-    match new_replicas.cmp(&old_replicas) {
-        std::cmp::Ordering::Greater => {
-            lines.push(format!("  {} pods created (replicas {old_replicas} -> {new_replicas})", new_replicas - old_replicas))
-        }
-        std::cmp::Ordering::Less => lines.push(format!(
-            "  {} pods deleted, in the controller's scale-in order (replicas {old_replicas} -> {new_replicas})",
+    let change = format!("replicas {old_replicas} -> {new_replicas}");
+    match (new_replicas.cmp(&old_replicas), deleted) {
+        (std::cmp::Ordering::Greater, _) => lines.push(format!(
+            "  {} pods created ({change})",
+            new_replicas - old_replicas
+        )),
+        (std::cmp::Ordering::Less, Some(deleted)) => lines.push(format!(
+            "  {} pods deleted, in the controller's scale-in order ({change}): {}",
+            deleted.len(),
+            deleted.join(", ")
+        )),
+        (std::cmp::Ordering::Less, None) => lines.push(format!(
+            "  {} pods deleted ({change})",
             old_replicas - new_replicas
         )),
-        std::cmp::Ordering::Equal => {}
+        (std::cmp::Ordering::Equal, _) => {}
     }
     Ok(lines)
+}
+
+/// The batch (from 1) of each pod of an update order, given which are `available` now: the
+/// first batch takes every pod unavailable now (updating it costs none of the budget, in
+/// each kind's planner) and the available ones the budget has room for beside the
+/// `down_elsewhere` pods of the workload already unavailable; each later batch takes
+/// `budget` pods, those before it having come back.
+fn batch_numbers(available: &[bool], budget: usize, down_elsewhere: usize) -> Vec<usize> {
+    let budget = budget.max(1);
+    let mut room = budget.saturating_sub(down_elsewhere);
+    let mut later = 0usize;
+    let mut numbers: Vec<usize> = available
+        .iter()
+        .map(|available| match (available, room) {
+            (false, _) => 1,
+            (true, 1..) => {
+                room -= 1;
+                1
+            }
+            (true, 0) => {
+                later += 1;
+                2 + (later - 1) / budget
+            }
+        })
+        .collect();
+    if !numbers.contains(&1) {
+        numbers.iter_mut().for_each(|n| *n -= 1);
+    }
+    numbers
 }
 
 /// The documents of `file` (`-`: stdin).
@@ -271,5 +339,27 @@ mod tests {
         let diff = object_diff(Some(&live), &applied, "web").expect("diff");
         assert!(diff.contains("-  replicas: 3\n+  replicas: 5"), "{diff}");
         assert!(diff.starts_with("--- web (live)\n+++ web (applied)"), "{diff}");
+    }
+
+    #[test]
+    fn batches_take_the_budget_and_pods_down_now_go_first() {
+        let all_up = [true; 5];
+        assert_eq!(batch_numbers(&all_up, 2, 0), [1, 1, 2, 2, 3]);
+        assert_eq!(
+            batch_numbers(&all_up, 2, 1),
+            [1, 2, 2, 3, 3],
+            "one down elsewhere"
+        );
+        assert_eq!(
+            batch_numbers(&all_up, 1, 1),
+            [1, 2, 3, 4, 5],
+            "no room now: renumbered"
+        );
+        assert_eq!(
+            batch_numbers(&[true, false, true, false], 1, 0),
+            [1, 1, 2, 1],
+            "a pod down now goes at once, outside the budget"
+        );
+        assert_eq!(batch_numbers(&[], 3, 0), Vec::<usize>::new());
     }
 }

@@ -253,6 +253,21 @@ pub(crate) async fn preview_of(
         .map(Option::unwrap_or_default)
 }
 
+/// The pods of `pods` that `object` deletes to come down to its replicas, in its
+/// controller's order, through the kind's own preview (None for a kind with none).
+pub(crate) fn scale_in_of(
+    kind: Kind,
+    object: &Value,
+    update: &str,
+    pods: &[Pod],
+) -> anyhow::Result<Option<Vec<String>>> {
+    let listed = Listed { pods, nodes: &[] };
+    kind.facts()
+        .scale_in_preview(object, &id_of(kind, object), update, &listed, Timestamp::now())
+        .transpose()
+        .map_err(anyhow::Error::msg)
+}
+
 /// The pods in `namespace` that `selector` matches and whose controller has `uid`.
 async fn controlled_pods(
     client: &kube::Client,

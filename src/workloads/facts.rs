@@ -118,6 +118,8 @@ pub struct StepNumbers {
     pub policy: PodUpdatePolicy,
     /// Where the object keeps its partition.
     pub partition_path: Path,
+    /// Seconds a pod must be Ready before it counts as available.
+    pub min_ready_seconds: i64,
 }
 
 /// The pods (and, where the kind places pods on nodes, the nodes) a preview reads.
@@ -360,6 +362,20 @@ pub trait KindFacts: Sync {
         _partition: i64,
         _now: Timestamp,
     ) -> Option<Result<Preview, String>> {
+        None
+    }
+
+    /// The pods `object` deletes to come down to its replicas, in its controller's order,
+    /// through its own planner, `update` being the revision its status names (None: the
+    /// kind has no such preview).
+    fn scale_in_preview(
+        &self,
+        _object: &Value,
+        _id: &str,
+        _update: &str,
+        _listed: &Listed,
+        _now: Timestamp,
+    ) -> Option<Result<Vec<String>, String>> {
         None
     }
 

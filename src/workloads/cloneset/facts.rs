@@ -114,6 +114,20 @@ impl KindFacts for Facts {
         }))
     }
 
+    fn scale_in_preview(
+        &self,
+        object: &Value,
+        id: &str,
+        update: &str,
+        listed: &Listed,
+        now: Timestamp,
+    ) -> Option<Result<Vec<String>, String>> {
+        Some(read_as::<CloneSet>(object, id).map(|set| {
+            let pods: Vec<_> = listed.pods.iter().collect();
+            preview::scale_in_order(&set, update, &pods, now)
+        }))
+    }
+
     /// The unavailable budget with the surge (what one batch may take down).
     fn confirmed_batch(&self, object: &Value, id: &str, replicas: i64) -> Result<Option<i64>, String> {
         let set: CloneSet = read_as(object, id)?;
@@ -149,5 +163,6 @@ fn step(object: &Value, id: &str) -> Result<StepNumbers, String> {
         updated: i64::from(status.updated_replicas),
         policy: set.spec.pod_update_policy(),
         partition_path: Facts.partition_path(object).unwrap_or_default(),
+        min_ready_seconds: i64::from(set.spec.min_ready_seconds.unwrap_or(0)),
     })
 }

@@ -247,3 +247,58 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// `diff` previews exactly what a scale-in deletes: for random sets (pods left on the
+    /// old revision by a partition, pods marked for deletion, pods spread over nodes, not
+    /// ready ones), the pods the planner's scale round deletes are the front of the
+    /// preview, in its order; without marked pods (deleted in a round of their own) they
+    /// are all of it, the budget being the whole set.
+    #[test]
+    fn the_diff_scale_in_preview_is_the_planners_choice(
+        n in 2i32..8,
+        down in 1i32..7,
+        kept_old in 0i32..8,
+        marked in proptest::collection::vec(proptest::bool::weighted(0.15), 8),
+        not_ready in proptest::collection::vec(proptest::bool::weighted(0.2), 8),
+        nodes in proptest::collection::vec(0usize..3, 8),
+    ) {
+        let mut world = World::new(n, strategy(CloneSetUpdateStrategyType::InPlaceIfPossible, 0, n, 0));
+        world.run(20, |_, _| {});
+        world.set_partition(kept_old.min(n));
+        world.change_template(template("nginx:2", None));
+        world.run(40, |_, _| {});
+        for (i, pod) in world.pods.iter_mut().enumerate() {
+            if marked[i] {
+                pod.labels_mut().insert(pods::SPECIFIED_DELETE_LABEL.into(), "true".into());
+            }
+            let spec = pod.spec.get_or_insert_default();
+            spec.node_name = Some(format!("node-{}", nodes[i]));
+            if not_ready[i] {
+                let conditions = pod.status.get_or_insert_default().conditions.get_or_insert_default();
+                conditions.retain(|c| c.type_ != "Ready");
+            }
+        }
+        world.set.spec.replicas = Some(n - down.min(n - 1));
+        let plan = world.plan();
+        let deleted: Vec<String> = plan
+            .actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::DeletePod { name, .. } => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
+        let pods: Vec<&Pod> = world.pods.iter().collect();
+        let preview = crate::workloads::cloneset::preview::scale_in_order(
+            &world.set, &world.update, &pods, NOW.parse().expect("time"));
+        let any_marked = marked.iter().take(n as usize).any(|m| *m);
+        if any_marked {
+            let mut specified = deleted.clone();
+            specified.sort();
+            prop_assert!(preview.starts_with(&specified), "planner {deleted:?}, preview {preview:?}");
+        } else {
+            prop_assert_eq!(&deleted, &preview);
+        }
+    }
+}

@@ -187,65 +187,79 @@ pub fn plan_scale(
     }
 
     // 5. Scale in.
-    if d.scale_down > 0 {
-        let constraints = snapshot
-            .set
-            .spec
-            .template
-            .spec
-            .as_ref()
-            .and_then(|s| s.topology_spread_constraints.clone())
-            .unwrap_or_default();
-        let sorted_names = |pods: Vec<&&Pod>| -> Vec<String> {
-            let mut facts: Vec<PodFacts> = pods
-                .iter()
-                .map(|p| PodFacts::from_resource(p, numbers.min_ready_seconds, snapshot.now))
-                .collect();
-            let inputs: Vec<RankInput<'_>> = facts
-                .iter()
-                .zip(&pods)
-                .map(|(f, p)| RankInput {
-                    facts: f,
-                    node_name: p.spec.as_ref().and_then(|s| s.node_name.as_deref()),
-                })
-                .collect();
-            let ranks = super::rank::ranks(&inputs, &constraints, |node| snapshot.node_labels.get(node));
-            for (f, r) in facts.iter_mut().zip(ranks) {
-                // Ranks are sums of small integers times logarithms: 1e6 keeps their order.
-                f.rank = (r * 1e6).round() as i64;
-            }
-            sort_for_deletion(&mut facts);
-            facts.into_iter().map(|p| p.name).collect()
+    for name in scale_in_choice(snapshot, numbers, d, active) {
+        let Some(pod) = active.iter().find(|p| p.name_any() == name) else {
+            continue;
         };
-        let (updated, old): (Vec<&&Pod>, Vec<&&Pod>) =
-            active.iter().partition(|p| at_update_revision(snapshot, p));
-        let old_sorted = sorted_names(old);
-        let new_sorted = sorted_names(updated);
-        let from_old = d.scale_down_old.min(d.scale_down).max(0) as usize;
-        let mut chosen: Vec<String> = old_sorted.iter().take(from_old).cloned().collect();
-        let rest = d.scale_down as usize - chosen.len();
-        let mut more: Vec<String> = new_sorted.iter().take(rest).cloned().collect();
-        if more.len() < rest {
-            // Not enough new pods: the remainder comes from old ones.
-            let extra = rest - more.len();
-            more.extend(old_sorted.iter().skip(from_old).take(extra).cloned());
-        }
-        chosen.extend(more);
-        for name in chosen {
-            let Some(pod) = active.iter().find(|p| p.name_any() == name) else {
+        if status::is_available(pod, 0, snapshot.now) {
+            if ready_budget <= 0 {
                 continue;
-            };
-            if status::is_available(pod, 0, snapshot.now) {
-                if ready_budget <= 0 {
-                    continue;
-                }
-                ready_budget -= 1;
             }
-            plan.actions.push(delete_or_prepare(snapshot, pod, &now));
-            wrote = true;
+            ready_budget -= 1;
         }
+        plan.actions.push(delete_or_prepare(snapshot, pod, &now));
+        wrote = true;
     }
     wrote
+}
+
+/// The `d.scale_down` pods of `active` a scale-in deletes, in order: old pods first (as
+/// many as `d.scale_down_old`), then updated ones, each group most deletable first (the
+/// deletion order with the topology ranks); old ones again when the updated run out. The
+/// ready ones among them then go within the delete budget, a round at a time.
+pub(super) fn scale_in_choice(
+    snapshot: &Snapshot<'_>,
+    numbers: &Numbers,
+    d: &Diffs,
+    active: &[&Pod],
+) -> Vec<String> {
+    if d.scale_down <= 0 {
+        return Vec::new();
+    }
+    let constraints = snapshot
+        .set
+        .spec
+        .template
+        .spec
+        .as_ref()
+        .and_then(|s| s.topology_spread_constraints.clone())
+        .unwrap_or_default();
+    let sorted_names = |pods: Vec<&&Pod>| -> Vec<String> {
+        let mut facts: Vec<PodFacts> = pods
+            .iter()
+            .map(|p| PodFacts::from_resource(p, numbers.min_ready_seconds, snapshot.now))
+            .collect();
+        let inputs: Vec<RankInput<'_>> = facts
+            .iter()
+            .zip(&pods)
+            .map(|(f, p)| RankInput {
+                facts: f,
+                node_name: p.spec.as_ref().and_then(|s| s.node_name.as_deref()),
+            })
+            .collect();
+        let ranks = super::rank::ranks(&inputs, &constraints, |node| snapshot.node_labels.get(node));
+        for (f, r) in facts.iter_mut().zip(ranks) {
+            // Ranks are sums of small integers times logarithms: 1e6 keeps their order.
+            f.rank = (r * 1e6).round() as i64;
+        }
+        sort_for_deletion(&mut facts);
+        facts.into_iter().map(|p| p.name).collect()
+    };
+    let (updated, old): (Vec<&&Pod>, Vec<&&Pod>) =
+        active.iter().partition(|p| at_update_revision(snapshot, p));
+    let old_sorted = sorted_names(old);
+    let new_sorted = sorted_names(updated);
+    let from_old = d.scale_down_old.min(d.scale_down).max(0) as usize;
+    let mut chosen: Vec<String> = old_sorted.iter().take(from_old).cloned().collect();
+    let rest = d.scale_down as usize - chosen.len();
+    let mut more: Vec<String> = new_sorted.iter().take(rest).cloned().collect();
+    if more.len() < rest {
+        // Not enough new pods: the remainder comes from old ones.
+        let extra = rest - more.len();
+        more.extend(old_sorted.iter().skip(from_old).take(extra).cloned());
+    }
+    chosen.extend(more);
+    chosen
 }
 
 /// Delete now, or move to PreparingDelete while the preDelete hook holds the pod.

@@ -169,5 +169,6 @@ fn step(facts: &Facts, object: &Value, id: &str) -> Result<StepNumbers, String> 
             PodUpdatePolicy::ReCreate
         },
         partition_path: PARTITION,
+        min_ready_seconds: i64::from(set.spec.min_ready_seconds.unwrap_or(0)),
     })
 }

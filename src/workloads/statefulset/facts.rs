@@ -100,6 +100,7 @@ impl KindFacts for Facts {
                 updated: i64::from(status.updated_replicas),
                 policy: n.policy,
                 partition_path: PARTITION,
+                min_ready_seconds: n.min_ready_seconds,
             })
         })())
     }
@@ -117,6 +118,19 @@ impl KindFacts for Facts {
             super::preview::update_order(&set, update, listed.pods, partition, now)
                 .map(|order| order.into_iter().map(|pod| (pod, None)).collect())
                 .map_err(|e| format!("{id}: {e}"))
+        }))
+    }
+
+    fn scale_in_preview(
+        &self,
+        object: &Value,
+        id: &str,
+        _update: &str,
+        listed: &Listed,
+        _now: Timestamp,
+    ) -> Option<Result<Vec<String>, String>> {
+        Some(read_as::<StatefulSet>(object, id).and_then(|set| {
+            super::preview::scale_in_order(&set, listed.pods).map_err(|e| format!("{id}: {e}"))
         }))
     }
 }

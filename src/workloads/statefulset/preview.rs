@@ -1,9 +1,11 @@
-//! What an Advanced StatefulSet updates next through a partition, by its own planner's
-//! order (`set partition` and `rollout step` show it before they write). Pure.
+//! What an Advanced StatefulSet updates next through a partition, and deletes in a
+//! scale-in, by its own planner's order (`set partition`, `rollout step` and `diff` show
+//! it before they write). Pure.
 //!
 //! Invariant: the names are the planner's update candidates with the partition set to
 //! `partition` (highest ordinal first, or by priority for an unordered update), without
-//! the pods already updated, whatever the update budget.
+//! the pods already updated, whatever the update budget. The scale-in names are the
+//! condemned pods (an ordinal no longer valid: scaled away or reserved), highest first.
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::Pod;
@@ -55,6 +57,19 @@ pub fn update_order(
     Ok(plan_update::candidates(&snapshot, &n, &split.replicas)
         .into_iter()
         .filter(|p| !is_at_revision(p, update))
+        .map(|p| p.name_any())
+        .collect())
+}
+
+/// The pods of `set` its scale-in deletes: those whose ordinal is no longer valid (scaled
+/// away or reserved), highest ordinal first, as its planner deletes them; a bad number in
+/// the spec is an error.
+pub fn scale_in_order(set: &StatefulSet, pods: &[Pod]) -> Result<Vec<String>, InvalidIntOrPercent> {
+    let reserved = ordinals::ReservedOrdinals::of(set).unwrap_or_default();
+    let n = Numbers::of(set, &reserved)?;
+    Ok(ordinals::split(pods, &set.name_any(), &n.valid)
+        .condemned
+        .into_iter()
         .map(|p| p.name_any())
         .collect())
 }
