@@ -19,108 +19,16 @@ use std::time::Duration;
 use k8s_openapi::api::core::v1::Pod;
 use kube::ResourceExt;
 use kube::api::ListParams;
-use serde_json::{Value, json};
+use serde_json::json;
 use support::clonesets::wait_settled;
 use support::controller::{PodWatcher, RunningController};
-use support::manifests::{apply, documents};
+use support::diffs::{apply_all, assert_batches_seen, diff, edited, said, wait_images};
+use support::manifests::documents;
 use support::nodes::TestNodes;
 use support::{TestNamespace, kruise_in, wait_for};
 
 fn example(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name)
-}
-
-/// What `diff -f` said of one workload.
-#[derive(Debug, Default)]
-struct Said {
-    batches: Vec<BTreeSet<String>>,
-    outcomes: BTreeSet<String>,
-    nodes: BTreeSet<String>,
-    kept: BTreeSet<String>,
-    updated: BTreeSet<String>,
-    deleted: BTreeSet<String>,
-}
-
-fn names(list: &str) -> BTreeSet<String> {
-    list.split(", ").map(str::to_string).collect()
-}
-
-/// Reads the pod lines of `diff -f`'s output.
-fn said(out: &str) -> Said {
-    let mut said = Said::default();
-    for line in out.lines().map(str::trim) {
-        if let Some(rest) = line.strip_prefix("batch ") {
-            let (n, rest) = rest.split_once(": ").expect("batch N: POD: OUTCOME");
-            let (pod, outcome) = rest.split_once(": ").expect("POD: OUTCOME");
-            let n: usize = n.parse().expect("batch number");
-            if said.batches.len() < n {
-                said.batches.resize(n, BTreeSet::new());
-            }
-            let (pod, node) = pod.split_once(" on ").unwrap_or((pod, ""));
-            said.batches[n - 1].insert(pod.to_string());
-            said.nodes.insert(node.to_string());
-            said.outcomes.insert(outcome.to_string());
-        } else if let Some(rest) = line.strip_prefix("kept (partition ") {
-            said.kept = names(rest.split_once("): ").expect("kept list").1);
-        } else if let Some(rest) = line.strip_prefix("already updated: ") {
-            said.updated = names(rest);
-        } else if line.contains("pods deleted, in the controller's scale-in order") {
-            said.deleted = names(line.split_once("): ").expect("deleted list").1);
-        }
-    }
-    said
-}
-
-/// `diff -f` of `docs` (written to a file): exit code and stdout.
-async fn diff(ns: &TestNamespace, docs: &[Value]) -> (i32, String) {
-    let file = std::env::temp_dir().join(format!("kruise-diff-{}.yaml", ns.name));
-    let text: Vec<String> = docs
-        .iter()
-        .map(|d| serde_json::to_string(d).expect("json"))
-        .collect();
-    std::fs::write(&file, text.join("\n---\n")).expect("manifest");
-    let (code, out, err) = kruise_in(ns, &["diff", "-f", &file.display().to_string()]).await;
-    let _ = std::fs::remove_file(&file);
-    assert!(code == 0 || code == 1, "exit {code}: {err}");
-    (code, out)
-}
-
-/// `docs` with `edit` applied to the document of `kind`.
-fn edited(docs: &[Value], kind: &str, edit: impl Fn(&mut Value)) -> Vec<Value> {
-    docs.iter()
-        .map(|doc| {
-            let mut doc = doc.clone();
-            if doc["kind"] == kind {
-                edit(&mut doc);
-            }
-            doc
-        })
-        .collect()
-}
-
-async fn apply_all(ns: &TestNamespace, docs: &[Value]) {
-    for doc in docs {
-        apply(ns, doc)
-            .await
-            .unwrap_or_else(|e| panic!("{}: {e}", doc["kind"]));
-    }
-}
-
-/// The watcher saw the pods enter their update (readiness gate False) batch by batch, as
-/// the diff said: the first `len(batch 1)` of them are batch 1, and so on.
-fn assert_batches_seen(said: &Said, watcher: &PodWatcher) {
-    let order = watcher.first_seen(|v| v.gate.as_deref() == Some("False"));
-    let mut seen = order.iter();
-    for (i, batch) in said.batches.iter().enumerate() {
-        let got: BTreeSet<String> = seen.by_ref().take(batch.len()).cloned().collect();
-        assert_eq!(&got, batch, "batch {}\n{}", i + 1, watcher.timeline());
-    }
-    assert_eq!(
-        seen.next(),
-        None,
-        "no pod beyond the diff's\n{}",
-        watcher.timeline()
-    );
 }
 
 /// The live pods with `label`, not terminating.
@@ -269,28 +177,11 @@ async fn an_advanced_statefulset_diff_names_its_ordinals_in_the_controllers_batc
 
     let watcher = PodWatcher::start(&ns);
     apply_all(&ns, &v2).await;
-    let what = "web-asts-1..3 on nginx:1.26, web-asts-0 on nginx:1.25";
-    wait_for(what, Duration::from_secs(120), || async {
-        let pods = live_pods(&ns, label).await;
-        let views: Vec<(String, support::controller::PodView)> = pods
-            .iter()
-            .map(|p| (p.name_any(), support::controller::PodView::of(p)))
-            .collect();
-        let done = views.len() == 4
-            && views.iter().all(|(name, v)| {
-                let image = if name == "web-asts-0" {
-                    "nginx:1.25"
-                } else {
-                    "nginx:1.26"
-                };
-                v.ready && v.image == image
-            });
-        match done {
-            true => Ok(()),
-            false => Err(format!("{views:?}\n{}", controller.log_tail())),
-        }
-    })
-    .await;
+    let image_of = |name: &str| match name {
+        "web-asts-0" => "nginx:1.25",
+        _ => "nginx:1.26",
+    };
+    wait_images(&ns, label, 4, image_of, || controller.log_tail()).await;
     assert_batches_seen(&plan, &watcher);
     let after: Vec<(String, String)> = live_pods(&ns, label)
         .await
@@ -394,22 +285,12 @@ async fn an_advanced_daemonset_diff_names_its_nodes_one_batch_at_a_time() {
     let watcher = PodWatcher::start(&ns);
     apply_all(&ns, &v2).await;
     let updated: BTreeSet<String> = plan.batches.iter().flatten().cloned().collect();
-    let what = "the two pods the diff named on busybox:1.37, the kept one on 1.36";
-    wait_for(what, Duration::from_secs(120), || async {
-        let pods = live_pods(&ns, label).await;
-        let done = pods.len() == 3
-            && pods.iter().all(|p| {
-                let v = support::controller::PodView::of(p);
-                let image = match updated.contains(&p.name_any()) {
-                    true => "busybox:1.37",
-                    false => "busybox:1.36",
-                };
-                v.ready && v.image == image
-            });
-        match done {
-            true => Ok(()),
-            false => Err(format!("{}\n{}", watcher.timeline(), controller.log_tail())),
-        }
+    let image_of = |name: &str| match updated.contains(name) {
+        true => "busybox:1.37",
+        false => "busybox:1.36",
+    };
+    wait_images(&ns, label, 3, image_of, || {
+        format!("{}\n{}", watcher.timeline(), controller.log_tail())
     })
     .await;
     assert_batches_seen(&plan, &watcher);

@@ -5,6 +5,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
+use support::diffs::{apply_all, assert_batches_seen, diff, edited, said_per_subset, wait_images};
 use support::manifests::{apply, assert_contains, documents};
 use support::{TestNamespace, kruise};
 
@@ -199,4 +200,38 @@ async fn the_uniteddeployment_example_runs_on_nodes_shaped_by_testenv() {
         ]
         .into()
     );
+
+    // `diff -f` of the example with a new image names, subset by subset, the pods its
+    // CloneSet then updates, in its batches: pool-a's one pod; pool-c's two, one at a time
+    // (maxUnavailable 20% of 2); pool-b's three held by its partition of 3.
+    let docs = documents(&path);
+    // Again, now that the run's defaulting webhook is surely registered.
+    apply_all(&ns, &docs).await;
+    let v2 = edited(&docs, "UnitedDeployment", |doc| {
+        doc["spec"]["template"]["cloneSetTemplate"]["spec"]["template"]["spec"]["containers"][0]["image"] =
+            serde_json::json!("nginx:1.26");
+    });
+    let (code, out) = diff(&ns, &v2).await;
+    assert_eq!(code, 1, "{out}");
+    let subsets = said_per_subset(&out);
+    let shape = |subset: &str| -> (Vec<usize>, usize) {
+        let said = &subsets[subset];
+        (said.batches.iter().map(|b| b.len()).collect(), said.kept.len())
+    };
+    assert_eq!(
+        (shape("pool-a"), shape("pool-b"), shape("pool-c")),
+        ((vec![1], 0), (vec![], 3), (vec![1, 1], 0)),
+        "{out}"
+    );
+    let watcher = support::controller::PodWatcher::start(&ns);
+    apply_all(&ns, &v2).await;
+    let held = subsets["pool-b"].kept.clone();
+    let image_of = |name: &str| match held.contains(name) {
+        true => "nginx:1.25",
+        false => "nginx:1.26",
+    };
+    wait_images(&ns, "app=united-web", 6, image_of, || controller.log_tail()).await;
+    for said in subsets.values() {
+        assert_batches_seen(said, &watcher);
+    }
 }

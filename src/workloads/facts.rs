@@ -132,6 +132,17 @@ pub struct Listed<'a> {
 /// the kind places pods on nodes.
 pub type Preview = Vec<(String, Option<String>)>;
 
+/// What a round of a kind's controller would write to one workload it renders from its
+/// template (a UnitedDeployment's subset): the workload before and after (a create has no
+/// before, a delete no after).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChildChange {
+    /// The name its parent gives it (the subset).
+    pub subset: String,
+    pub before: Option<Value>,
+    pub after: Option<Value>,
+}
+
 /// One entry of OpenKruise's `kruise-configuration` ConfigMap, as the webhook read it.
 #[derive(Debug, Clone)]
 pub struct ConfigurationEntry {
@@ -376,6 +387,26 @@ pub trait KindFacts: Sync {
         _listed: &Listed,
         _now: Timestamp,
     ) -> Option<Result<Vec<String>, String>> {
+        None
+    }
+
+    /// The resources of the workloads it renders from its template and controls (a
+    /// UnitedDeployment's subsets; empty: none).
+    fn child_resources(&self) -> Vec<kube::core::ApiResource> {
+        Vec::new()
+    }
+
+    /// What one round of its controller would write to those workloads were `object`
+    /// applied, given its `revisions` and its `children` (each with its pods), through its
+    /// own planner (None: it has no such workloads).
+    fn child_changes(
+        &self,
+        _object: &Value,
+        _id: &str,
+        _revisions: &[crate::runtime::revision::KnownRevision],
+        _children: &[(Value, Vec<Pod>)],
+        _now: Timestamp,
+    ) -> Option<Result<Vec<ChildChange>, String>> {
         None
     }
 

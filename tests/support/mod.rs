@@ -14,6 +14,7 @@
 pub mod chaos;
 pub mod clonesets;
 pub mod controller;
+pub mod diffs;
 pub mod manifests;
 pub mod nodes;
 pub mod pods;

@@ -87,6 +87,27 @@ impl KindFacts for Facts {
         }
     }
 
+    fn child_resources(&self) -> Vec<kube::core::ApiResource> {
+        super::render::ChildKind::all()
+            .into_iter()
+            .map(super::plan::resource)
+            .collect()
+    }
+
+    fn child_changes(
+        &self,
+        object: &Value,
+        id: &str,
+        revisions: &[crate::runtime::revision::KnownRevision],
+        children: &[(Value, Vec<k8s_openapi::api::core::v1::Pod>)],
+        now: k8s_openapi::jiff::Timestamp,
+    ) -> Option<Result<Vec<crate::workloads::facts::ChildChange>, String>> {
+        Some(
+            crate::workloads::facts::read_as(object, id)
+                .and_then(|ud| super::preview::subset_changes(&ud, revisions, children, now)),
+        )
+    }
+
     /// The partitions its controller applied, one per subset.
     fn expected_updated(&self, object: &Value) -> i64 {
         let numbers = self.numbers(object);

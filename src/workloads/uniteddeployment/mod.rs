@@ -16,6 +16,7 @@ pub mod conditions;
 pub mod controller;
 pub mod facts;
 pub mod plan;
+pub mod preview;
 pub mod render;
 pub mod reserve;
 pub mod revision_sync;

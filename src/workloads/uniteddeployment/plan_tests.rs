@@ -437,3 +437,40 @@ fn writes_and_deletes(planned: &Planned<UnitedDeploymentStatus>) -> Vec<String> 
         })
         .collect()
 }
+
+#[test]
+fn the_diff_preview_is_the_rounds_subset_writes_applied_to_the_stored_workloads() {
+    let new = ud(6, three(), json!({}));
+    let revision = match super::super::revisions::step(&new, &[]) {
+        crate::runtime::revision::RevisionStep::Create { name, .. } => name,
+        other => panic!("a first revision is created: {other:?}"),
+    };
+    // Stored at an older revision with 2 replicas each: every subset takes the template.
+    let children: Vec<(Value, Vec<Pod>)> = ["a", "b", "c"]
+        .iter()
+        .map(|name| (stored(&new, name, "web-old", 2, 0), Vec::new()))
+        .collect();
+    let changes = super::super::preview::subset_changes(&new, &[], &children, now()).expect("changes");
+    let subsets: Vec<&str> = changes.iter().map(|c| c.subset.as_str()).collect();
+    assert_eq!(subsets, ["a", "b", "c"]);
+    for (change, (stored, _)) in changes.iter().zip(&children) {
+        assert_eq!(change.before.as_ref(), Some(stored));
+        let after = change.after.as_ref().expect("patched");
+        assert_eq!(after["metadata"]["labels"][REVISION_LABEL], json!(revision));
+        assert_eq!(
+            after["spec"]["template"]["metadata"]["labels"][REVISION_LABEL],
+            json!(revision)
+        );
+        assert_eq!(
+            after["metadata"]["name"], stored["metadata"]["name"],
+            "the same workload"
+        );
+    }
+    // Stored at that revision already: the round writes nothing, the preview is empty.
+    let settled: Vec<(Value, Vec<Pod>)> = ["a", "b", "c"]
+        .iter()
+        .map(|name| (stored(&new, name, &revision, 2, 0), Vec::new()))
+        .collect();
+    let none = super::super::preview::subset_changes(&new, &[], &settled, now()).expect("changes");
+    assert_eq!(none, Vec::new());
+}

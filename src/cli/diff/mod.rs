@@ -6,13 +6,17 @@
 //! or held by the partition; the pods a replica change creates or deletes (which ones, in
 //! its scale-in order, through the kind's planner where it has that preview); then the
 //! object as the server would store it, as a unified diff against the live one (a
-//! server-side apply, dry run, with `--force-conflicts`'s force).
+//! server-side apply, dry run, with `--force-conflicts`'s force). A kind that renders
+//! workloads from its template (a UnitedDeployment) says what one round of its planner
+//! would write to each, and each changed one is diffed as its own kind ([`children`]).
 //! Exit codes are kubectl diff's: 0 nothing would change, 1 something would, 2 an error.
 //!
 //! Invariants: nothing is written (every request is a read or a dry run); a document of a
 //! kind that is not a workload here is named and skipped (kubectl diff shows it); the
 //! object diff leaves out what every write changes (`managedFields`, `resourceVersion`,
 //! `generation`) and the status.
+mod children;
+
 use std::path::PathBuf;
 
 use clap::Args;
@@ -29,12 +33,12 @@ use crate::runtime::template_defaults;
 use crate::workloads::common::availability;
 
 pub const HELP: &str = "\
-Kinds: cloneset (clone), asts, ads and the built-in deployment, statefulset, daemonset; for
-each, the pods its controller would update next (kept, in place or recreated, batch by
-batch, in the controller's order; a pod not available now goes in the first batch), the
-pods a scale-in deletes (cloneset, asts: which ones, in order) and the server-side diff of
-the object. Other documents are named and skipped. Exit 0: no change; 1: a change; 2: an
-error (kubectl diff's codes).
+Kinds: cloneset (clone), asts, ads, ud (subset by subset, each as its own kind) and the
+built-in deployment, statefulset, daemonset; for each, the pods its controller would update
+next (kept, in place or recreated, batch by batch, in the controller's order; a pod not
+available now goes in the first batch), the pods a scale-in deletes (cloneset, asts: which
+ones, in order) and the server-side diff of the object. Other documents are named and
+skipped. Exit 0: no change; 1: a change; 2: an error (kubectl diff's codes).
 
 Examples:
   kubectl kruise diff -f examples/01-cloneset-guestbook-inplace.yaml
@@ -92,6 +96,9 @@ async fn pod_lines(
     id: &str,
 ) -> anyhow::Result<Vec<String>> {
     let facts = kind.facts();
+    if !facts.child_resources().is_empty() {
+        return children::lines(client, namespace, kind, live_object, applied, id).await;
+    }
     let live = serde_json::to_value(live_object)?;
     let mut lines = Vec::new();
     let path = kind.containers_path(applied);
@@ -103,7 +110,9 @@ async fn pod_lines(
         serde_json::from_value(template).unwrap_or_default()
     };
     let (old_template, new_template) = (template_of(&live), template_of(applied));
-    let changed = target::value_at(&live, template_path) != target::value_at(applied, template_path);
+    // A default written by the API server or a webhook on one side only is no change (a
+    // UnitedDeployment's merge patch to its subset drops them; the server fills them again).
+    let changed = old_template != new_template;
     let (old_replicas, new_replicas) = (kind.numbers(&live).replicas, kind.numbers(applied).replicas);
     let steps = facts.step(applied, id).transpose().map_err(anyhow::Error::msg)?;
     let old_steps = facts.step(&live, id).transpose().map_err(anyhow::Error::msg)?;

@@ -1,0 +1,165 @@
+//! Reading `diff -f`'s output and checking it against what a controller then does.
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use super::controller::PodWatcher;
+use super::manifests::apply;
+use super::{TestNamespace, kruise_in};
+
+/// What `diff -f` said of one workload.
+#[derive(Debug, Default)]
+pub struct Said {
+    pub batches: Vec<BTreeSet<String>>,
+    pub outcomes: BTreeSet<String>,
+    pub nodes: BTreeSet<String>,
+    pub kept: BTreeSet<String>,
+    pub updated: BTreeSet<String>,
+    pub deleted: BTreeSet<String>,
+}
+
+fn names(list: &str) -> BTreeSet<String> {
+    list.split(", ").map(str::to_string).collect()
+}
+
+/// Reads the pod lines of `diff -f`'s output.
+pub fn said(out: &str) -> Said {
+    let mut said = Said::default();
+    for line in out.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("batch ") {
+            let (n, rest) = rest.split_once(": ").expect("batch N: POD: OUTCOME");
+            let (pod, outcome) = rest.split_once(": ").expect("POD: OUTCOME");
+            let n: usize = n.parse().expect("batch number");
+            if said.batches.len() < n {
+                said.batches.resize(n, BTreeSet::new());
+            }
+            let (pod, node) = pod.split_once(" on ").unwrap_or((pod, ""));
+            said.batches[n - 1].insert(pod.to_string());
+            said.nodes.insert(node.to_string());
+            said.outcomes.insert(outcome.to_string());
+        } else if let Some(rest) = line.strip_prefix("kept (partition ") {
+            said.kept = names(rest.split_once("): ").expect("kept list").1);
+        } else if let Some(rest) = line.strip_prefix("already updated: ") {
+            said.updated = names(rest);
+        } else if line.contains("pods deleted, in the controller's scale-in order") {
+            said.deleted = names(line.split_once("): ").expect("deleted list").1);
+        }
+    }
+    said
+}
+
+/// `diff -f` of `docs` (written to a file): exit code and stdout.
+pub async fn diff(ns: &TestNamespace, docs: &[Value]) -> (i32, String) {
+    let file = std::env::temp_dir().join(format!("kruise-diff-{}.yaml", ns.name));
+    let text: Vec<String> = docs
+        .iter()
+        .map(|d| serde_json::to_string(d).expect("json"))
+        .collect();
+    std::fs::write(&file, text.join("\n---\n")).expect("manifest");
+    let (code, out, err) = kruise_in(ns, &["diff", "-f", &file.display().to_string()]).await;
+    let _ = std::fs::remove_file(&file);
+    assert!(code == 0 || code == 1, "exit {code}: {err}");
+    (code, out)
+}
+
+/// `docs` with `edit` applied to the document of `kind`.
+pub fn edited(docs: &[Value], kind: &str, edit: impl Fn(&mut Value)) -> Vec<Value> {
+    docs.iter()
+        .map(|doc| {
+            let mut doc = doc.clone();
+            if doc["kind"] == kind {
+                edit(&mut doc);
+            }
+            doc
+        })
+        .collect()
+}
+
+pub async fn apply_all(ns: &TestNamespace, docs: &[Value]) {
+    for doc in docs {
+        apply(ns, doc)
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", doc["kind"]));
+    }
+}
+
+/// The watcher saw the pods the diff named enter their update (readiness gate False)
+/// batch by batch, as it said: the first `len(batch 1)` of them are batch 1, and so on.
+pub fn assert_batches_seen(said: &Said, watcher: &PodWatcher) {
+    let named: BTreeSet<&String> = said
+        .batches
+        .iter()
+        .flatten()
+        .chain(&said.kept)
+        .chain(&said.updated)
+        .collect();
+    let mut order = watcher.first_seen(|v| v.gate.as_deref() == Some("False"));
+    order.retain(|pod| named.contains(pod));
+    let mut seen = order.iter();
+    for (i, batch) in said.batches.iter().enumerate() {
+        let got: BTreeSet<String> = seen.by_ref().take(batch.len()).cloned().collect();
+        assert_eq!(&got, batch, "batch {}\n{}", i + 1, watcher.timeline());
+    }
+    assert_eq!(
+        seen.next(),
+        None,
+        "no pod beyond the diff's\n{}",
+        watcher.timeline()
+    );
+}
+
+/// What `diff -f` said of each subset of a UnitedDeployment, by subset name.
+pub fn said_per_subset(out: &str) -> BTreeMap<String, Said> {
+    let mut sections: BTreeMap<String, String> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in out.lines() {
+        if let Some(rest) = line.trim().strip_prefix("subset ") {
+            let name = rest.split([' ', ':']).next().unwrap_or_default().to_string();
+            sections.entry(name.clone()).or_default();
+            current = Some(name);
+        } else if !line.starts_with("    ") {
+            current = None;
+        } else if let Some(name) = &current {
+            let text = sections.entry(name.clone()).or_default();
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    sections
+        .into_iter()
+        .map(|(name, text)| (name, said(&text)))
+        .collect()
+}
+
+/// Waits until the pods with `label` are `count`, not terminating, each Ready on the image
+/// `image_of(name)` gives; `log` is shown while they are not.
+pub async fn wait_images(
+    ns: &TestNamespace,
+    label: &str,
+    count: usize,
+    image_of: impl Fn(&str) -> &'static str,
+    log: impl Fn() -> String,
+) {
+    use k8s_openapi::api::core::v1::Pod;
+    use kube::ResourceExt;
+    let what = format!("{count} pods {label} ready on their images");
+    super::wait_for(&what, std::time::Duration::from_secs(120), || async {
+        let list = ns
+            .api::<Pod>()
+            .list(&kube::api::ListParams::default().labels(label))
+            .await
+            .map_err(|e| e.to_string())?;
+        let views: Vec<(String, super::controller::PodView)> = list
+            .items
+            .iter()
+            .filter(|p| p.metadata.deletion_timestamp.is_none())
+            .map(|p| (p.name_any(), super::controller::PodView::of(p)))
+            .collect();
+        let done = views.len() == count && views.iter().all(|(name, v)| v.ready && v.image == image_of(name));
+        match done {
+            true => Ok(()),
+            false => Err(format!("{views:?}\n{}", log())),
+        }
+    })
+    .await
+}
