@@ -10,6 +10,8 @@
 //!   and 2, then 1, ordinal 0 kept; then replicas 2 deletes ordinals 3 and 2.
 //! - Advanced DaemonSet (its example, on three nodes of the test's own): one node at a
 //!   time, named with its node, one node kept by the partition.
+//! - SidecarSet (its example, scoped to the test's namespace): the three injected pods'
+//!   sidecars upgraded in place one at a time (maxUnavailable 1), in the diff's order.
 mod support;
 
 use std::collections::BTreeSet;
@@ -22,7 +24,9 @@ use kube::api::ListParams;
 use serde_json::json;
 use support::clonesets::wait_settled;
 use support::controller::{PodWatcher, RunningController};
-use support::diffs::{apply_all, assert_batches_seen, diff, edited, said, wait_images};
+use support::diffs::{
+    apply_all, assert_batches_seen, assert_batches_seen_by, diff, edited, said, wait_images,
+};
 use support::manifests::documents;
 use support::nodes::TestNodes;
 use support::{TestNamespace, kruise_in, wait_for};
@@ -298,4 +302,89 @@ async fn an_advanced_daemonset_diff_names_its_nodes_one_batch_at_a_time() {
     assert_eq!(left, first, "in place: the same pods");
     assert_eq!(controller.stop(), 0);
     nodes.remove_all(3).await;
+}
+
+#[tokio::test]
+async fn a_sidecarset_diff_names_the_injected_pods_its_upgrade_takes_in_order() {
+    let ns = TestNamespace::create("diff-sidecar").await;
+    let controller = RunningController::start(&ns);
+    support::webhooks::answering(&ns).await;
+    // The example (cluster-scoped) under a name of its own, scoped to this namespace.
+    let name = format!("{}-log-agent", ns.name);
+    let docs = edited(&documents(&example("sidecarset.yaml")), "SidecarSet", |doc| {
+        doc["metadata"]["name"] = json!(name);
+        doc["spec"]["namespace"] = json!(ns.name);
+    });
+    apply_all(&ns, &docs).await;
+    let sets = support::cluster_api(&ns, "apps.kruise.io/v1alpha1", "SidecarSet", "sidecarsets");
+    let status = |want: i64| {
+        let (sets, name) = (sets.clone(), name.clone());
+        async move {
+            wait_for(
+                &format!("{want} pods matched, updated, ready"),
+                Duration::from_secs(90),
+                || async {
+                    let set = sets.get(&name).await.map_err(|e| e.to_string())?;
+                    let s = &set.data["status"];
+                    let all = ["matchedPods", "updatedPods", "readyPods"]
+                        .iter()
+                        .all(|f| s[*f] == want);
+                    match all && s["observedGeneration"] == json!(set.metadata.generation) {
+                        true => Ok(()),
+                        false => Err(s.to_string()),
+                    }
+                },
+            )
+            .await
+        }
+    };
+    status(0).await;
+    let label = "sidecar.example.com/log-agent=enabled";
+    for i in 0..3 {
+        let pod: k8s_openapi::api::core::v1::Pod = support::object(
+            json!({ "apiVersion": "v1", "kind": "Pod",
+            "metadata": { "name": format!("app-{i}"), "labels": { "sidecar.example.com/log-agent": "enabled" } },
+            "spec": { "containers": [{ "name": "app", "image": "nginx:1.25" }] } }),
+        );
+        ns.api::<k8s_openapi::api::core::v1::Pod>()
+            .create(&Default::default(), &pod)
+            .await
+            .expect("pod");
+    }
+    // Injected before the app container: the first container is the sidecar.
+    wait_images(&ns, label, 3, |_| "busybox:1.36", || controller.log_tail()).await;
+    status(3).await;
+    apply_all(&ns, &docs).await;
+
+    let v2 = edited(&docs, "SidecarSet", |doc| {
+        doc["spec"]["containers"][0]["image"] = json!("busybox:1.37");
+    });
+    let (code, out) = diff(&ns, &v2).await;
+    assert_eq!(code, 1, "{out}");
+    let plan = said(&out);
+    let sizes: Vec<usize> = plan.batches.iter().map(BTreeSet::len).collect();
+    assert_eq!(sizes, [1, 1, 1], "{out}");
+    assert_eq!(
+        plan.outcomes,
+        BTreeSet::from(["in place (log-agent=busybox:1.37)".to_string()]),
+        "{out}"
+    );
+    let before: Vec<(String, String)> = live_pods(&ns, label)
+        .await
+        .iter()
+        .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
+        .collect();
+
+    let watcher = PodWatcher::start(&ns);
+    apply_all(&ns, &v2).await;
+    wait_images(&ns, label, 3, |_| "busybox:1.37", || controller.log_tail()).await;
+    assert_batches_seen_by(&plan, &watcher, |v| v.image == "busybox:1.37");
+    let after: Vec<(String, String)> = live_pods(&ns, label)
+        .await
+        .iter()
+        .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
+        .collect();
+    assert_eq!(after, before, "in place: every pod kept");
+    let _ = sets.delete(&name, &Default::default()).await;
+    assert_eq!(controller.stop(), 0);
 }

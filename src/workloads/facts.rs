@@ -143,6 +143,23 @@ pub struct ChildChange {
     pub after: Option<Value>,
 }
 
+/// What an in-place upgrade of the pods a kind matches (not controls: a SidecarSet's
+/// injected pods) would do, in its controller's order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MatchedUpgrade {
+    /// `namespace/name` of each pod upgraded, in order, with whether it is ready now.
+    pub order: Vec<(String, bool)>,
+    /// The pods its partition holds.
+    pub held: Vec<String>,
+    /// The pods it cannot upgrade in place (they keep what they run).
+    pub not_upgradable: Vec<String>,
+    /// Its unavailable budget, and the pods already unavailable against it.
+    pub budget: i64,
+    pub unavailable: i64,
+    /// `name=image` of what the upgrade writes.
+    pub images: String,
+}
+
 /// One entry of OpenKruise's `kruise-configuration` ConfigMap, as the webhook read it.
 #[derive(Debug, Clone)]
 pub struct ConfigurationEntry {
@@ -407,6 +424,25 @@ pub trait KindFacts: Sync {
         _children: &[(Value, Vec<Pod>)],
         _now: Timestamp,
     ) -> Option<Result<Vec<ChildChange>, String>> {
+        None
+    }
+
+    /// Whether its pods are those it matches across namespaces and upgrades in place (a
+    /// SidecarSet), rather than pods it controls.
+    fn matches_pods(&self) -> bool {
+        false
+    }
+
+    /// The in-place upgrade `object` would make among `pods`, given the `namespaces`,
+    /// through its own planner (None: it matches no pods).
+    fn matched_upgrade(
+        &self,
+        _object: &Value,
+        _id: &str,
+        _pods: &[Pod],
+        _namespaces: &[k8s_openapi::api::core::v1::Namespace],
+        _now: Timestamp,
+    ) -> Option<Result<MatchedUpgrade, String>> {
         None
     }
 

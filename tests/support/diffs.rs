@@ -3,8 +3,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::controller::PodWatcher;
-use super::manifests::apply;
+use super::controller::{PodView, PodWatcher};
+use super::manifests::{apply, resource_of, strict_apply};
 use super::{TestNamespace, kruise_in};
 
 /// What `diff -f` said of one workload.
@@ -18,8 +18,11 @@ pub struct Said {
     pub deleted: BTreeSet<String>,
 }
 
+/// The pods of a list, without a `namespace/` (a SidecarSet names its pods so).
 fn names(list: &str) -> BTreeSet<String> {
-    list.split(", ").map(str::to_string).collect()
+    list.split(", ")
+        .map(|pod| pod.rsplit_once('/').map_or(pod, |(_, name)| name).to_string())
+        .collect()
 }
 
 /// Reads the pod lines of `diff -f`'s output.
@@ -34,6 +37,8 @@ pub fn said(out: &str) -> Said {
                 said.batches.resize(n, BTreeSet::new());
             }
             let (pod, node) = pod.split_once(" on ").unwrap_or((pod, ""));
+            // A SidecarSet's pods are `namespace/name`.
+            let pod = pod.rsplit_once('/').map_or(pod, |(_, name)| name);
             said.batches[n - 1].insert(pod.to_string());
             said.nodes.insert(node.to_string());
             said.outcomes.insert(outcome.to_string());
@@ -75,17 +80,32 @@ pub fn edited(docs: &[Value], kind: &str, edit: impl Fn(&mut Value)) -> Vec<Valu
         .collect()
 }
 
+/// Applies `docs` into the test namespace; a SidecarSet (cluster-scoped) as it is named,
+/// and kept (the test deletes it).
 pub async fn apply_all(ns: &TestNamespace, docs: &[Value]) {
     for doc in docs {
-        apply(ns, doc)
-            .await
-            .unwrap_or_else(|e| panic!("{}: {e}", doc["kind"]));
+        let applied = match doc["kind"] == "SidecarSet" {
+            true => {
+                let api: kube::Api<kube::api::DynamicObject> =
+                    kube::Api::all_with(ns.client.clone(), &resource_of(doc));
+                let name = doc["metadata"]["name"].as_str().expect("a name");
+                api.patch(name, &strict_apply(), &kube::api::Patch::Apply(doc))
+                    .await
+            }
+            false => apply(ns, doc).await,
+        };
+        applied.unwrap_or_else(|e| panic!("{}: {e}", doc["kind"]));
     }
 }
 
 /// The watcher saw the pods the diff named enter their update (readiness gate False)
 /// batch by batch, as it said: the first `len(batch 1)` of them are batch 1, and so on.
 pub fn assert_batches_seen(said: &Said, watcher: &PodWatcher) {
+    assert_batches_seen_by(said, watcher, |v| v.gate.as_deref() == Some("False"));
+}
+
+/// Like [`assert_batches_seen`], a pod's update seen when `updating` first holds.
+pub fn assert_batches_seen_by(said: &Said, watcher: &PodWatcher, updating: impl Fn(&PodView) -> bool) {
     let named: BTreeSet<&String> = said
         .batches
         .iter()
@@ -93,7 +113,7 @@ pub fn assert_batches_seen(said: &Said, watcher: &PodWatcher) {
         .chain(&said.kept)
         .chain(&said.updated)
         .collect();
-    let mut order = watcher.first_seen(|v| v.gate.as_deref() == Some("False"));
+    let mut order = watcher.first_seen(updating);
     order.retain(|pod| named.contains(pod));
     let mut seen = order.iter();
     for (i, batch) in said.batches.iter().enumerate() {

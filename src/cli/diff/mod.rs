@@ -8,7 +8,9 @@
 //! object as the server would store it, as a unified diff against the live one (a
 //! server-side apply, dry run, with `--force-conflicts`'s force). A kind that renders
 //! workloads from its template (a UnitedDeployment) says what one round of its planner
-//! would write to each, and each changed one is diffed as its own kind ([`children`]).
+//! would write to each, and each changed one is diffed as its own kind ([`children`]); a
+//! kind that upgrades the pods it matches (a SidecarSet) lists its own upgrade candidates
+//! ([`matched`]).
 //! Exit codes are kubectl diff's: 0 nothing would change, 1 something would, 2 an error.
 //!
 //! Invariants: nothing is written (every request is a read or a dry run); a document of a
@@ -16,6 +18,7 @@
 //! object diff leaves out what every write changes (`managedFields`, `resourceVersion`,
 //! `generation`) and the status.
 mod children;
+mod matched;
 
 use std::path::PathBuf;
 
@@ -33,12 +36,13 @@ use crate::runtime::template_defaults;
 use crate::workloads::common::availability;
 
 pub const HELP: &str = "\
-Kinds: cloneset (clone), asts, ads, ud (subset by subset, each as its own kind) and the
-built-in deployment, statefulset, daemonset; for each, the pods its controller would update
-next (kept, in place or recreated, batch by batch, in the controller's order; a pod not
-available now goes in the first batch), the pods a scale-in deletes (cloneset, asts: which
-ones, in order) and the server-side diff of the object. Other documents are named and
-skipped. Exit 0: no change; 1: a change; 2: an error (kubectl diff's codes).
+Kinds: cloneset (clone), asts, ads, ud (subset by subset, each as its own kind), sidecarset
+(the injected pods it upgrades in place) and the built-in deployment, statefulset,
+daemonset; for each, the pods its controller would update next (kept, in place or
+recreated, batch by batch, in the controller's order; a pod not available now goes in the
+first batch), the pods a scale-in deletes (cloneset, asts: which ones, in order) and the
+server-side diff of the object. Other documents are named and skipped. Exit 0: no change;
+1: a change; 2: an error (kubectl diff's codes).
 
 Examples:
   kubectl kruise diff -f examples/01-cloneset-guestbook-inplace.yaml
@@ -98,6 +102,9 @@ async fn pod_lines(
     let facts = kind.facts();
     if !facts.child_resources().is_empty() {
         return children::lines(client, namespace, kind, live_object, applied, id).await;
+    }
+    if facts.matches_pods() {
+        return matched::lines(client, kind, applied, id).await;
     }
     let live = serde_json::to_value(live_object)?;
     let mut lines = Vec::new();

@@ -101,6 +101,24 @@ impl KindFacts for Facts {
         )
     }
 
+    fn matches_pods(&self) -> bool {
+        true
+    }
+
+    fn matched_upgrade(
+        &self,
+        object: &Value,
+        id: &str,
+        pods: &[k8s_openapi::api::core::v1::Pod],
+        namespaces: &[k8s_openapi::api::core::v1::Namespace],
+        now: k8s_openapi::jiff::Timestamp,
+    ) -> Option<Result<crate::workloads::facts::MatchedUpgrade, String>> {
+        Some(
+            crate::workloads::facts::read_as(object, id)
+                .map(|set| super::preview::upgrade(&set, pods, namespaces, now)),
+        )
+    }
+
     fn partition_path(&self, _object: &Value) -> Option<Path> {
         Some(&["spec", "updateStrategy", "partition"])
     }

@@ -21,6 +21,7 @@ pub mod plan;
 pub mod plan_update;
 pub mod pod_facts;
 pub mod pod_hook;
+pub mod preview;
 pub mod resources;
 pub mod revision_sync;
 pub mod revisions;

@@ -9,6 +9,8 @@
 //!   `partition` pods stay at the old images; an updated pod whose new sidecar has not
 //!   started yet (not consistent) or that is not ready counts against `maxUnavailable`; a
 //!   ready pod is taken only within that budget, a not-ready one always.
+//! - Pods that tie in the update order go by namespace and name (the cache's order is
+//!   arbitrary), so a preview of the order is the order.
 //! - Each upgraded pod records the imageIDs its sidecars ran before
 //!   (`kruise.io/sidecarset-inplace-update-state`), which is how "started" is judged, and
 //!   gets the set's `patchPodMetadata` applied again (only the keys it changes written).
@@ -135,26 +137,41 @@ pub struct Upgrade {
     pub not_upgradable: Vec<String>,
 }
 
-/// Plans the upgrade of `matched` (the pods the set injected).
-pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrade {
-    let mut upgrade = Upgrade::default();
+/// What an upgrade of `matched` would take, whatever the budget.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Candidates<'p> {
+    /// The pods the partition lets through, in the order they are upgraded.
+    pub order: Vec<&'p Pod>,
+    /// The pods waiting that the partition holds at the old sidecars.
+    pub held: Vec<&'p Pod>,
+    /// The pods whose sidecars differ in more than their images.
+    pub not_upgradable: Vec<&'p Pod>,
+    /// `maxUnavailable`, scaled to the matched pods.
+    pub budget: i64,
+    /// Updated pods not available now (they count against the budget).
+    pub unavailable: i64,
+}
+
+/// Whether `set` upgrades injected pods at all: not `NotUpdate`, not paused, and its hashes
+/// written.
+fn upgrades(set: &SidecarSet) -> bool {
     let strategy = set.spec.update_strategy.clone().unwrap_or_default();
-    if strategy.type_ == Some(SidecarSetUpdateStrategyType::NotUpdate) || strategy.paused == Some(true) {
-        return upgrade;
-    }
+    let stopped =
+        strategy.type_ == Some(SidecarSetUpdateStrategyType::NotUpdate) || strategy.paused == Some(true);
     let annotations = set.annotations();
-    let (Some(hash), Some(bare)) = (
-        annotations.get(HASH_ANNOTATION),
-        annotations.get(HASH_WITHOUT_IMAGE_ANNOTATION),
-    ) else {
-        return upgrade;
-    };
-    let flips: Vec<Action> = matched.iter().filter_map(|p| flip(set, p, now)).collect();
-    if !flips.is_empty() {
-        // The flips first, alone: the next round sees their pods ready again.
-        upgrade.actions = flips;
-        return upgrade;
+    !stopped
+        && annotations.contains_key(HASH_ANNOTATION)
+        && annotations.contains_key(HASH_WITHOUT_IMAGE_ANNOTATION)
+}
+
+/// The upgrade candidates of `matched` (the pods the set injected); None when the set
+/// upgrades nothing (`NotUpdate`, paused, no hashes yet, every pod updated).
+pub fn candidates<'p>(set: &SidecarSet, matched: &[&'p Pod], now: Timestamp) -> Option<Candidates<'p>> {
+    if !upgrades(set) {
+        return None;
     }
+    let strategy = set.spec.update_strategy.clone().unwrap_or_default();
+    let bare = set.annotations().get(HASH_WITHOUT_IMAGE_ANNOTATION)?;
     let name = set.name_any();
     let bare_entry = |pod: &Pod| {
         read_hashes(pod.annotations().get(HASH_WITHOUT_IMAGE_ANNOTATION))
@@ -163,47 +180,78 @@ pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrad
     };
     let is_updated = |pod: &Pod| updated(set, pod);
     let total = matched.len() as i64;
-    let updated = matched.iter().filter(|p| is_updated(p)).count() as i64;
-    if updated >= total {
-        return upgrade;
+    if matched.iter().filter(|p| is_updated(p)).count() as i64 >= total {
+        return None;
     }
     let selector = strategy.selector.clone().and_then(|s| Selector::try_from(s).ok());
     let picked = |pod: &Pod| selector.as_ref().is_none_or(|s| s.matches(pod.labels()));
+    let mut candidates = Candidates::default();
     let mut waiting: Vec<&Pod> = Vec::new();
     for pod in matched.iter().copied().filter(|p| !is_updated(p) && picked(p)) {
         if bare_entry(pod).is_none_or(|e| &e.hash != bare) {
-            upgrade.not_upgradable.push(pod.name_any());
-            if let Some(patch) = upgradable::patch(&set.name_any(), pod, false, now) {
-                upgrade.actions.push(condition(pod, patch));
-            }
+            candidates.not_upgradable.push(pod);
         } else if ready(set, pod) && !consistent(set, pod) {
             // A previous change still rolling on this pod.
         } else {
             waiting.push(pod);
         }
     }
+    // Ties in the update order keep this order: by namespace and name, whatever order the
+    // cache gave (so that `diff` previews the very pods a round takes).
+    waiting.sort_by(|a, b| {
+        (&a.metadata.namespace, &a.metadata.name).cmp(&(&b.metadata.namespace, &b.metadata.name))
+    });
     let mut waiting = update_order(&strategy, matched, waiting, now);
     let partition = partition(&strategy, total);
     let take = (waiting.len() as i64 - partition).max(0) as usize;
-    waiting.truncate(take);
-    let (budget, _) = scaled_up(
+    candidates.held = waiting.split_off(take);
+    candidates.order = waiting;
+    candidates.budget = scaled_up(
         "updateStrategy.maxUnavailable",
         strategy.max_unavailable.as_ref(),
         total,
         1,
-    );
-    let mut unavailable = matched
+    )
+    .0;
+    candidates.unavailable = matched
         .iter()
         .filter(|p| is_updated(p) && !available(set, p))
         .count() as i64;
-    for pod in waiting {
+    Some(candidates)
+}
+
+/// Plans the upgrade of `matched` (the pods the set injected).
+pub fn plan_update(set: &SidecarSet, matched: &[&Pod], now: Timestamp) -> Upgrade {
+    let mut upgrade = Upgrade::default();
+    let flips: Vec<Action> = matched.iter().filter_map(|p| flip(set, p, now)).collect();
+    if !flips.is_empty() && upgrades(set) {
+        // The flips first, alone: the next round sees their pods ready again.
+        upgrade.actions = flips;
+        return upgrade;
+    }
+    let Some(candidates) = candidates(set, matched, now) else {
+        return upgrade;
+    };
+    let hash = set
+        .annotations()
+        .get(HASH_ANNOTATION)
+        .cloned()
+        .unwrap_or_default();
+    for pod in &candidates.not_upgradable {
+        upgrade.not_upgradable.push(pod.name_any());
+        if let Some(patch) = upgradable::patch(&set.name_any(), pod, false, now) {
+            upgrade.actions.push(condition(pod, patch));
+        }
+    }
+    let mut unavailable = candidates.unavailable;
+    for pod in candidates.order {
         if ready(set, pod) {
-            if unavailable >= budget {
+            if unavailable >= candidates.budget {
                 break;
             }
             unavailable += 1;
         }
-        upgrade.actions.push(upgrade_pod(set, pod, hash, now));
+        upgrade.actions.push(upgrade_pod(set, pod, &hash, now));
         if let Some(patch) = upgradable::patch(&set.name_any(), pod, true, now) {
             upgrade.actions.push(condition(pod, patch));
         }

@@ -356,3 +356,48 @@ fn an_upgrade_applies_patch_pod_metadata_again() {
     assert_eq!(annotations["mesh/version"], "2");
     assert!(annotations.get("mesh/owner").is_none(), "{annotations}");
 }
+
+proptest::proptest! {
+    /// `diff` previews what an upgrade takes: for random pods (old or updated, ready or not,
+    /// some not upgradable), a partition and a budget, the pods a round upgrades are the
+    /// front of the candidates' order, in that order, and none the partition holds; the
+    /// pods a cache hands over in any order are taken in the same order.
+    #[test]
+    fn the_upgrade_takes_the_front_of_its_candidates_in_any_cache_order(
+        states in proptest::collection::vec((0u8..3, proptest::bool::weighted(0.8)), 1..7),
+        partition in 0i32..4,
+        budget in 1i32..4,
+        rotate in 0usize..7,
+    ) {
+        let pods: Vec<Pod> = states
+            .iter()
+            .enumerate()
+            .map(|(i, (state, ready))| match state {
+                0 => pod(i, "old", "bare", "fluentbit:1", *ready),
+                1 => pod(i, "new", "bare", "fluentbit:2", *ready),
+                _ => pod(i, "old", "other", "fluentbit:1", *ready),
+            })
+            .collect();
+        let set = set(json!({ "partition": partition, "maxUnavailable": budget }));
+        let mut refs: Vec<&Pod> = pods.iter().collect();
+        let candidates = candidates(&set, &refs, now()).unwrap_or_default();
+        let order: Vec<String> = candidates.order.iter().map(|p| p.name_any()).collect();
+        let upgraded = upgraded(&plan_update(&set, &refs, now()));
+        proptest::prop_assert!(order.starts_with(&upgraded), "{upgraded:?} not the front of {order:?}");
+        let held: Vec<String> = candidates.held.iter().map(|p| p.name_any()).collect();
+        proptest::prop_assert!(upgraded.iter().all(|p| !held.contains(p)));
+        let n = refs.len();
+        refs.rotate_left(rotate % n);
+        let again: Vec<String> = candidates_order(&set, &refs);
+        proptest::prop_assert_eq!(again, order);
+    }
+}
+
+fn candidates_order(set: &SidecarSet, refs: &[&Pod]) -> Vec<String> {
+    candidates(set, refs, now())
+        .unwrap_or_default()
+        .order
+        .iter()
+        .map(|p| p.name_any())
+        .collect()
+}
