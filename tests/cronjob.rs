@@ -268,7 +268,7 @@ async fn create_job_from_runs_the_template_now_and_the_tree_shows_it() {
     assert_eq!(out.trim(), "job.batch/yearly-now created");
     // kruise-tools' `create broadcastjob`: only from a cron job of BroadcastJobs.
     let (code, _, err) =
-        support::kruise_in(&ns, &["create", "broadcastjob", "b-now", "--from", "acj/yearly"]).await;
+        support::plugin_in(&ns, &["create", "broadcastjob", "b-now", "--from", "acj/yearly"]).await;
     assert_ne!(code, 0);
     assert!(
         err.contains("runs Jobs (spec.template has no broadcastJobTemplate)"),
@@ -283,7 +283,7 @@ async fn create_job_from_runs_the_template_now_and_the_tree_shows_it() {
     api.create(&PostParams::default(), &support::object(broadcast))
         .await
         .expect("AdvancedCronJob sweep");
-    let (code, out, err) = support::kruise_in(
+    let (code, out, err) = support::plugin_in(
         &ns,
         &[
             "create",

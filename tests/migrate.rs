@@ -50,7 +50,7 @@ async fn a_deployments_pods_move_to_a_cloneset_one_at_a_time_and_a_stopped_migra
     )
     .await;
 
-    let (code, out, err) = support::kruise_in(
+    let (code, out, err) = support::plugin_in(
         &ns,
         &["migrate", "cloneset/web", "--from", "deploy/web", "--dry-run"],
     )

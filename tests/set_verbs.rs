@@ -12,16 +12,7 @@ use kube::api::{ListParams, PostParams};
 use serde_json::json;
 use support::clonesets::{cloneset, create, pods, wait_settled};
 use support::controller::RunningController;
-use support::{TestNamespace, kubectl};
-
-/// `kubectl kruise ARGS -n NS --kubeconfig ...` through kubectl's plugin lookup.
-fn plugin(ns: &TestNamespace, args: &[&str]) -> (i32, String, String) {
-    let kubeconfig = ns.kubeconfig.display().to_string();
-    let mut all = vec!["kruise"];
-    all.extend_from_slice(args);
-    all.extend_from_slice(&["-n", &ns.name, "--kubeconfig", &kubeconfig]);
-    kubectl(&all)
-}
+use support::{TestNamespace, plugin};
 
 #[tokio::test]
 async fn env_resources_and_service_account_reach_a_clonesets_pods_through_kubectl() {

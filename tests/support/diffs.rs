@@ -3,9 +3,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
+use super::TestNamespace;
 use super::controller::{PodView, PodWatcher};
 use super::manifests::{apply, resource_of, strict_apply};
-use super::{TestNamespace, kruise_in};
 
 /// What `diff -f` said of one workload.
 #[derive(Debug, Default)]
@@ -53,7 +53,8 @@ pub fn said(out: &str) -> Said {
     said
 }
 
-/// `diff -f` of `docs` (written to a file): exit code and stdout.
+/// `kubectl kruise diff -f` of `docs` (written to a file), through kubectl as a plugin:
+/// exit code and stdout.
 pub async fn diff(ns: &TestNamespace, docs: &[Value]) -> (i32, String) {
     let file = std::env::temp_dir().join(format!("kruise-diff-{}.yaml", ns.name));
     let text: Vec<String> = docs
@@ -61,7 +62,7 @@ pub async fn diff(ns: &TestNamespace, docs: &[Value]) -> (i32, String) {
         .map(|d| serde_json::to_string(d).expect("json"))
         .collect();
     std::fs::write(&file, text.join("\n---\n")).expect("manifest");
-    let (code, out, err) = kruise_in(ns, &["diff", "-f", &file.display().to_string()]).await;
+    let (code, out, err) = super::plugin_in(ns, &["diff", "-f", &file.display().to_string()]).await;
     let _ = std::fs::remove_file(&file);
     assert!(code == 0 || code == 1, "exit {code}: {err}");
     (code, out)

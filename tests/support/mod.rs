@@ -325,6 +325,32 @@ pub fn kubectl(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `kubectl kruise ARGS -n NS --kubeconfig ...` through kubectl's plugin lookup, as users
+/// call it; (exit code, stdout, stderr).
+pub fn plugin(ns: &TestNamespace, args: &[&str]) -> (i32, String, String) {
+    let kubeconfig = ns.kubeconfig.display().to_string();
+    let mut all = vec!["kruise"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["-n", &ns.name, "--kubeconfig", &kubeconfig]);
+    kubectl(&all)
+}
+
+/// [`plugin`] off the async runtime's thread.
+pub async fn plugin_in(ns: &TestNamespace, args: &[&str]) -> (i32, String, String) {
+    let kubeconfig = ns.kubeconfig.display().to_string();
+    let mut all: Vec<String> = std::iter::once("kruise")
+        .chain(args.iter().copied())
+        .map(str::to_string)
+        .collect();
+    all.extend(["-n".into(), ns.name.clone(), "--kubeconfig".into(), kubeconfig]);
+    tokio::task::spawn_blocking(move || {
+        let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+        kubectl(&refs)
+    })
+    .await
+    .expect("kubectl")
+}
+
 /// Runs `kubectl-kruise ARGS --kubeconfig KUBECONFIG`; returns (exit code, stdout, stderr).
 pub fn kruise(kubeconfig: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(CLI)
