@@ -138,25 +138,34 @@ async fn a_deployments_pods_move_to_a_cloneset_one_at_a_time_and_a_stopped_migra
         Some("shop")
     );
 
-    // Run again, as users do (through kubectl, as a plugin): it goes on from what is stored.
-    let (kubeconfig, name) = (ns.kubeconfig.display().to_string(), ns.name.clone());
-    let (code, out, err) = tokio::task::spawn_blocking(move || {
-        support::kubectl(&[
-            "kruise",
-            "migrate",
-            "cloneset/web",
-            "--from",
-            "deploy/web",
-            "-n",
-            &name,
-            "--kubeconfig",
-            &kubeconfig,
-        ])
-    })
-    .await
-    .expect("kubectl");
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("cloneset/web migrated: 3 pods"), "{out}");
+    // Run again, as users do (through kubectl, as a plugin, on a terminal): it goes on from
+    // what is stored, showing each step live with a bar per workload, cleared at the end.
+    let command = format!(
+        "PATH={} kubectl kruise migrate cloneset/web --from deploy/web -n {} --kubeconfig {}",
+        support::path_with_plugin(),
+        ns.name,
+        ns.kubeconfig.display()
+    );
+    let session = tokio::task::spawn_blocking(move || support::terminal::run(&command, 24, 100, &[]))
+        .await
+        .expect("terminal");
+    let screen = session.screen();
+    assert_eq!(session.code, 0, "{}", session.text());
+    assert!(screen.contains("cloneset/web migrated: 3 pods"), "{screen}");
+    assert!(!screen.contains("step "), "the live area is cleared: {screen}");
+    let frames = session.frames(64);
+    let live = frames.iter().find(|f| {
+        f.contains("step ")
+            && f.lines()
+                .any(|l| l.trim_start().starts_with("deployment/web") && l.contains(" pods"))
+            && f.lines()
+                .any(|l| l.trim_start().starts_with("cloneset/web") && l.contains(" ready"))
+    });
+    assert!(
+        live.is_some(),
+        "no live frame with both bars:\n{}",
+        frames.join("\n----\n")
+    );
     let set = sets.get("web").await.expect("CloneSet");
     let status = set.status.expect("status");
     assert_eq!((set.spec.replicas, status.ready_replicas), (Some(3), 3));

@@ -3,7 +3,8 @@
 //! selector, template, minReadySeconds and labels) unless it exists; then, each step, the
 //! CloneSet grows by at most `--max-surge` pods, and once they are all ready the
 //! Deployment shrinks by as many, until the CloneSet has them all and the Deployment none.
-//! The Deployment is kept (at 0 replicas): deleting it is the user's call.
+//! The Deployment is kept (at 0 replicas): deleting it is the user's call. While a step
+//! waits, a terminal shows it live with a bar per workload ([`super::migrate_view`]).
 //!
 //! Invariants:
 //! - The plan ([`plan`]) is pure: the CloneSet only grows and the Deployment only shrinks;
@@ -23,6 +24,7 @@ use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use kube::api::{Api, Patch, PostParams};
 use serde_json::json;
 
+use super::migrate_view::{Counts, Step, View};
 use crate::api::KruiseKind;
 use crate::api::cloneset::CloneSet;
 use crate::cli::UsageError;
@@ -209,8 +211,15 @@ pub async fn run(args: MigrateArgs, connection: &ConnectionArgs) -> anyhow::Resu
         eprintln!("{id} created with 0 replicas");
     }
     let params = DryRun::None.patch_params();
-    for step in moves {
-        match step {
+    let mut view = View::new(
+        crate::cli::glyphs::for_locale(),
+        format!("deployment/{source}"),
+        id.clone(),
+        total,
+    );
+    let steps = moves.len();
+    for (i, step) in moves.into_iter().enumerate() {
+        let (what, waiting_on) = match step {
             Move::CloneSet(n) => {
                 clonesets
                     .patch(
@@ -219,15 +228,7 @@ pub async fn run(args: MigrateArgs, connection: &ConnectionArgs) -> anyhow::Resu
                         &Patch::Merge(json!({ "spec": { "replicas": n } })),
                     )
                     .await?;
-                wait(&format!("{id}: {n} ready"), args.timeout, || async {
-                    let set = clonesets.get(&name).await?;
-                    let status = set.status.unwrap_or_default();
-                    let done = status.observed_generation == set.metadata.generation
-                        && status.ready_replicas >= n
-                        && status.replicas == n;
-                    Ok((done, format!("{} of {n} ready", status.ready_replicas)))
-                })
-                .await?;
+                (format!("scale {id} to {n}"), id.clone())
             }
             Move::Deployment(n) => {
                 deployments
@@ -237,53 +238,63 @@ pub async fn run(args: MigrateArgs, connection: &ConnectionArgs) -> anyhow::Resu
                         &Patch::Merge(json!({ "spec": { "replicas": n } })),
                     )
                     .await?;
-                wait(
-                    &format!("deployment/{source}: {n} pods"),
-                    args.timeout,
-                    || async {
-                        let d = deployments.get(&source).await?;
-                        let status = d.status.unwrap_or_default();
-                        let done = status.observed_generation == d.metadata.generation
-                            && status.replicas.unwrap_or(0) == n;
-                        Ok((done, format!("{} pods", status.replicas.unwrap_or(0))))
-                    },
-                )
-                .await?;
+                let d = format!("deployment/{source}");
+                (format!("scale {d} to {n}"), d)
             }
+        };
+        let mut shown = Step {
+            number: i + 1,
+            of: steps,
+            what,
+            waiting_on,
+            word: String::new(),
+        };
+        let until = tokio::time::Instant::now() + args.timeout;
+        loop {
+            let (set, d) = (clonesets.get(&name).await?, deployments.get(&source).await?);
+            let (cs, ds) = (
+                set.status.clone().unwrap_or_default(),
+                d.status.clone().unwrap_or_default(),
+            );
+            let counts = Counts {
+                deployment_pods: ds.replicas.unwrap_or(0),
+                cloneset_pods: cs.replicas,
+                cloneset_ready: cs.ready_replicas,
+            };
+            let (done, word) = match step {
+                Move::CloneSet(n) => (
+                    cs.observed_generation == set.metadata.generation
+                        && cs.ready_replicas >= n
+                        && cs.replicas == n,
+                    format!("{} of {n} ready", cs.ready_replicas),
+                ),
+                Move::Deployment(n) => (
+                    ds.observed_generation == d.metadata.generation && counts.deployment_pods == n,
+                    format!("{} pods", counts.deployment_pods),
+                ),
+            };
+            shown.word = word;
+            view.show(&shown, &counts);
+            if done {
+                break;
+            }
+            if tokio::time::Instant::now() >= until {
+                view.finish();
+                anyhow::bail!(
+                    "waiting for {}: not done after {}s ({}); run the same command again to go on",
+                    shown.waiting_on,
+                    args.timeout.as_secs(),
+                    shown.word
+                );
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
         }
     }
+    view.finish();
     println!(
         "{id} migrated: {total} pods; deployment/{source} is at 0 replicas (delete it when you are done)"
     );
     Ok(())
-}
-
-/// Polls `probe` each second until it says done, printing its word as it changes; an error
-/// after `timeout`, saying the migration resumes when run again.
-async fn wait<F, Fut>(what: &str, timeout: Duration, mut probe: F) -> anyhow::Result<()>
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = anyhow::Result<(bool, String)>>,
-{
-    let until = tokio::time::Instant::now() + timeout;
-    let mut said = String::new();
-    loop {
-        let (done, word) = probe().await?;
-        if word != said {
-            eprintln!("  {what}: {word}");
-            said = word;
-        }
-        if done {
-            return Ok(());
-        }
-        if tokio::time::Instant::now() >= until {
-            anyhow::bail!(
-                "waiting for {what}: not done after {}s ({said}); run the same command again to go on",
-                timeout.as_secs()
-            );
-        }
-        tokio::time::sleep(Duration::from_secs(1)).await;
-    }
 }
 
 #[cfg(test)]
