@@ -77,24 +77,10 @@ pub struct ExposeArgs {
     pub output: Option<Output>,
 }
 
-/// `k=v,k2=v2` as a map; an error names a bad entry.
-fn pairs(flag: &str, text: &str) -> Result<BTreeMap<String, String>, UsageError> {
-    text.split(',')
-        .filter(|e| !e.trim().is_empty())
-        .map(|entry| {
-            entry
-                .split_once('=')
-                .filter(|(k, _)| !k.trim().is_empty())
-                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-                .ok_or_else(|| UsageError(format!("--{flag} {entry:?}: expected KEY=VALUE")))
-        })
-        .collect()
-}
-
 /// The Service's selector: `--selector`, else the workload's matchLabels.
 fn selector(object: &Value, given: Option<&str>, id: &str) -> Result<BTreeMap<String, String>, String> {
     if let Some(given) = given {
-        return pairs("selector", given).map_err(|e| e.0);
+        return crate::cli::key_values("selector", given, "KEY=VALUE", true).map_err(|e| e.0);
     }
     let selector = &object["spec"]["selector"];
     if selector["matchExpressions"]
@@ -173,7 +159,7 @@ pub async fn run(args: ExposeArgs, connection: &ConnectionArgs) -> anyhow::Resul
     let selector = selector(value, args.selector.as_deref(), id).map_err(anyhow::Error::msg)?;
     let ports = ports(read.pod_spec(), &args, id).map_err(anyhow::Error::msg)?;
     let labels = match &args.labels {
-        Some(given) => pairs("labels", given)?,
+        Some(given) => crate::cli::key_values("labels", given, "KEY=VALUE", true)?,
         None => serde_json::from_value(value["metadata"]["labels"].clone()).unwrap_or_default(),
     };
     let name = args.name.clone().unwrap_or_else(|| read.target.name.clone());

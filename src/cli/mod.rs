@@ -293,6 +293,28 @@ pub fn duration(text: &str) -> Result<std::time::Duration, String> {
         .ok_or_else(|| format!("`{text}` is not a duration (examples: 500ms, 30s, 5m, 1h30m)"))
 }
 
+/// `k=v,k2=v2` (a flag's value) as a map, keys and values trimmed; an error names the
+/// flag and the bad entry, `shape` saying what one should look like (`KEY=VALUE`). An
+/// empty value is an error unless `empty_values`.
+pub fn key_values(
+    flag: &str,
+    text: &str,
+    shape: &str,
+    empty_values: bool,
+) -> Result<std::collections::BTreeMap<String, String>, UsageError> {
+    text.split(',')
+        .filter(|e| !e.trim().is_empty())
+        .map(|entry| {
+            entry
+                .split_once('=')
+                .map(|(k, v)| (k.trim(), v.trim()))
+                .filter(|(k, v)| !k.is_empty() && (empty_values || !v.is_empty()))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| UsageError(format!("--{flag} {entry:?}: expected {shape}")))
+        })
+        .collect()
+}
+
 async fn version(connection: &connection::ConnectionArgs) -> anyhow::Result<()> {
     let commit = option_env!("KRUISE_GIT_COMMIT").unwrap_or("unknown");
     println!("Client Version: v{} (commit {commit})", env!("CARGO_PKG_VERSION"));

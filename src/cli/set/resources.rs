@@ -51,21 +51,15 @@ pub struct ResourcesArgs {
 
 /// `cpu=200m,memory=512Mi` as names and quantities; an error names a bad entry.
 fn parse(flag: &str, text: &str) -> Result<BTreeMap<String, String>, UsageError> {
-    text.split(',')
-        .filter(|e| !e.trim().is_empty())
-        .map(|entry| {
-            let (name, value) = entry
-                .split_once('=')
-                .filter(|(n, v)| !n.trim().is_empty() && !v.trim().is_empty())
-                .ok_or_else(|| UsageError(format!("--{flag} {entry:?}: expected NAME=QUANTITY")))?;
-            ParsedQuantity::try_from(value.trim()).map_err(|_| {
-                UsageError(format!(
-                    "--{flag} {name}={value:?}: not a quantity (e.g. 500m, 1.5, 256Mi)"
-                ))
-            })?;
-            Ok((name.trim().to_string(), value.trim().to_string()))
-        })
-        .collect()
+    let quantities = crate::cli::key_values(flag, text, "NAME=QUANTITY", false)?;
+    for (name, value) in &quantities {
+        ParsedQuantity::try_from(value.as_str()).map_err(|_| {
+            UsageError(format!(
+                "--{flag} {name}={value:?}: not a quantity (e.g. 500m, 1.5, 256Mi)"
+            ))
+        })?;
+    }
+    Ok(quantities)
 }
 
 /// Sets `limits` and `requests` on `container`; an error names a request left above its
