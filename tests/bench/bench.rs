@@ -10,8 +10,10 @@
 //! - Every contender meets the same simulated nodes and delays (one `Sim` for the run).
 //! - A failed scenario fails the runner (exit 1) and writes no report: no partial figures.
 mod footprint;
+mod kruise_manager;
 mod plane;
 mod report;
+mod report_b8;
 mod rollout;
 mod workloads;
 
@@ -57,12 +59,35 @@ struct Args {
     /// controller
     #[arg(long, default_value_t = 200)]
     qps: u32,
+    /// B8: CloneSet shapes (WORKLOADSxPODS) run by ours and by OpenKruise's kruise-manager,
+    /// each on a fresh plane; 0 skips B8
+    #[arg(long, value_delimiter = ',', default_value = "1x1000,100x100", value_parser = shape)]
+    b8: Vec<Option<footprint::Shape>>,
+    /// B8: both controllers' client QPS and burst (kruise-manager's defaults: 30 and 50)
+    #[arg(long, default_value_t = 30)]
+    b8_qps: u32,
+    #[arg(long, default_value_t = 50)]
+    b8_burst: u32,
     /// Where results.md and the plots go
     #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bench/report"))]
     out: PathBuf,
     /// Passed by `cargo bench`; ignored
     #[arg(long, hide = true)]
     bench: bool,
+}
+
+/// `WORKLOADSxPODS` (pods per workload); `0`: none.
+fn shape(text: &str) -> Result<Option<footprint::Shape>, String> {
+    if text == "0" {
+        return Ok(None);
+    }
+    let bad = || format!("not a shape (WORKLOADSxPODS, e.g. 100x100): {text}");
+    let (w, p) = text.split_once('x').ok_or_else(bad)?;
+    let (workloads, per) = (w.parse().map_err(|_| bad())?, p.parse().map_err(|_| bad())?);
+    match workloads > 0 && per > 0 {
+        true => Ok(Some(footprint::Shape { workloads, per })),
+        false => Err(bad()),
+    }
 }
 
 fn humantime(text: &str) -> Result<Duration, String> {
@@ -93,11 +118,12 @@ async fn run(args: Args) -> Result<()> {
         start_delay: args.start_delay,
         image_pull_delay: args.image_pull_delay,
         qps: args.qps,
+        burst: args.qps * 2,
         builtin_workloads: false,
     };
     let bin_dir = control_plane_bin_dir()?;
     let command = format!(
-        "cargo bench --bench kruise -- --sizes {} --footprint-pods {} --runs {} --start-delay {}ms --image-pull-delay {}ms --nodes {} --daemonset-nodes {} --qps {}",
+        "cargo bench --bench kruise -- --sizes {} --footprint-pods {} --runs {} --start-delay {}ms --image-pull-delay {}ms --nodes {} --daemonset-nodes {} --qps {} --b8 {} --b8-qps {} --b8-burst {}",
         join(&args.sizes),
         join(&args.footprint_pods),
         args.runs,
@@ -105,7 +131,19 @@ async fn run(args: Args) -> Result<()> {
         args.image_pull_delay.as_millis(),
         args.nodes,
         args.daemonset_nodes,
-        args.qps
+        args.qps,
+        match args
+            .b8
+            .iter()
+            .flatten()
+            .map(|s| format!("{}x{}", s.workloads, s.per))
+            .collect::<Vec<_>>()
+        {
+            shapes if shapes.is_empty() => "0".to_string(),
+            shapes => shapes.join(","),
+        },
+        args.b8_qps,
+        args.b8_burst
     );
 
     let mut footprints = Vec::new();
@@ -114,6 +152,25 @@ async fn run(args: Args) -> Result<()> {
             for contender in [Contender::InPlace, Contender::Deployment] {
                 eprintln!("B3/B4/B5: {} pods, {}, run {}", pods, contender.label(), run + 1);
                 footprints.push(footprint::footprint(&bin_dir, sim, contender, pods, run).await?);
+            }
+        }
+    }
+
+    let b8_shapes: Vec<footprint::Shape> = args.b8.iter().flatten().copied().collect();
+    if !b8_shapes.is_empty() {
+        let manager_bin = kruise_manager::bin_dir()?;
+        let b8_sim = Sim {
+            qps: args.b8_qps,
+            burst: args.b8_burst,
+            ..sim
+        };
+        for &shape in &b8_shapes {
+            for run in 0..args.runs {
+                for contender in [Contender::InPlace, Contender::KruiseManager] {
+                    eprintln!("B8: {shape} pods, {}, run {}", contender.label(), run + 1);
+                    footprints
+                        .push(footprint::b8(&bin_dir, &manager_bin, b8_sim, contender, shape, run).await?);
+                }
             }
         }
     }

@@ -1,7 +1,8 @@
 //! B3/B4 (controller footprint while it brings up and rolls 100 workloads) and B5 (set
 //! image to the first pod touched), for our controller and for kube-controller-manager
-//! running the equivalent Deployments. Each run gets a fresh control plane, so the
-//! controller-manager's peak RSS is its own for this run.
+//! running the equivalent Deployments; B8, the same measures against OpenKruise's own
+//! kruise-manager on CloneSets of a given shape (one of 1000 pods, 100 of 100). Each run
+//! gets a fresh control plane, so a controller's peak RSS is its own for this run.
 //!
 //! Invariants:
 //! - Both contenders manage the same 100 workloads of `pods / 100` replicas, see the same
@@ -14,6 +15,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result};
 use futures::future::try_join_all;
 
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::kruise_manager::{self, KruiseManager};
 use crate::plane::{Audit, Controller, Plane, Sim, Usage, usage};
 use crate::workloads::{Contender, EventLog, PodWatch, namespace, until};
 
@@ -22,10 +27,41 @@ pub const IDLE: Duration = Duration::from_secs(30);
 /// Time between two workloads' image changes in B5.
 pub const PACE: Duration = Duration::from_millis(100);
 
+/// The workloads of a run: how many, of how many pods each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Shape {
+    pub workloads: usize,
+    pub per: usize,
+}
+
+impl Shape {
+    pub fn pods(self) -> usize {
+        self.workloads * self.per
+    }
+}
+
+impl std::fmt::Display for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} x {}", self.workloads, self.per)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Footprint {
     pub contender: Contender,
     pub pods: usize,
+    pub shape: Shape,
+    /// A B8 run (against kruise-manager), not B3/B4.
+    pub b8: bool,
+    /// Seconds from the moment the controller and the workloads both exist to every pod
+    /// up and ready.
+    pub ready_seconds: f64,
+    /// Seconds from the first image change to every pod rolled.
+    pub rollout_seconds: f64,
+    /// The controller's writes to the namespace during the rollout (audit log), in all and
+    /// by `verb resource[/subresource]`.
+    pub rollout_writes: usize,
+    pub rollout_writes_by: BTreeMap<String, usize>,
     /// The process before the workloads existed (kube-controller-manager runs many
     /// controllers; ours is started with the workloads already there, so it has none).
     pub baseline: Option<Usage>,
@@ -54,42 +90,88 @@ pub async fn footprint(
     pods: usize,
     run: usize,
 ) -> Result<Footprint> {
+    let shape = Shape {
+        workloads: WORKLOADS,
+        per: pods / WORKLOADS,
+    };
+    measure(bin_dir, None, sim, contender, shape, run).await
+}
+
+/// B8: `contender` (ours or kruise-manager, built in `manager_bin`) on CloneSets of `shape`.
+pub async fn b8(
+    bin_dir: &str,
+    manager_bin: &Path,
+    sim: Sim,
+    contender: Contender,
+    shape: Shape,
+    run: usize,
+) -> Result<Footprint> {
+    measure(bin_dir, Some(manager_bin), sim, contender, shape, run).await
+}
+
+async fn measure(
+    bin_dir: &str,
+    manager_bin: Option<&Path>,
+    sim: Sim,
+    contender: Contender,
+    shape: Shape,
+    run: usize,
+) -> Result<Footprint> {
+    let pods = shape.pods();
+    let short = match contender {
+        Contender::Deployment => "kcm",
+        Contender::KruiseManager => "km",
+        _ => "ours",
+    };
+    let b8 = manager_bin.is_some();
     let tag = format!(
-        "b3-{}-{pods}-{run}",
-        if contender == Contender::Deployment {
-            "kcm"
-        } else {
-            "ours"
-        }
+        "{}-{short}-{}x{}-{run}",
+        if b8 { "b8" } else { "b3" },
+        shape.workloads,
+        shape.per
     );
-    let plane = Plane::start(bin_dir, &tag, sim).await?;
+    let plane = match contender {
+        Contender::KruiseManager => Plane::start_bare(bin_dir, &tag, sim).await?,
+        _ => Plane::start(bin_dir, &tag, sim).await?,
+    };
     let client = &plane.client;
     let ns = "b3";
     namespace(client, ns).await?;
-    let per = pods / WORKLOADS;
-    let names: Vec<String> = (0..WORKLOADS).map(|i| format!("w{i:03}")).collect();
+    let per = shape.per;
+    let names: Vec<String> = (0..shape.workloads).map(|i| format!("w{i:03}")).collect();
     let watch = PodWatch::start(client, ns, None);
     let events = EventLog::start(client, ns);
     let kcm = plane
         .controller_manager_pid()
         .context("no kube-controller-manager process")?;
     let baseline = (contender == Contender::Deployment).then(|| usage(kcm));
+    // kruise-manager's webhooks judge the CloneSets as they are created: it starts first.
+    let manager = match (contender, manager_bin) {
+        (Contender::KruiseManager, Some(bin)) => {
+            kruise_manager::prepare(&plane, bin).await?;
+            Some(KruiseManager::start(&plane, bin, sim.qps, sim.burst)?)
+        }
+        (Contender::KruiseManager, None) => anyhow::bail!("kruise-manager runs only in B8"),
+        _ => None,
+    };
     try_join_all(
         names
             .iter()
             .map(|name| contender.create(client, ns, name, per, "registry.local/web:1")),
     )
     .await?;
-    let (pid, controller, first_action) = match contender {
-        Contender::Deployment => (kcm, None, None),
+    let (pid, controller, first_action, from) = match (contender, &manager) {
+        (Contender::Deployment, _) => (kcm, None, None, Instant::now()),
+        (_, Some(manager)) => (manager.pid(), None, None, Instant::now()),
         _ => {
-            let controller = Controller::start(&plane, sim.qps, "CloneSet")?;
+            let controller = Controller::start(&plane, sim.qps, sim.burst, "CloneSet")?;
             let deadline = Instant::now() + Duration::from_secs(60);
             while watch.total() == 0 && Instant::now() < deadline {
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }
             let first = controller.started.elapsed().as_secs_f64();
-            (controller.pid(), Some(controller), Some(first))
+            let from = controller.started;
+            (controller.pid(), Some(controller), Some(first), from)
         }
     };
     let timeout = Duration::from_secs(300 + pods as u64 / 5);
@@ -99,13 +181,14 @@ pub async fn footprint(
     })
     .await?;
     until("every workload's status", timeout, || {
-        contender.all_done(client, ns, WORKLOADS, per)
+        contender.all_done(client, ns, shape.workloads, per)
     })
     .await?;
+    let ready_seconds = from.elapsed().as_secs_f64();
     let settled = usage(pid);
-    let cache = match contender {
-        Contender::Deployment => None,
-        _ => Some(cache_bytes(client, ns).await?),
+    let cache = match contender.ours() {
+        true => Some(cache_bytes(client, ns).await?),
+        false => None,
     };
 
     let audit = Audit::mark(&plane.audit_log());
@@ -120,6 +203,8 @@ pub async fn footprint(
 
     let target = "registry.local/web:2";
     watch.arm(target);
+    let rollout_audit = Audit::mark(&plane.audit_log());
+    let rollout_from = Instant::now();
     let mut sent = Vec::new();
     for name in &names {
         let at = Instant::now();
@@ -132,6 +217,14 @@ pub async fn footprint(
     })
     .await?;
     let rolled = usage(pid);
+    let rollout_seconds = rollout_from.elapsed().as_secs_f64();
+    // The last status writes land just after the pods: counted once the statuses say so.
+    until("every workload's status after the rollout", timeout, || {
+        contender.all_done(client, ns, shape.workloads, per)
+    })
+    .await?;
+    let (rollout_writes, rollout_writes_by) =
+        rollout_audit.writes_since(&plane.audit_log(), contender.agents(), ns);
     let latencies: Vec<f64> = sent
         .iter()
         .filter_map(|(name, at)| events.first_action(name, target, *at))
@@ -150,9 +243,16 @@ pub async fn footprint(
         }
     }
     drop(controller);
+    drop(manager);
     Ok(Footprint {
         contender,
         pods,
+        shape,
+        b8,
+        ready_seconds,
+        rollout_seconds,
+        rollout_writes,
+        rollout_writes_by,
         baseline,
         settled,
         idle,

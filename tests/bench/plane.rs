@@ -22,8 +22,9 @@ pub struct Sim {
     pub nodes: usize,
     pub start_delay: Duration,
     pub image_pull_delay: Duration,
-    /// Our controller's client QPS (burst twice that).
+    /// The controllers' client QPS and burst (ours; kruise-manager's in B8).
     pub qps: u32,
+    pub burst: u32,
     /// Whether kube-controller-manager also runs its StatefulSet and DaemonSet controllers
     /// (B6 compares with the built-in DaemonSet).
     pub builtin_workloads: bool,
@@ -36,7 +37,18 @@ pub struct Plane {
 }
 
 impl Plane {
+    /// A plane with our CRDs installed.
     pub async fn start(bin_dir: &str, tag: &str, sim: Sim) -> Result<Plane> {
+        let plane = Plane::start_bare(bin_dir, tag, sim).await?;
+        let (code, _, err) = plane.kruise(&["install"]);
+        if code != 0 {
+            bail!("kubectl kruise install: {err}");
+        }
+        Ok(plane)
+    }
+
+    /// A plane with no CRDs of ours (B8's kruise-manager brings OpenKruise's own).
+    pub async fn start_bare(bin_dir: &str, tag: &str, sim: Sim) -> Result<Plane> {
         let run_dir = std::env::temp_dir().join(format!("kruise-bench-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&run_dir);
         let up = Command::new(CLI)
@@ -59,16 +71,11 @@ impl Plane {
         }
         let kubeconfig = run_dir.join("admin.kubeconfig");
         let client = kubectl_kruise::testenv::client_for(&kubeconfig).await?;
-        let plane = Plane {
+        Ok(Plane {
             run_dir,
             kubeconfig,
             client,
-        };
-        let (code, _, err) = plane.kruise(&["install"]);
-        if code != 0 {
-            bail!("kubectl kruise install: {err}");
-        }
-        Ok(plane)
+        })
     }
 
     pub fn kruise(&self, args: &[&str]) -> (i32, String, String) {
@@ -232,7 +239,7 @@ pub struct Controller {
 
 impl Controller {
     /// `kubectl kruise run --controllers CONTROLLER` (`CloneSet`, `DaemonSet`).
-    pub fn start(plane: &Plane, qps: u32, controller: &str) -> Result<Controller> {
+    pub fn start(plane: &Plane, qps: u32, burst: u32, controller: &str) -> Result<Controller> {
         let metrics_port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
         // Outside the run directory, which `testenv down` removes: kept for a look afterwards.
         let log = std::env::temp_dir().join(format!("kruise-bench-run-{metrics_port}.log"));
@@ -242,7 +249,7 @@ impl Controller {
             .args(["run", "--leader-elect=false", "--controllers", controller])
             .arg(format!("--metrics-addr=127.0.0.1:{metrics_port}"))
             .arg(format!("--qps={qps}"))
-            .arg(format!("--burst={}", qps * 2))
+            .arg(format!("--burst={burst}"))
             .arg("--kubeconfig")
             .arg(&plane.kubeconfig)
             .env("RUST_LOG", "kubectl_kruise=debug,warn")
@@ -271,14 +278,7 @@ impl Controller {
     }
 
     fn metrics(&self) -> Option<BTreeMap<String, f64>> {
-        use std::io::{Read, Write};
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.metrics_port)).ok()?;
-        stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
-        stream
-            .write_all(b"GET /metrics HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
-            .ok()?;
-        let mut text = String::new();
-        stream.read_to_string(&mut text).ok()?;
+        let text = local_get(self.metrics_port, "/metrics")?;
         let (_, body) = text.split_once("\r\n\r\n")?;
         Some(kubectl_kruise::runtime::metrics::parse(body))
     }
@@ -296,4 +296,17 @@ impl Drop for Controller {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The whole HTTP/1.1 response (status line, headers, body) of `GET path` on a local
+/// `port`, if it answers within 5 s.
+pub fn local_get(port: u16, path: &str) -> Option<String> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    let request = format!("GET {path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).ok()?;
+    let mut text = String::new();
+    stream.read_to_string(&mut text).ok()?;
+    Some(text)
 }

@@ -52,7 +52,7 @@ pub fn quantile(values: &[f64], q: f64) -> Option<f64> {
     Some(sorted[rank - 1])
 }
 
-fn show(s: Option<Spread>, digits: usize) -> String {
+pub fn show(s: Option<Spread>, digits: usize) -> String {
     match s {
         Some(s) if s.min == s.max => format!("{:.*}", digits, s.median),
         Some(s) => format!(
@@ -63,7 +63,7 @@ fn show(s: Option<Spread>, digits: usize) -> String {
     }
 }
 
-fn ratio(ours: Option<Spread>, builtin: Option<Spread>) -> String {
+pub fn ratio(ours: Option<Spread>, builtin: Option<Spread>) -> String {
     match (ours, builtin) {
         (Some(a), Some(b)) if b.median > 0.0 => format!("{:.2}×", a.median / b.median),
         _ => "n/a".into(),
@@ -77,6 +77,8 @@ pub struct Header {
 }
 
 pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint]) -> String {
+    let (b8, footprints): (Vec<Footprint>, Vec<Footprint>) = footprints.iter().cloned().partition(|f| f.b8);
+    let footprints = &footprints[..];
     let mut out = String::new();
     let _ = writeln!(out, "# Benchmark results\n");
     let _ = writeln!(
@@ -163,6 +165,7 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
     }
 
     daemonsets(&mut out, rollouts);
+    crate::report_b8::section(&mut out, &b8);
 
     let _ = writeln!(
         out,
@@ -428,6 +431,7 @@ pub fn plot(path: &Path, n: usize, rollouts: &[Rollout]) -> Result<()> {
     // The built-in first and widest, so a contender on the same line still shows.
     let style = |c: Contender| match c {
         Contender::InPlace | Contender::DaemonSetInPlace => (RGBColor(214, 39, 40), 3),
+        Contender::KruiseManager => (RGBColor(44, 160, 44), 4),
         Contender::Recreate => (RGBColor(31, 119, 180), 2),
         Contender::Deployment | Contender::BuiltinDaemonSet => (RGBColor(150, 150, 150), 7),
     };

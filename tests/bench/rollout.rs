@@ -48,6 +48,7 @@ pub async fn rollouts(
             Contender::Deployment => "deploy",
             Contender::DaemonSetInPlace => "ads",
             Contender::BuiltinDaemonSet => "ds",
+            Contender::KruiseManager => "km",
         }
     );
     namespace(client, &ns).await?;
@@ -55,6 +56,7 @@ pub async fn rollouts(
         Some(Controller::start(
             plane,
             qps,
+            qps * 2,
             if contender.per_node() {
                 "DaemonSet"
             } else {

@@ -30,6 +30,8 @@ pub enum Contender {
     DaemonSetInPlace,
     /// B6: the built-in DaemonSet's rolling update.
     BuiltinDaemonSet,
+    /// B8: a CloneSet updated in place by OpenKruise's own kruise-manager.
+    KruiseManager,
 }
 
 impl Contender {
@@ -39,7 +41,10 @@ impl Contender {
 
     /// Whether `kubectl kruise run` drives it (else the plane's kube-controller-manager).
     pub fn ours(self) -> bool {
-        !matches!(self, Contender::Deployment | Contender::BuiltinDaemonSet)
+        !matches!(
+            self,
+            Contender::Deployment | Contender::BuiltinDaemonSet | Contender::KruiseManager
+        )
     }
 
     /// Whether its replicas are nodes (one pod per node).
@@ -54,15 +59,16 @@ impl Contender {
             Contender::Deployment => "Deployment RollingUpdate",
             Contender::DaemonSetInPlace => "Advanced DaemonSet InPlaceIfPossible",
             Contender::BuiltinDaemonSet => "DaemonSet RollingUpdate",
+            Contender::KruiseManager => "CloneSet InPlaceIfPossible (kruise-manager)",
         }
     }
 
     /// User agents whose writes are this contender's controller's.
     pub fn agents(self) -> &'static [&'static str] {
-        if self.ours() {
-            &["kubectl-kruise/"]
-        } else {
-            &["kube-controller-manager/"]
+        match self {
+            Contender::KruiseManager => &["kruise-manager/"],
+            c if c.ours() => &["kubectl-kruise/"],
+            _ => &["kube-controller-manager/"],
         }
     }
 
@@ -71,7 +77,7 @@ impl Contender {
             Contender::Deployment => ApiResource::erase::<k8s_openapi::api::apps::v1::Deployment>(&()),
             Contender::BuiltinDaemonSet => ApiResource::erase::<k8s_openapi::api::apps::v1::DaemonSet>(&()),
             Contender::DaemonSetInPlace => ApiResource::erase::<kubectl_kruise::api::DaemonSet>(&()),
-            Contender::InPlace | Contender::Recreate => {
+            Contender::InPlace | Contender::Recreate | Contender::KruiseManager => {
                 ApiResource::erase::<kubectl_kruise::api::CloneSet>(&())
             }
         };
@@ -80,10 +86,10 @@ impl Contender {
 
     /// `kubectl kruise run` or the built-in controller manager.
     pub fn controller_name(self) -> &'static str {
-        if self.ours() {
-            "kubectl kruise run"
-        } else {
-            "kube-controller-manager"
+        match self {
+            Contender::KruiseManager => "kruise-manager",
+            c if c.ours() => "kubectl kruise run",
+            _ => "kube-controller-manager",
         }
     }
 
@@ -114,11 +120,11 @@ impl Contender {
                     "updateStrategy": { "type": "RollingUpdate",
                         "rollingUpdate": { "rollingUpdateType": "InPlaceIfPossible", "maxUnavailable": "10%" } } },
             }),
-            Contender::InPlace | Contender::Recreate => json!({
+            Contender::InPlace | Contender::Recreate | Contender::KruiseManager => json!({
                 "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "metadata": { "name": name },
                 "spec": { "replicas": replicas, "selector": selector, "template": template,
                     "updateStrategy": {
-                        "type": if self == Contender::InPlace { "InPlaceIfPossible" } else { "ReCreate" },
+                        "type": if self == Contender::Recreate { "ReCreate" } else { "InPlaceIfPossible" },
                         "maxUnavailable": "10%", "maxSurge": 0 } },
             }),
         }
