@@ -271,8 +271,10 @@ fn machine(sim: Sim) -> Vec<String> {
     let kubernetes = go_mod
         .lines()
         .find_map(|l| {
+            // `require k8s.io/kubernetes v1.36.3 // indirect`: the version word only.
             l.split_once("k8s.io/kubernetes v")
-                .map(|(_, v)| format!("v{}", v.trim()))
+                .and_then(|(_, v)| v.split_whitespace().next())
+                .map(|v| format!("v{v}"))
         })
         .unwrap_or_default();
     vec![
