@@ -47,6 +47,15 @@ async fn live_pods(ns: &TestNamespace, label: &str) -> Vec<Pod> {
     pods
 }
 
+/// (name, UID) of the live pods with `label`, in name order.
+async fn uids(ns: &TestNamespace, label: &str) -> Vec<(String, String)> {
+    live_pods(ns, label)
+        .await
+        .iter()
+        .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
+        .collect()
+}
+
 /// Waits until the pods with `label` are exactly `names`, all Ready, running `image`.
 async fn wait_pods(ns: &TestNamespace, label: &str, names: &BTreeSet<String>, image: &str) -> Vec<Pod> {
     let what = format!("pods {label} = {names:?}, ready on {image}");
@@ -173,11 +182,7 @@ async fn an_advanced_statefulset_diff_names_its_ordinals_in_the_controllers_batc
         "{out}"
     );
     assert_eq!(plan.outcomes, set(&["in place (nginx=nginx:1.26)"]), "{out}");
-    let before: Vec<(String, String)> = live_pods(&ns, label)
-        .await
-        .iter()
-        .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
-        .collect();
+    let before = uids(&ns, label).await;
 
     let watcher = PodWatcher::start(&ns);
     apply_all(&ns, &v2).await;
@@ -187,11 +192,7 @@ async fn an_advanced_statefulset_diff_names_its_ordinals_in_the_controllers_batc
     };
     wait_images(&ns, label, 4, image_of, || controller.log_tail()).await;
     assert_batches_seen(&plan, &watcher);
-    let after: Vec<(String, String)> = live_pods(&ns, label)
-        .await
-        .iter()
-        .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
-        .collect();
+    let after = uids(&ns, label).await;
     assert_eq!(after, before, "in place: every pod kept");
 
     let v3 = edited(&v2, "StatefulSet", |doc| doc["spec"]["replicas"] = json!(2));
@@ -369,21 +370,13 @@ async fn a_sidecarset_diff_names_the_injected_pods_its_upgrade_takes_in_order() 
         BTreeSet::from(["in place (log-agent=busybox:1.37)".to_string()]),
         "{out}"
     );
-    let before: Vec<(String, String)> = live_pods(&ns, label)
-        .await
-        .iter()
-        .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
-        .collect();
+    let before = uids(&ns, label).await;
 
     let watcher = PodWatcher::start(&ns);
     apply_all(&ns, &v2).await;
     wait_images(&ns, label, 3, |_| "busybox:1.37", || controller.log_tail()).await;
     assert_batches_seen_by(&plan, &watcher, |v| v.image == "busybox:1.37");
-    let after: Vec<(String, String)> = live_pods(&ns, label)
-        .await
-        .iter()
-        .map(|p| (p.name_any(), p.uid().unwrap_or_default()))
-        .collect();
+    let after = uids(&ns, label).await;
     assert_eq!(after, before, "in place: every pod kept");
     let _ = sets.delete(&name, &Default::default()).await;
     assert_eq!(controller.stop(), 0);

@@ -55,6 +55,15 @@ fn images(template: &PodTemplateSpec) -> String {
         .join(",")
 }
 
+/// The revision name `pod` of `owner` (a `kind`) runs, from its revision label: a kind
+/// whose revisions are `<owner>-<hash>` labels its pods with the hash (an Advanced
+/// DaemonSet).
+pub fn pod_revision(kind: Kind, owner: &str, pod: &k8s_openapi::api::core::v1::Pod) -> Option<String> {
+    pod.labels()
+        .get(crate::runtime::revision::REVISION_LABEL)
+        .map(|label| kind.facts().revision_name(owner, label))
+}
+
 /// The revisions of a workload, oldest first.
 pub async fn revisions(
     client: &kube::Client,

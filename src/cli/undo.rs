@@ -20,7 +20,6 @@ use super::install::{DryRun, Output, confirm};
 use super::target::{self, Kind};
 use crate::api::common::PodUpdatePolicy;
 use crate::runtime::inplace::{Decision, decide};
-use crate::runtime::revision::REVISION_LABEL;
 use crate::runtime::revision::{payload, same_template};
 
 pub const HELP: &str = "\
@@ -71,6 +70,14 @@ fn chosen(list: &[Revision], to: Option<i64>, id: &str) -> anyhow::Result<Revisi
             )
         }),
     }
+}
+
+/// What a pod spec change does to the pods of `kind` when it has no in-place policy to
+/// judge each pod by: the kind's own sentence, or that they are replaced.
+pub(crate) fn without_policy(kind: Kind) -> &'static str {
+    kind.facts()
+        .pod_spec_change()
+        .unwrap_or("its pods are replaced as its rollout strategy allows")
 }
 
 /// What happens to one CloneSet pod (a line of the preview).
@@ -138,15 +145,13 @@ pub async fn run(args: UndoArgs, connection: &ConnectionArgs) -> anyhow::Result<
             .collect();
         owned.sort_by_key(|p| p.name_any());
         for pod in &owned {
-            let from = pod
-                .labels()
-                .get(REVISION_LABEL)
-                .and_then(|label| list.iter().find(|r| &r.name == label))
+            let from = super::history::pod_revision(t.kind, &t.name, pod)
+                .and_then(|name| list.iter().find(|r| r.name == name))
                 .map(|r| &r.template);
             eprintln!("  {}: {}", pod.name_any(), pod_outcome(from, &template, policy));
         }
     } else {
-        eprintln!("  its pods are replaced as its rollout strategy allows");
+        eprintln!("  {}", without_policy(t.kind));
     }
     if args.dry_run == DryRun::None {
         confirm("Undo?", args.yes)?;

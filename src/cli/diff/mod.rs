@@ -148,13 +148,8 @@ async fn pod_lines(
             let order =
                 super::partition::preview_of(client, kind, applied, &update, &pods, new.partition).await?;
             let revisions = super::history::revisions(client, namespace, kind, live_object).await?;
-            // A pod's label names its revision by hash where the kind's revision names are
-            // `<name>-<hash>` (an Advanced DaemonSet).
-            let revision_of = |pod: &Pod| {
-                pod.labels()
-                    .get(crate::runtime::revision::REVISION_LABEL)
-                    .map(|label| facts.revision_name(&live_object.name_any(), label))
-            };
+            let owner = live_object.name_any();
+            let revision_of = |pod: &Pod| super::history::pod_revision(kind, &owner, pod);
             let now = k8s_openapi::jiff::Timestamp::now();
             let available = |pod: &Pod| availability::is_available(pod, new.min_ready_seconds, now);
             let named = |name: &str| pods.iter().find(|p| p.name_any() == name);
@@ -205,7 +200,7 @@ async fn pod_lines(
             }
         }
         (None, _) if changed => {
-            lines.push("  its pods are replaced as its rollout strategy allows".to_string());
+            lines.push(format!("  {}", super::undo::without_policy(kind)));
         }
         _ => {}
     }

@@ -123,10 +123,7 @@ impl Read {
             .pod_update_policy(&self.value, &self.id)
             .map_err(anyhow::Error::msg)?;
         let Some(policy) = policy else {
-            return Ok(facts
-                .pod_spec_change()
-                .unwrap_or("its pods are replaced as its rollout strategy allows")
-                .to_string());
+            return Ok(crate::cli::undo::without_policy(self.target.kind).to_string());
         };
         let Some((_, template_path)) = self.path.split_last() else {
             return Ok(String::new());
