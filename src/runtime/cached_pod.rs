@@ -1,41 +1,280 @@
 //! The pod cache's compact record: a pod's metadata as it is (owners, labels, annotations,
-//! uid and resourceVersion are read on every event and lookup), its spec and status as
-//! the compact JSON the API server sent. A parsed `Pod` costs about six times its JSON
-//! (k8s-openapi's structs hold every optional field inline: a `Container` alone is over
-//! 2 KB before any of its text), so the store keeps the text and a snapshot parses the
-//! pods of the one object it plans, for as long as the round lasts.
+//! uid and resourceVersion are read on every event and lookup), and of its spec and status
+//! only the fields a controller reads. A parsed `Pod` costs about five times its JSON
+//! (k8s-openapi's structs hold every optional field inline: a `Container` is 2.3 KB before
+//! any of its text), and most of it is never read: probes, ports, volumes, mounts, security
+//! contexts, container states, addresses. The record is read straight off the watch's JSON
+//! (what it does not keep is skipped, never built), and a snapshot assembles the pods of the
+//! object it plans from it: field copies, no parse.
+//!
+//! What is kept (every field a planner, status, trigger or the in-place engine reads):
+//! - metadata: all of it but `managedFields`;
+//! - spec: `containers[]` and `initContainers[]` (`name`, `image`, `env`, `resources`),
+//!   `nodeName`, `readinessGates`, `restartPolicy`, `nodeSelector`, `affinity`,
+//!   `tolerations`, `priorityClassName` (a WorkloadSpread subset's patch commonly sets it:
+//!   whether the patch is already on a pod is read from it);
+//! - status: `phase`, `conditions`, `containerStatuses[]` and `initContainerStatuses[]`
+//!   (`name`, `image`, `imageID`, `ready`, `restartCount`).
 //!
 //! Invariants:
-//! - [`CachedPod::pod`] gives back the pod as the watch delivered it, less its
-//!   `managedFields` (nobody reads them): nothing a planner, webhook or trigger reads is
-//!   dropped, so a planner cannot tell a cached pod from a listed one.
+//! - [`CachedPod::pod`] gives back the pod as the watch delivered it, less the fields not
+//!   kept: a planner reading a kept field cannot tell a cached pod from a listed one. A
+//!   planner that starts reading another field adds it here (the test
+//!   `every_field_read_is_kept` lists them).
+//! - No cached pod is the base of a write: writes are patches built from kept fields.
 //! - The record is built once per watch event, in the watch (never per read).
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use k8s_openapi::api::core::v1::{Pod, PodSpec, PodStatus};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use k8s_openapi::api::core::v1::{
+    Affinity, EnvVar, Pod, PodCondition, PodReadinessGate, PodSpec, PodStatus, ResourceRequirements,
+    Toleration,
+};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference, Time};
 use kube::Resource;
 use serde::{Deserialize, Deserializer};
 
-/// A cached pod: metadata parsed, spec and status as JSON text.
-#[derive(Clone, Debug, Default)]
+/// A cached pod: metadata parsed, the kept fields of its spec and status (see the module).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct CachedPod {
     metadata: ObjectMeta,
-    /// `{"spec":...,"status":...}` as compact JSON.
-    body: Box<str>,
+    spec: Option<Spec>,
+    status: Option<Status>,
 }
 
-#[derive(serde::Serialize, Deserialize, Default)]
-struct Body {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    spec: Option<PodSpec>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    status: Option<PodStatus>,
+/// A pod as a watch sends it, read into the record's fields (`managedFields` and the fields
+/// not kept skipped unparsed).
+#[derive(Deserialize)]
+struct Wire {
+    #[serde(default)]
+    metadata: Meta,
+    #[serde(default)]
+    spec: Option<Spec>,
+    #[serde(default)]
+    status: Option<Status>,
+}
+
+/// `ObjectMeta` without `managedFields`.
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Meta {
+    annotations: Option<BTreeMap<String, String>>,
+    creation_timestamp: Option<Time>,
+    deletion_grace_period_seconds: Option<i64>,
+    deletion_timestamp: Option<Time>,
+    finalizers: Option<Vec<String>>,
+    generate_name: Option<String>,
+    generation: Option<i64>,
+    labels: Option<BTreeMap<String, String>>,
+    name: Option<String>,
+    namespace: Option<String>,
+    owner_references: Option<Vec<OwnerReference>>,
+    resource_version: Option<String>,
+    self_link: Option<String>,
+    uid: Option<String>,
+}
+
+impl From<Meta> for ObjectMeta {
+    fn from(m: Meta) -> Self {
+        ObjectMeta {
+            annotations: m.annotations,
+            creation_timestamp: m.creation_timestamp,
+            deletion_grace_period_seconds: m.deletion_grace_period_seconds,
+            deletion_timestamp: m.deletion_timestamp,
+            finalizers: m.finalizers,
+            generate_name: m.generate_name,
+            generation: m.generation,
+            labels: m.labels,
+            managed_fields: None,
+            name: m.name,
+            namespace: m.namespace,
+            owner_references: m.owner_references,
+            resource_version: m.resource_version,
+            self_link: m.self_link,
+            uid: m.uid,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for CachedPod {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let Wire {
+            metadata,
+            spec,
+            status,
+        } = Wire::deserialize(deserializer)?;
+        Ok(Self {
+            metadata: metadata.into(),
+            spec,
+            status,
+        })
+    }
+}
+
+/// The kept fields of a `PodSpec`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Spec {
+    #[serde(default)]
+    containers: Box<[Container]>,
+    init_containers: Option<Box<[Container]>>,
+    node_name: Option<Box<str>>,
+    readiness_gates: Option<Box<[PodReadinessGate]>>,
+    restart_policy: Option<Box<str>>,
+    node_selector: Option<BTreeMap<String, String>>,
+    affinity: Option<Box<Affinity>>,
+    tolerations: Option<Box<[Toleration]>>,
+    priority_class_name: Option<Box<str>>,
+}
+
+/// The kept fields of a `Container`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+struct Container {
+    #[serde(default)]
+    name: Box<str>,
+    image: Option<Box<str>>,
+    env: Option<Box<[EnvVar]>>,
+    resources: Option<Box<ResourceRequirements>>,
+}
+
+/// The kept fields of a `PodStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Status {
+    phase: Option<Box<str>>,
+    conditions: Option<Box<[PodCondition]>>,
+    container_statuses: Option<Box<[ContainerStatus]>>,
+    init_container_statuses: Option<Box<[ContainerStatus]>>,
+}
+
+/// The kept fields of a `ContainerStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ContainerStatus {
+    #[serde(default)]
+    name: Box<str>,
+    #[serde(default)]
+    image: Box<str>,
+    #[serde(default, rename = "imageID")]
+    image_id: Box<str>,
+    #[serde(default)]
+    ready: bool,
+    #[serde(default)]
+    restart_count: i32,
+}
+
+fn boxed(s: Option<String>) -> Option<Box<str>> {
+    s.map(String::into_boxed_str)
+}
+
+fn string(s: &Option<Box<str>>) -> Option<String> {
+    s.as_deref().map(str::to_string)
+}
+
+fn listed<T: Clone>(items: &Option<Box<[T]>>) -> Option<Vec<T>> {
+    items.as_deref().map(<[T]>::to_vec)
+}
+
+impl Spec {
+    fn keep(spec: PodSpec) -> Self {
+        let containers = |cs: Vec<k8s_openapi::api::core::v1::Container>| -> Box<[Container]> {
+            cs.into_iter()
+                .map(|c| Container {
+                    name: c.name.into_boxed_str(),
+                    image: boxed(c.image),
+                    env: c.env.map(Vec::into_boxed_slice),
+                    resources: c.resources.map(Box::new),
+                })
+                .collect()
+        };
+        Self {
+            containers: containers(spec.containers),
+            init_containers: spec.init_containers.map(containers),
+            node_name: boxed(spec.node_name),
+            readiness_gates: spec.readiness_gates.map(Vec::into_boxed_slice),
+            restart_policy: boxed(spec.restart_policy),
+            node_selector: spec.node_selector,
+            affinity: spec.affinity.map(Box::new),
+            tolerations: spec.tolerations.map(Vec::into_boxed_slice),
+            priority_class_name: boxed(spec.priority_class_name),
+        }
+    }
+
+    fn pod_spec(&self) -> PodSpec {
+        let containers = |cs: &[Container]| -> Vec<k8s_openapi::api::core::v1::Container> {
+            cs.iter()
+                .map(|c| k8s_openapi::api::core::v1::Container {
+                    name: c.name.to_string(),
+                    image: string(&c.image),
+                    env: listed(&c.env),
+                    resources: c.resources.as_deref().cloned(),
+                    ..Default::default()
+                })
+                .collect()
+        };
+        PodSpec {
+            containers: containers(&self.containers),
+            init_containers: self.init_containers.as_deref().map(containers),
+            node_name: string(&self.node_name),
+            readiness_gates: listed(&self.readiness_gates),
+            restart_policy: string(&self.restart_policy),
+            node_selector: self.node_selector.clone(),
+            affinity: self.affinity.as_deref().cloned(),
+            tolerations: listed(&self.tolerations),
+            priority_class_name: string(&self.priority_class_name),
+            ..PodSpec::default()
+        }
+    }
+}
+
+impl Status {
+    fn keep(status: PodStatus) -> Self {
+        let statuses = |cs: Vec<k8s_openapi::api::core::v1::ContainerStatus>| -> Box<[ContainerStatus]> {
+            cs.into_iter()
+                .map(|c| ContainerStatus {
+                    name: c.name.into_boxed_str(),
+                    image: c.image.into_boxed_str(),
+                    image_id: c.image_id.into_boxed_str(),
+                    ready: c.ready,
+                    restart_count: c.restart_count,
+                })
+                .collect()
+        };
+        Self {
+            phase: boxed(status.phase),
+            conditions: status.conditions.map(Vec::into_boxed_slice),
+            container_statuses: status.container_statuses.map(statuses),
+            init_container_statuses: status.init_container_statuses.map(statuses),
+        }
+    }
+
+    fn pod_status(&self) -> PodStatus {
+        let statuses = |cs: &[ContainerStatus]| -> Vec<k8s_openapi::api::core::v1::ContainerStatus> {
+            cs.iter()
+                .map(|c| k8s_openapi::api::core::v1::ContainerStatus {
+                    name: c.name.to_string(),
+                    image: c.image.to_string(),
+                    image_id: c.image_id.to_string(),
+                    ready: c.ready,
+                    restart_count: c.restart_count,
+                    ..Default::default()
+                })
+                .collect()
+        };
+        PodStatus {
+            phase: string(&self.phase),
+            conditions: listed(&self.conditions),
+            container_statuses: self.container_statuses.as_deref().map(statuses),
+            init_container_statuses: self.init_container_statuses.as_deref().map(statuses),
+            ..PodStatus::default()
+        }
+    }
 }
 
 impl CachedPod {
-    /// The record of `pod` (its `managedFields` dropped).
+    /// The record of `pod`: its metadata less `managedFields`, the kept fields of its spec
+    /// and status.
     pub fn new(pod: Pod) -> Self {
         let Pod {
             mut metadata,
@@ -43,20 +282,19 @@ impl CachedPod {
             status,
         } = pod;
         metadata.managed_fields = None;
-        let body = serde_json::to_string(&Body { spec, status }).unwrap_or_default();
         Self {
             metadata,
-            body: body.into_boxed_str(),
+            spec: spec.map(Spec::keep),
+            status: status.map(Status::keep),
         }
     }
 
-    /// The pod, parsed again (see the module's invariants).
+    /// The pod, assembled from the record (see the module's invariants).
     pub fn pod(&self) -> Pod {
-        let Body { spec, status } = serde_json::from_str(&self.body).unwrap_or_default();
         Pod {
             metadata: self.metadata.clone(),
-            spec,
-            status,
+            spec: self.spec.as_ref().map(Spec::pod_spec),
+            status: self.status.as_ref().map(Status::pod_status),
         }
     }
 
@@ -70,15 +308,9 @@ impl CachedPod {
     }
 }
 
-/// The pods of `records`, parsed (a snapshot's pods).
+/// The pods of `records`, assembled (a snapshot's pods).
 pub fn pods(records: &[Arc<CachedPod>]) -> Vec<Arc<Pod>> {
     records.iter().map(|r| Arc::new(r.pod())).collect()
-}
-
-impl<'de> Deserialize<'de> for CachedPod {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Pod::deserialize(deserializer).map(Self::new)
-    }
 }
 
 impl Resource for CachedPod {
@@ -130,6 +362,8 @@ mod tests {
             "spec": {
                 "containers": [{ "name": "web", "image": "registry.local/web:2",
                     "env": [{ "name": "A", "value": "1" }],
+                    "ports": [{ "containerPort": 80 }],
+                    "readinessProbe": { "httpGet": { "path": "/", "port": 80 } },
                     "volumeMounts": [{ "name": "data", "mountPath": "/data" }] }],
                 "nodeName": "node-3",
                 "readinessGates": [{ "conditionType": "InPlaceUpdateReady" }],
@@ -137,29 +371,106 @@ mod tests {
             },
             "status": {
                 "phase": "Running",
+                "podIP": "10.0.0.7",
+                "startTime": "2026-12-04T10:00:01Z",
                 "conditions": [{ "type": "Ready", "status": "True" }],
                 "containerStatuses": [{ "name": "web", "image": "registry.local/web:2",
-                    "imageID": "sha256:1", "ready": true, "restartCount": 1,
+                    "imageID": "sha256:1", "ready": true, "restartCount": 1, "started": true,
                     "state": { "running": { "startedAt": "2026-12-04T10:00:04Z" } } }]
             }
         })
     }
 
+    /// `listed()` less what the record does not keep.
+    fn kept_json() -> serde_json::Value {
+        let mut pod = listed();
+        let meta = pod["metadata"].as_object_mut().expect("object");
+        meta.remove("managedFields");
+        let container = pod["spec"]["containers"][0].as_object_mut().expect("object");
+        container.remove("volumeMounts");
+        container.remove("ports");
+        container.remove("readinessProbe");
+        pod["spec"].as_object_mut().expect("object").remove("volumes");
+        let status = pod["status"].as_object_mut().expect("object");
+        status.remove("podIP");
+        status.remove("startTime");
+        let container = pod["status"]["containerStatuses"][0]
+            .as_object_mut()
+            .expect("object");
+        container.remove("state");
+        container.remove("started");
+        pod
+    }
+
     #[test]
-    fn a_cached_pod_is_the_listed_pod_without_its_managed_fields() {
-        let pod: Pod = serde_json::from_value(listed()).expect("test input");
+    fn a_cached_pod_is_the_listed_pod_less_what_no_controller_reads() {
         let cached: CachedPod = serde_json::from_value(listed()).expect("test input");
-        let mut expected = pod.clone();
-        expected.metadata.managed_fields = None;
+        let expected: Pod = serde_json::from_value(kept_json()).expect("test input");
         assert_eq!(cached.pod(), expected);
         assert_eq!(cached.meta().uid.as_deref(), Some("9b2c"));
-        assert_eq!(CachedPod::new(pod).pod(), expected);
         let meta = cached.metadata_only();
         assert_eq!(
             (meta.metadata, meta.spec, meta.status),
             (expected.metadata, None, None)
         );
-        assert!(cached.body.len() < serde_json::to_string(&listed()).expect("test input").len());
+    }
+
+    #[test]
+    fn reading_the_watch_json_keeps_what_keeping_a_parsed_pod_keeps() {
+        let pod: Pod = serde_json::from_value(listed()).expect("test input");
+        let read: CachedPod = serde_json::from_value(listed()).expect("test input");
+        assert_eq!(read, CachedPod::new(pod.clone()));
+        let kept = read.pod();
+        assert_eq!(CachedPod::new(kept.clone()).pod(), kept);
+    }
+
+    /// Every field a controller reads (see the module's list), each set: none is lost.
+    #[test]
+    fn every_field_read_is_kept() {
+        let full: Pod = serde_json::from_value(json!({
+            "metadata": {
+                "name": "p", "namespace": "ns", "uid": "u", "resourceVersion": "7",
+                "generateName": "p-", "generation": 2, "finalizers": ["f"],
+                "creationTimestamp": "2026-12-04T10:00:00Z",
+                "deletionTimestamp": "2026-12-04T10:05:00Z", "deletionGracePeriodSeconds": 30,
+                "labels": { "a": "b" }, "annotations": { "c": "d" },
+                "ownerReferences": [{ "apiVersion": "v1", "kind": "K", "name": "o", "uid": "ou",
+                    "controller": true, "blockOwnerDeletion": true }]
+            },
+            "spec": {
+                "containers": [{ "name": "main", "image": "i:1",
+                    "env": [{ "name": "E", "valueFrom": { "configMapKeyRef": { "name": "cm", "key": "k" } } }],
+                    "resources": { "requests": { "cpu": "100m" }, "limits": { "memory": "1Gi" } } }],
+                "initContainers": [{ "name": "init", "image": "i:0",
+                    "resources": { "requests": { "cpu": "50m" } } }],
+                "nodeName": "n1",
+                "readinessGates": [{ "conditionType": "InPlaceUpdateReady" }],
+                "restartPolicy": "OnFailure",
+                "nodeSelector": { "zone": "a" },
+                "affinity": { "nodeAffinity": { "requiredDuringSchedulingIgnoredDuringExecution": {
+                    "nodeSelectorTerms": [{ "matchFields": [{ "key": "metadata.name",
+                        "operator": "In", "values": ["n1"] }] }] } } },
+                "tolerations": [{ "key": "t", "operator": "Exists", "effect": "NoSchedule" }],
+                "priorityClassName": "high"
+            },
+            "status": {
+                "phase": "Running",
+                "conditions": [
+                    { "type": "Ready", "status": "True", "lastTransitionTime": "2026-12-04T10:01:00Z" },
+                    { "type": "InPlaceUpdateReady", "status": "False", "reason": "r", "message": "m" },
+                    { "type": "PodScheduled", "status": "False", "reason": "Unschedulable" }
+                ],
+                "containerStatuses": [{ "name": "main", "image": "i:1", "imageID": "sha256:1",
+                    "ready": true, "restartCount": 3 }],
+                "initContainerStatuses": [{ "name": "init", "image": "i:0", "imageID": "sha256:0",
+                    "ready": false, "restartCount": 1 }]
+            }
+        }))
+        .expect("test input");
+        assert_eq!(CachedPod::new(full.clone()).pod(), full);
+        let read: CachedPod =
+            serde_json::from_value(serde_json::to_value(&full).expect("serializable")).expect("test input");
+        assert_eq!(read.pod(), full);
     }
 
     #[test]
@@ -173,7 +484,9 @@ mod tests {
         };
         let cached = CachedPod::new(bare.clone());
         assert_eq!(cached.pod(), bare);
-        assert_eq!(&*cached.body, "{}");
+        let read: CachedPod =
+            serde_json::from_value(json!({ "metadata": { "name": "bare" } })).expect("test input");
+        assert_eq!(read.pod(), bare);
     }
 
     #[test]

@@ -328,12 +328,12 @@ where
 }
 
 /// The cached pods whose controller has `uid` (looked up by owner uid, not scanned),
-/// parsed.
+/// assembled from their records.
 pub fn pods_controlled_by(ctx: &Context, uid: &str) -> Vec<Arc<k8s_openapi::api::core::v1::Pod>> {
     crate::runtime::cached_pod::pods(&ctx.watches.pod_owners.controlled(&ctx.watches.pods, uid))
 }
 
-/// The cached pods whose controller is `owner`, a `kind` of apps.kruise.io, parsed (a
+/// The cached pods whose controller is `owner`, a `kind` of apps.kruise.io, assembled (a
 /// snapshot's pods).
 pub fn owned_pods<O: Resource>(
     ctx: &Context,
@@ -343,7 +343,7 @@ pub fn owned_pods<O: Resource>(
     crate::runtime::cached_pod::pods(&owned_by(&ctx.watches.pods, &ctx.watches.pod_owners, owner, kind))
 }
 
-/// The cached pods in `namespace` that have no controller, parsed.
+/// The cached pods in `namespace` that have no controller, assembled from their records.
 pub fn uncontrolled_pods(ctx: &Context, namespace: &str) -> Vec<Arc<k8s_openapi::api::core::v1::Pod>> {
     crate::runtime::cached_pod::pods(&uncontrolled_in(
         &ctx.watches.pods,

@@ -24,6 +24,7 @@ use kube::runtime::reflector::ObjectRef;
 use kube::{Resource, ResourceExt};
 
 use crate::runtime::actions::{Action, ChildAction, Why};
+use crate::runtime::cached_pod::CachedPod;
 use crate::runtime::children;
 use crate::runtime::context::{ChildVerb, Context, Error, FIELD_MANAGER};
 use crate::runtime::expectations::{Expect, ObjectKind, Watched, resource_version};
@@ -209,13 +210,16 @@ fn creates_in(action: &Action, namespace: &str) -> Option<String> {
 
 async fn run(ctx: &Context, namespace: &str, owner: &str, action: Action) -> (Step, Option<String>) {
     match run_one(ctx, namespace, owner, action).await {
-        (step, Some(pod)) => (step, pod.metadata.resource_version),
+        (step, Some(pod)) => (step, pod.meta().resource_version.clone()),
         (step, None) => (step, None),
     }
 }
 
-async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) -> (Step, Option<Pod>) {
-    let pods: Api<Pod> = Api::namespaced(ctx.client.clone(), namespace);
+/// One write. A pod the API server sends back is read as the cache's compact record: only
+/// its metadata is used, and the rest of it (its `managedFields` most of all) is skipped,
+/// not parsed.
+async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) -> (Step, Option<CachedPod>) {
+    let pods: Api<CachedPod> = Api::namespaced(ctx.client.clone(), namespace);
     let claims: Api<PersistentVolumeClaim> = Api::namespaced(ctx.client.clone(), namespace);
     match action {
         Action::PatchPod { name, patch, why } => {
@@ -457,7 +461,7 @@ where
     }
 }
 
-fn expect_version(ctx: &Context, owner: &str, pod: &Pod) {
+fn expect_version<K: Resource>(ctx: &Context, owner: &str, pod: &K) {
     let object = Watched::new(
         ObjectKind::Pod,
         pod.meta().namespace.as_deref().unwrap_or_default(),

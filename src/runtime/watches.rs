@@ -9,8 +9,9 @@
 //! Invariants:
 //! - `managedFields` are dropped before an object reaches a store (they are most of an
 //!   object's bytes and nobody reads them).
-//! - The pod store holds compact records ([`CachedPod`]: spec and status as JSON text), not
-//!   parsed pods; a snapshot parses the pods of the object it plans ([`Watches::pod`]).
+//! - The pod store holds compact records ([`CachedPod`]: of spec and status only the fields a
+//!   controller reads), not whole pods; a snapshot assembles the pods of the object it plans
+//!   ([`Watches::pod`]).
 //!   Subscribers get each changed pod's metadata only (owners, labels and annotations
 //!   decide whom it wakes; the planner reads the pod itself from the store).
 //! - Subscribers see every applied AND deleted object (kube's shared reflector drops
@@ -46,7 +47,7 @@ const SUBSCRIBER_BUFFER: usize = 1024;
 /// hand out subscriptions.
 #[derive(Clone)]
 pub struct Watches {
-    /// Pods as compact records (parse one with [`CachedPod::pod`]).
+    /// Pods as compact records (assemble one with [`CachedPod::pod`]).
     pub pods: Store<CachedPod>,
     pub claims: Store<PersistentVolumeClaim>,
     pub revisions: Store<ControllerRevision>,
@@ -421,7 +422,7 @@ pub fn new(client: &Client, namespace: Option<&str>) -> (Watches, Vec<BoxFuture<
 }
 
 impl Watches {
-    /// The cached pod `namespace/name`, parsed.
+    /// The cached pod `namespace/name`, assembled.
     pub fn pod(&self, namespace: &str, name: &str) -> Option<Arc<Pod>> {
         let record = self
             .pods

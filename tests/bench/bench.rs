@@ -68,6 +68,10 @@ struct Args {
     b8_qps: u32,
     #[arg(long, default_value_t = 50)]
     b8_burst: u32,
+    /// B8: measure our controller alone (a before/after look at a change of ours; the
+    /// report then has no kruise-manager figures)
+    #[arg(long)]
+    b8_ours_only: bool,
     /// Where results.md and the plots go
     #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bench/report"))]
     out: PathBuf,
@@ -123,7 +127,7 @@ async fn run(args: Args) -> Result<()> {
     };
     let bin_dir = control_plane_bin_dir()?;
     let command = format!(
-        "cargo bench --bench kruise -- --sizes {} --footprint-pods {} --runs {} --start-delay {}ms --image-pull-delay {}ms --nodes {} --daemonset-nodes {} --qps {} --b8 {} --b8-qps {} --b8-burst {}",
+        "cargo bench --bench kruise -- --sizes {} --footprint-pods {} --runs {} --start-delay {}ms --image-pull-delay {}ms --nodes {} --daemonset-nodes {} --qps {} --b8 {} --b8-qps {} --b8-burst {}{}",
         join(&args.sizes),
         join(&args.footprint_pods),
         args.runs,
@@ -143,7 +147,8 @@ async fn run(args: Args) -> Result<()> {
             shapes => shapes.join(","),
         },
         args.b8_qps,
-        args.b8_burst
+        args.b8_burst,
+        if args.b8_ours_only { " --b8-ours-only" } else { "" }
     );
 
     let mut footprints = Vec::new();
@@ -166,7 +171,11 @@ async fn run(args: Args) -> Result<()> {
         };
         for &shape in &b8_shapes {
             for run in 0..args.runs {
-                for contender in [Contender::InPlace, Contender::KruiseManager] {
+                let contenders = match args.b8_ours_only {
+                    true => &[Contender::InPlace][..],
+                    false => &[Contender::InPlace, Contender::KruiseManager][..],
+                };
+                for &contender in contenders {
                     eprintln!("B8: {shape} pods, {}, run {}", contender.label(), run + 1);
                     footprints
                         .push(footprint::b8(&bin_dir, &manager_bin, b8_sim, contender, shape, run).await?);

@@ -266,12 +266,16 @@ async fn measure(
 }
 
 /// Heap bytes per pod: the pod's JSON as served (less `managedFields`), a parsed `Pod` (what
-/// a kube store holds) and our cache's record.
+/// a kube store holds) and our cache's record; and what a planning round pays per pod to
+/// get its `Pod`s: a whole pod parsed from its JSON (what a round paid when the record kept
+/// spec and status as text), or assembled from the record (microseconds, best of 5).
 #[derive(Debug, Clone, Copy)]
 pub struct CacheBytes {
     pub json: f64,
     pub parsed: f64,
     pub cached: f64,
+    pub parse_micros: f64,
+    pub assemble_micros: f64,
 }
 
 /// Lists the pods of `ns` and measures, with the counting allocator, what holding each of
@@ -300,9 +304,32 @@ async fn cache_bytes(client: &kube::Client, ns: &str) -> Result<CacheBytes> {
     };
     let parsed = held(&|t| Box::new(serde_json::from_str::<Pod>(t).map(Arc::new).ok()));
     let cached = held(&|t| Box::new(serde_json::from_str::<CachedPod>(t).map(Arc::new).ok()));
+    let records: Vec<Arc<CachedPod>> = texts
+        .iter()
+        .map(|t| serde_json::from_str(t).map(Arc::new))
+        .collect::<Result<_, _>>()?;
+    let per_pod = |round: &dyn Fn() -> usize| {
+        (0..5)
+            .map(|_| {
+                let at = std::time::Instant::now();
+                std::hint::black_box(round());
+                at.elapsed().as_secs_f64() * 1e6 / n
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let parse_micros = per_pod(&|| {
+        texts
+            .iter()
+            .filter_map(|t| serde_json::from_str::<Pod>(t).ok())
+            .map(Arc::new)
+            .count()
+    });
+    let assemble_micros = per_pod(&|| kubectl_kruise::runtime::cached_pod::pods(&records).len());
     Ok(CacheBytes {
         json: texts.iter().map(String::len).sum::<usize>() as f64 / n,
         parsed,
         cached,
+        parse_micros,
+        assemble_micros,
     })
 }

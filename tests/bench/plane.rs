@@ -233,6 +233,8 @@ fn clock_ticks() -> f64 {
 /// `kubectl kruise run` (all namespaces of the plane), killed on drop.
 pub struct Controller {
     child: Child,
+    /// `perf record` on the controller when `KRUISE_BENCH_PERF` names a directory.
+    profiler: Option<Child>,
     metrics_port: u16,
     pub started: Instant,
 }
@@ -258,8 +260,12 @@ impl Controller {
             .stderr(std::fs::File::create(&log)?)
             .spawn()
             .context("starting kubectl kruise run")?;
+        let profiler = std::env::var_os("KRUISE_BENCH_PERF")
+            .map(|dir| profile(child.id(), Path::new(&dir), metrics_port))
+            .transpose()?;
         let controller = Controller {
             child,
+            profiler,
             metrics_port,
             started,
         };
@@ -291,8 +297,29 @@ impl Controller {
     }
 }
 
+/// `perf record` of `pid` into `DIR/perf-PORT.data` (call graphs, 199 Hz), for a look at
+/// where the controller's CPU goes (`perf report -i ...`).
+fn profile(pid: u32, dir: &Path, port: u16) -> Result<Child> {
+    let out = dir.join(format!("perf-{port}.data"));
+    eprintln!("  profiling the controller into {}", out.display());
+    Command::new("perf")
+        .args(["record", "-F", "199", "-g", "-p", &pid.to_string(), "-o"])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .context("starting perf record")
+}
+
 impl Drop for Controller {
     fn drop(&mut self) {
+        if let Some(mut profiler) = self.profiler.take() {
+            // perf writes its data on SIGINT.
+            let _ = Command::new("kill")
+                .args(["-INT", &profiler.id().to_string()])
+                .status();
+            let _ = profiler.wait();
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

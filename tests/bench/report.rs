@@ -228,20 +228,33 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
         }
     }
 
-    let _ = writeln!(out, "\n## Bytes per cached pod (B3's pods, heap)\n");
+    let _ = writeln!(
+        out,
+        "\n## Bytes per cached pod, and a round's cost per pod (heap)\n"
+    );
     let _ = writeln!(
         out,
         "Measured in the benchmark's own process with a counting allocator, on the pods of each \
-         B3 run once they are ready: the pod's JSON as served (less managedFields), a parsed \
-         `Pod` behind an `Arc` (what a kube-runtime store holds per pod), and our pod cache's \
-         record (metadata parsed, spec and status as JSON text).\n"
+         B3 or B8 run of ours once they are ready: the pod's JSON as served (less managedFields), \
+         a parsed `Pod` behind an `Arc` (what a kube-runtime store holds per pod), and our pod \
+         cache's record (metadata parsed, of spec and status only the fields a controller \
+         reads). Then what a planning round pays per pod for its snapshot's `Pod`: parsing a \
+         whole pod from its JSON (what each round paid while the record kept spec and status \
+         as text) against assembling it from the record (microseconds, best of 5).\n"
     );
     let _ = writeln!(
         out,
-        "| pods | JSON bytes | parsed `Pod` bytes | cached record bytes | record / parsed |"
+        "| pods | JSON bytes | parsed `Pod` bytes | cached record bytes | record / parsed | parse µs / pod | assemble µs / pod |"
     );
-    let _ = writeln!(out, "|---|---|---|---|---|");
-    for &n in &foot_sizes {
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|");
+    let mut cache_sizes: Vec<usize> = footprints
+        .iter()
+        .filter(|f| f.cache.is_some())
+        .map(|f| f.pods)
+        .collect();
+    cache_sizes.sort_unstable();
+    cache_sizes.dedup();
+    for &n in &cache_sizes {
         let caches: Vec<_> = footprints
             .iter()
             .filter(|f| f.pods == n)
@@ -252,11 +265,13 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
         let cached = spread(caches.iter().map(|c| c.cached));
         let _ = writeln!(
             out,
-            "| {n} | {} | {} | {} | {} |",
+            "| {n} | {} | {} | {} | {} | {} | {} |",
             show(json, 0),
             show(parsed, 0),
             show(cached, 0),
-            ratio(cached, parsed)
+            ratio(cached, parsed),
+            show(spread(caches.iter().map(|c| c.parse_micros)), 2),
+            show(spread(caches.iter().map(|c| c.assemble_micros)), 2),
         );
     }
 

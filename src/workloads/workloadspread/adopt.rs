@@ -154,7 +154,9 @@ fn subset_patch(subset: &WorkloadSpreadSubset) -> Option<&Value> {
 }
 
 /// The subset has a patch, and it changes nothing of `pod` but (maybe) its annotations.
-/// A patch that does not give a pod back counts as a change.
+/// A patch that does not give a pod back counts as a change. A cached pod holds only the
+/// fields controllers read (`runtime::cached_pod`): a patch that sets a field outside
+/// them counts as a change too.
 fn patch_is_no_op(pod: &Pod, subset: &WorkloadSpreadSubset) -> bool {
     let Some(patch) = subset_patch(subset) else {
         return false;
