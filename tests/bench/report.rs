@@ -247,15 +247,16 @@ pub fn markdown(header: &Header, rollouts: &[Rollout], footprints: &[Footprint])
         "| pods | JSON bytes | parsed `Pod` bytes | cached record bytes | record / parsed | parse µs / pod | assemble µs / pod |"
     );
     let _ = writeln!(out, "|---|---|---|---|---|---|---|");
-    let mut cache_sizes: Vec<usize> = footprints
+    let measured: Vec<&Footprint> = footprints
         .iter()
+        .chain(&b8)
         .filter(|f| f.cache.is_some())
-        .map(|f| f.pods)
         .collect();
+    let mut cache_sizes: Vec<usize> = measured.iter().map(|f| f.pods).collect();
     cache_sizes.sort_unstable();
     cache_sizes.dedup();
     for &n in &cache_sizes {
-        let caches: Vec<_> = footprints
+        let caches: Vec<_> = measured
             .iter()
             .filter(|f| f.pods == n)
             .filter_map(|f| f.cache)
