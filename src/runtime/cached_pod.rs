@@ -20,7 +20,8 @@
 //! - [`CachedPod::pod`] gives back the pod as the watch delivered it, less the fields not
 //!   kept: a planner reading a kept field cannot tell a cached pod from a listed one. A
 //!   planner that starts reading another field adds it here (the test
-//!   `every_field_read_is_kept` lists them).
+//!   `every_field_read_is_kept` lists them; `workloads::common::cached_reads_tests` checks
+//!   that the shared readers answer the same on a cached pod as on a whole one).
 //! - No cached pod is the base of a write: writes are patches built from kept fields.
 //! - The record is built once per watch event, in the watch (never per read).
 use std::borrow::Cow;

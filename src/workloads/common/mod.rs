@@ -4,6 +4,8 @@
 //! cannot express ([`refusals`]) and Kubernetes' name, key and value rules they use
 //! ([`names`]), random pod-name ids ([`pod_names`]), and the labels a user sets on pods.
 pub mod availability;
+#[cfg(test)]
+mod cached_reads_tests;
 pub mod defaults;
 pub mod field_faults;
 pub mod int_or_percent;
