@@ -177,21 +177,69 @@ fn listed<T: Clone>(items: &Option<Box<[T]>>) -> Option<Vec<T>> {
     items.as_deref().map(<[T]>::to_vec)
 }
 
+impl From<k8s_openapi::api::core::v1::Container> for Container {
+    fn from(c: k8s_openapi::api::core::v1::Container) -> Self {
+        Self {
+            name: c.name.into_boxed_str(),
+            image: boxed(c.image),
+            env: c.env.map(Vec::into_boxed_slice),
+            resources: c.resources.map(Box::new),
+        }
+    }
+}
+
+impl From<&Container> for k8s_openapi::api::core::v1::Container {
+    fn from(c: &Container) -> Self {
+        Self {
+            name: c.name.to_string(),
+            image: string(&c.image),
+            env: listed(&c.env),
+            resources: c.resources.as_deref().cloned(),
+            ..Default::default()
+        }
+    }
+}
+
+impl From<k8s_openapi::api::core::v1::ContainerStatus> for ContainerStatus {
+    fn from(c: k8s_openapi::api::core::v1::ContainerStatus) -> Self {
+        Self {
+            name: c.name.into_boxed_str(),
+            image: c.image.into_boxed_str(),
+            image_id: c.image_id.into_boxed_str(),
+            ready: c.ready,
+            restart_count: c.restart_count,
+        }
+    }
+}
+
+impl From<&ContainerStatus> for k8s_openapi::api::core::v1::ContainerStatus {
+    fn from(c: &ContainerStatus) -> Self {
+        Self {
+            name: c.name.to_string(),
+            image: c.image.to_string(),
+            image_id: c.image_id.to_string(),
+            ready: c.ready,
+            restart_count: c.restart_count,
+            ..Default::default()
+        }
+    }
+}
+
+/// Each of `items`, kept.
+fn kept<T, K: From<T>>(items: Vec<T>) -> Box<[K]> {
+    items.into_iter().map(K::from).collect()
+}
+
+/// Each of `items`, given back in the API's type.
+fn given<'a, K: 'a, T: From<&'a K>>(items: &'a [K]) -> Vec<T> {
+    items.iter().map(T::from).collect()
+}
+
 impl Spec {
     fn keep(spec: PodSpec) -> Self {
-        let containers = |cs: Vec<k8s_openapi::api::core::v1::Container>| -> Box<[Container]> {
-            cs.into_iter()
-                .map(|c| Container {
-                    name: c.name.into_boxed_str(),
-                    image: boxed(c.image),
-                    env: c.env.map(Vec::into_boxed_slice),
-                    resources: c.resources.map(Box::new),
-                })
-                .collect()
-        };
         Self {
-            containers: containers(spec.containers),
-            init_containers: spec.init_containers.map(containers),
+            containers: kept(spec.containers),
+            init_containers: spec.init_containers.map(kept),
             node_name: boxed(spec.node_name),
             readiness_gates: spec.readiness_gates.map(Vec::into_boxed_slice),
             restart_policy: boxed(spec.restart_policy),
@@ -203,20 +251,9 @@ impl Spec {
     }
 
     fn pod_spec(&self) -> PodSpec {
-        let containers = |cs: &[Container]| -> Vec<k8s_openapi::api::core::v1::Container> {
-            cs.iter()
-                .map(|c| k8s_openapi::api::core::v1::Container {
-                    name: c.name.to_string(),
-                    image: string(&c.image),
-                    env: listed(&c.env),
-                    resources: c.resources.as_deref().cloned(),
-                    ..Default::default()
-                })
-                .collect()
-        };
         PodSpec {
-            containers: containers(&self.containers),
-            init_containers: self.init_containers.as_deref().map(containers),
+            containers: given(&self.containers),
+            init_containers: self.init_containers.as_deref().map(given),
             node_name: string(&self.node_name),
             readiness_gates: listed(&self.readiness_gates),
             restart_policy: string(&self.restart_policy),
@@ -231,43 +268,20 @@ impl Spec {
 
 impl Status {
     fn keep(status: PodStatus) -> Self {
-        let statuses = |cs: Vec<k8s_openapi::api::core::v1::ContainerStatus>| -> Box<[ContainerStatus]> {
-            cs.into_iter()
-                .map(|c| ContainerStatus {
-                    name: c.name.into_boxed_str(),
-                    image: c.image.into_boxed_str(),
-                    image_id: c.image_id.into_boxed_str(),
-                    ready: c.ready,
-                    restart_count: c.restart_count,
-                })
-                .collect()
-        };
         Self {
             phase: boxed(status.phase),
             conditions: status.conditions.map(Vec::into_boxed_slice),
-            container_statuses: status.container_statuses.map(statuses),
-            init_container_statuses: status.init_container_statuses.map(statuses),
+            container_statuses: status.container_statuses.map(kept),
+            init_container_statuses: status.init_container_statuses.map(kept),
         }
     }
 
     fn pod_status(&self) -> PodStatus {
-        let statuses = |cs: &[ContainerStatus]| -> Vec<k8s_openapi::api::core::v1::ContainerStatus> {
-            cs.iter()
-                .map(|c| k8s_openapi::api::core::v1::ContainerStatus {
-                    name: c.name.to_string(),
-                    image: c.image.to_string(),
-                    image_id: c.image_id.to_string(),
-                    ready: c.ready,
-                    restart_count: c.restart_count,
-                    ..Default::default()
-                })
-                .collect()
-        };
         PodStatus {
             phase: string(&self.phase),
             conditions: listed(&self.conditions),
-            container_statuses: self.container_statuses.as_deref().map(statuses),
-            init_container_statuses: self.init_container_statuses.as_deref().map(statuses),
+            container_statuses: self.container_statuses.as_deref().map(given),
+            init_container_statuses: self.init_container_statuses.as_deref().map(given),
             ..PodStatus::default()
         }
     }
