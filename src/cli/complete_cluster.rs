@@ -15,6 +15,7 @@ use kube::api::{Api, ApiResource, DynamicObject, ListParams};
 use super::connection::ConnectionArgs;
 use super::target::{self, Kind, Target};
 use super::views::spread_tree;
+use crate::runtime::cached_pod::{self, CachedPod};
 
 /// Verbs whose positional words are workloads.
 const TARGET_VERBS: &[&str] = &[
@@ -141,8 +142,8 @@ async fn owned_pods(connection: &ConnectionArgs, t: &Target) -> Option<Vec<Pod>>
     let (client, namespace) = target::connect(connection).await.ok()?;
     let object = t.api(&client, &namespace).get(&t.name).await.ok()?;
     let uid = object.uid()?;
-    let pods: Api<Pod> = Api::namespaced(client, &namespace);
-    let list = pods.list(&ListParams::default()).await.ok()?.items;
+    let pods: Api<CachedPod> = Api::namespaced(client, &namespace);
+    let list = cached_pod::list(&pods, &ListParams::default()).await.ok()?;
     Some(
         list.into_iter()
             .filter(|p| p.owner_references().iter().any(|o| o.uid == uid))

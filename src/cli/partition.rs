@@ -19,6 +19,7 @@ use super::UsageError;
 use super::connection::ConnectionArgs;
 use super::install::{DryRun, Output, confirm};
 use super::target::{self, Kind};
+use crate::runtime::cached_pod::{self, CachedPod};
 use crate::workloads::common::int_or_percent as numbers;
 use crate::workloads::facts::{Listed, PercentPartition};
 
@@ -278,11 +279,9 @@ async fn controlled_pods(
     let selector = kube::core::Selector::try_from(selector.clone())
         .map(|s| s.to_string())
         .unwrap_or_default();
-    let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
-    Ok(pods
-        .list(&ListParams::default().labels(&selector))
+    let pods: Api<CachedPod> = Api::namespaced(client.clone(), namespace);
+    Ok(cached_pod::list(&pods, &ListParams::default().labels(&selector))
         .await?
-        .items
         .into_iter()
         .filter(|p| {
             p.owner_references()

@@ -40,6 +40,7 @@ use super::glyphs::Glyphs;
 use super::history;
 use super::status::assess::{FAILING, kind_word};
 use super::target::{Kind, Target};
+use crate::runtime::cached_pod;
 use crate::runtime::inplace::state::{InPlaceUpdateState, READINESS_GATE, pod_condition};
 use crate::runtime::revision::REVISION_LABEL;
 use crate::workloads::common::int_or_percent as numbers;
@@ -369,10 +370,7 @@ pub async fn load(
     let revisions = history::revisions(client, namespace, kind, &object).await?;
 
     let params = selector(&value).map_or_else(ListParams::default, |s| ListParams::default().labels(&s));
-    let listed = Api::<Pod>::namespaced(client.clone(), namespace)
-        .list(&params)
-        .await?
-        .items;
+    let listed = cached_pod::list(&Api::namespaced(client.clone(), namespace), &params).await?;
     let uid = object.uid().unwrap_or_default();
     let controlled = |pod: &Pod| {
         pod.owner_references().iter().any(|o| {

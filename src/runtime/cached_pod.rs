@@ -3,7 +3,7 @@
 //! only the fields a controller reads. A parsed `Pod` costs about five times its JSON
 //! (k8s-openapi's structs hold every optional field inline: a `Container` is 2.3 KB before
 //! any of its text), and most of it is never read: probes, ports, volumes, mounts, security
-//! contexts, container states, addresses. The record is read straight off the watch's JSON
+//! contexts, running and terminated container states, addresses. The record is read straight off the watch's JSON
 //! (what it does not keep is skipped, never built), and a snapshot assembles the pods of the
 //! object it plans from it: field copies, no parse.
 //!
@@ -14,7 +14,11 @@
 //!   `tolerations`, `priorityClassName` (a WorkloadSpread subset's patch commonly sets it:
 //!   whether the patch is already on a pod is read from it);
 //! - status: `phase`, `conditions`, `containerStatuses[]` and `initContainerStatuses[]`
-//!   (`name`, `image`, `imageID`, `ready`, `restartCount`).
+//!   (`name`, `image`, `imageID`, `ready`, `restartCount`, and `state.waiting`'s `reason`
+//!   and `message`: how the rollout views tell a failing pod, `CrashLoopBackOff` or a pull
+//!   error; a running container keeps nothing of its state).
+//!
+//! The CLI's views (`rollout status`, `get --tree`) list and watch pods as this record too.
 //!
 //! Invariants:
 //! - [`CachedPod::pod`] gives back the pod as the watch delivered it, less the fields not
@@ -29,12 +33,15 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{
-    Affinity, EnvVar, Pod, PodCondition, PodReadinessGate, PodSpec, PodStatus, ResourceRequirements,
-    Toleration,
+    Affinity, ContainerState, ContainerStateWaiting, EnvVar, Pod, PodReadinessGate, PodSpec, PodStatus,
+    ResourceRequirements, Toleration,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference, Time};
 use kube::Resource;
 use serde::{Deserialize, Deserializer};
+
+mod condition;
+use condition::{Condition, Word};
 
 /// A cached pod: metadata parsed, the kept fields of its spec and status (see the module).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -122,7 +129,7 @@ struct Spec {
     init_containers: Option<Box<[Container]>>,
     node_name: Option<Box<str>>,
     readiness_gates: Option<Box<[PodReadinessGate]>>,
-    restart_policy: Option<Box<str>>,
+    restart_policy: Option<Word>,
     node_selector: Option<BTreeMap<String, String>>,
     affinity: Option<Box<Affinity>>,
     tolerations: Option<Box<[Toleration]>>,
@@ -143,8 +150,8 @@ struct Container {
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Status {
-    phase: Option<Box<str>>,
-    conditions: Option<Box<[PodCondition]>>,
+    phase: Option<Word>,
+    conditions: Option<Box<[Condition]>>,
     container_statuses: Option<Box<[ContainerStatus]>>,
     init_container_statuses: Option<Box<[ContainerStatus]>>,
 }
@@ -163,6 +170,21 @@ struct ContainerStatus {
     ready: bool,
     #[serde(default)]
     restart_count: i32,
+    #[serde(default)]
+    state: State,
+}
+
+/// Of a container's state, the waiting one alone (boxed: most containers are running).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+struct State {
+    waiting: Option<Box<Waiting>>,
+}
+
+/// Why a container waits.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+struct Waiting {
+    reason: Option<Box<str>>,
+    message: Option<Box<str>>,
 }
 
 fn boxed(s: Option<String>) -> Option<Box<str>> {
@@ -208,6 +230,14 @@ impl From<k8s_openapi::api::core::v1::ContainerStatus> for ContainerStatus {
             image_id: c.image_id.into_boxed_str(),
             ready: c.ready,
             restart_count: c.restart_count,
+            state: State {
+                waiting: c.state.and_then(|s| s.waiting).map(|w| {
+                    Box::new(Waiting {
+                        reason: boxed(w.reason),
+                        message: boxed(w.message),
+                    })
+                }),
+            },
         }
     }
 }
@@ -220,6 +250,13 @@ impl From<&ContainerStatus> for k8s_openapi::api::core::v1::ContainerStatus {
             image_id: c.image_id.to_string(),
             ready: c.ready,
             restart_count: c.restart_count,
+            state: c.state.waiting.as_deref().map(|w| ContainerState {
+                waiting: Some(ContainerStateWaiting {
+                    reason: string(&w.reason),
+                    message: string(&w.message),
+                }),
+                ..ContainerState::default()
+            }),
             ..Default::default()
         }
     }
@@ -242,7 +279,7 @@ impl Spec {
             init_containers: spec.init_containers.map(kept),
             node_name: boxed(spec.node_name),
             readiness_gates: spec.readiness_gates.map(Vec::into_boxed_slice),
-            restart_policy: boxed(spec.restart_policy),
+            restart_policy: spec.restart_policy.as_deref().map(Word::of),
             node_selector: spec.node_selector,
             affinity: spec.affinity.map(Box::new),
             tolerations: spec.tolerations.map(Vec::into_boxed_slice),
@@ -256,7 +293,7 @@ impl Spec {
             init_containers: self.init_containers.as_deref().map(given),
             node_name: string(&self.node_name),
             readiness_gates: listed(&self.readiness_gates),
-            restart_policy: string(&self.restart_policy),
+            restart_policy: self.restart_policy.as_ref().map(Word::text),
             node_selector: self.node_selector.clone(),
             affinity: self.affinity.as_deref().cloned(),
             tolerations: listed(&self.tolerations),
@@ -269,8 +306,8 @@ impl Spec {
 impl Status {
     fn keep(status: PodStatus) -> Self {
         Self {
-            phase: boxed(status.phase),
-            conditions: status.conditions.map(Vec::into_boxed_slice),
+            phase: status.phase.as_deref().map(Word::of),
+            conditions: status.conditions.map(kept),
             container_statuses: status.container_statuses.map(kept),
             init_container_statuses: status.init_container_statuses.map(kept),
         }
@@ -278,8 +315,8 @@ impl Status {
 
     fn pod_status(&self) -> PodStatus {
         PodStatus {
-            phase: string(&self.phase),
-            conditions: listed(&self.conditions),
+            phase: self.phase.as_ref().map(Word::text),
+            conditions: self.conditions.as_deref().map(given),
             container_statuses: self.container_statuses.as_deref().map(given),
             init_container_statuses: self.init_container_statuses.as_deref().map(given),
             ..PodStatus::default()
@@ -326,6 +363,12 @@ impl CachedPod {
 /// The pods of `records`, assembled (a snapshot's pods).
 pub fn pods(records: &[Arc<CachedPod>]) -> Vec<Arc<Pod>> {
     records.iter().map(|r| Arc::new(r.pod())).collect()
+}
+
+/// The pods `params` lists, each read as the record and assembled: a listing of many pods
+/// never holds them whole (the CLI's views).
+pub async fn list(api: &kube::Api<CachedPod>, params: &kube::api::ListParams) -> kube::Result<Vec<Pod>> {
+    Ok(api.list(params).await?.items.iter().map(CachedPod::pod).collect())
 }
 
 impl Resource for CachedPod {
@@ -439,7 +482,7 @@ mod tests {
         assert_eq!(CachedPod::new(kept.clone()).pod(), kept);
     }
 
-    /// Every field a controller reads (see the module's list), each set: none is lost.
+    /// Every field a controller or a view reads (see the module's list), each set: none is lost.
     #[test]
     fn every_field_read_is_kept() {
         let full: Pod = serde_json::from_value(json!({
@@ -476,7 +519,8 @@ mod tests {
                     { "type": "PodScheduled", "status": "False", "reason": "Unschedulable" }
                 ],
                 "containerStatuses": [{ "name": "main", "image": "i:1", "imageID": "sha256:1",
-                    "ready": true, "restartCount": 3 }],
+                    "ready": false, "restartCount": 3, "state": { "waiting": {
+                        "reason": "CrashLoopBackOff", "message": "back-off restarting" } } }],
                 "initContainerStatuses": [{ "name": "init", "image": "i:0", "imageID": "sha256:0",
                     "ready": false, "restartCount": 1 }]
             }

@@ -26,6 +26,7 @@ use crate::api::cronjob::SCHEDULED_AT_ANNOTATION;
 use crate::cli::glyphs::Glyphs;
 use crate::cli::target::{Kind, Target};
 use crate::cli::tree::Branches;
+use crate::runtime::cached_pod;
 
 /// One line under the root: icon, name, word, detail.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -186,10 +187,9 @@ pub async fn load_and_render(
     };
     let (root, leaves) = match target.kind {
         Kind::Kruise(KruiseKind::BroadcastJob) => {
-            let pods: Vec<Pod> = Api::<Pod>::namespaced(client.clone(), namespace)
-                .list(&ListParams::default().labels(&format!("broadcastjob-controller-uid={uid}")))
+            let by_job = ListParams::default().labels(&format!("broadcastjob-controller-uid={uid}"));
+            let pods: Vec<Pod> = cached_pod::list(&Api::namespaced(client.clone(), namespace), &by_job)
                 .await?
-                .items
                 .into_iter()
                 .filter(|p| owned(p.owner_references()))
                 .collect();

@@ -29,6 +29,7 @@ use crate::api::KruiseKind;
 use crate::api::sidecarset::SidecarSet;
 use crate::cli::glyphs::Glyphs;
 use crate::cli::pod_groups::{Group, PodLine, draw, plural};
+use crate::runtime::cached_pod::{self, CachedPod};
 use crate::workloads::sidecarset::inject::{HASH_ANNOTATION, read_hashes};
 use crate::workloads::sidecarset::{matching, pod_facts, status};
 
@@ -159,11 +160,11 @@ pub async fn load_and_render(client: &Client, name: &str, glyphs: Glyphs) -> any
     let raw: Value = serde_json::to_value(api.get(name).await?)?;
     let id = format!("sidecarsets.apps.kruise.io/{name}");
     let set: SidecarSet = crate::cli::target::read_as(&raw, &id)?;
-    let pods: Api<Pod> = match matching::scoped_to(&set) {
+    let pods: Api<CachedPod> = match matching::scoped_to(&set) {
         Some(namespace) => Api::namespaced(client.clone(), namespace),
         None => Api::all(client.clone()),
     };
-    let pods = pods.list(&ListParams::default()).await?.items;
+    let pods = cached_pod::list(&pods, &ListParams::default()).await?;
     let namespaces: BTreeMap<String, BTreeMap<String, String>> = if set.spec.namespace_selector.is_some() {
         Api::<Namespace>::all(client.clone())
             .list(&ListParams::default())

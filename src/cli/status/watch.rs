@@ -4,7 +4,8 @@
 //!
 //! Invariants: no report is made before every watch has listed once; the pods of the
 //! report are the ones the workload controls (owner uid; a Deployment's through its
-//! ReplicaSets); a deleted workload or a moved `--revision` stops with exit 1.
+//! ReplicaSets); a deleted workload or a moved `--revision` stops with exit 1; pods are
+//! held as the pod cache's compact record (what the report reads), never as whole pods.
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -27,6 +28,7 @@ use crate::cli::UsageError;
 use crate::cli::connection::ConnectionArgs;
 use crate::cli::glyphs;
 use crate::cli::target::{self, Kind, Target};
+use crate::runtime::cached_pod::CachedPod;
 
 const REVISION_ANNOTATION: &str = "deployment.kubernetes.io/revision";
 
@@ -149,8 +151,8 @@ pub async fn follow(
     let object_writer = reflector::store::Writer::<DynamicObject>::new(resource.clone());
     let objects: Store<DynamicObject> = object_writer.as_reader();
     let by_name = watcher::Config::default().fields(&format!("metadata.name={}", t.name));
-    let pod_writer = reflector::store::Writer::<Pod>::default();
-    let pods: Store<Pod> = pod_writer.as_reader();
+    let pod_writer = reflector::store::Writer::<CachedPod>::default();
+    let pods: Store<CachedPod> = pod_writer.as_reader();
     let by_labels = watcher::Config::default().labels(&labels);
     let set_writer = reflector::store::Writer::<ReplicaSet>::default();
     let replica_sets: Store<ReplicaSet> = set_writer.as_reader();
@@ -241,7 +243,7 @@ pub async fn follow(
             .state()
             .iter()
             .filter(|p| p.owner_references().iter().any(|o| owners.contains(&o.uid)))
-            .map(|p| (**p).clone())
+            .map(|p| p.pod())
             .collect();
         let now = Timestamp::now();
         let report = assess::assess(&Observed {

@@ -21,6 +21,7 @@
 //! never hidden; pods sorted by name; a pod labelled with another UnitedDeployment revision
 //! than the update revision says `old revision`, a pod the reservation mode keeps
 //! (`apps.kruise.io/united-deployment-reserved-pod=true`) says `reserved`.
+use crate::runtime::cached_pod;
 use crate::workloads::uniteddeployment::reserve::RESERVED_LABEL;
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, DynamicObject, ListParams};
@@ -195,10 +196,11 @@ pub async fn load_and_render(
     let raw = serde_json::to_value(object)?;
     let ud: UnitedDeployment = crate::cli::target::read_as(&raw, &format!("ud/{name}"))?;
     let uid = ud.uid().unwrap_or_default();
-    let pods = Api::<Pod>::namespaced(client.clone(), namespace)
-        .list(&ListParams::default())
-        .await?
-        .items;
+    let pods = cached_pod::list(
+        &Api::namespaced(client.clone(), namespace),
+        &ListParams::default(),
+    )
+    .await?;
     let replicasets = Api::<k8s_openapi::api::apps::v1::ReplicaSet>::namespaced(client.clone(), namespace)
         .list(&ListParams::default())
         .await?

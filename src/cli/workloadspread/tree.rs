@@ -43,6 +43,7 @@ use crate::api::workloadspread::{
 };
 use crate::cli::glyphs::Glyphs;
 use crate::cli::pod_groups::{Group, PodLine, draw, node_of, phase, plural, pod_line};
+use crate::runtime::cached_pod;
 use crate::workloads::workloadspread::deleting::matched;
 use crate::workloads::workloadspread::place::capacity;
 use crate::workloads::workloadspread::schedulable::CONDITION as SCHEDULABLE;
@@ -288,10 +289,11 @@ pub async fn load_and_render(
     let total = load_target(client, namespace, target)
         .await?
         .map(|object| total(&ws, &object, &configuration));
-    let listed = Api::<Pod>::namespaced(client.clone(), namespace)
-        .list(&ListParams::default())
-        .await?
-        .items;
+    let listed = cached_pod::list(
+        &Api::namespaced(client.clone(), namespace),
+        &ListParams::default(),
+    )
+    .await?;
     let replicasets = if target.kind == "Deployment" {
         Api::<ReplicaSet>::namespaced(client.clone(), namespace)
             .list(&ListParams::default())
