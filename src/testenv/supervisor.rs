@@ -96,6 +96,10 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Error> {
         args.push(format!("--audit-policy-file={}", run.audit_policy().display()));
         args.push(format!("--audit-log-path={}", run.audit_log().display()));
         args.push("--audit-log-format=json".into());
+        // Never rotated: readers count lines from a mark in this one file. The default
+        // rotates at 100 MB (a rollout of 10,000 pods writes more), and `0` only means
+        // "never" from Kubernetes v1.36 on.
+        args.push("--audit-log-maxsize=1000000".into());
     }
     let mut apiserver = Component::spawn(
         "kube-apiserver",

@@ -195,7 +195,7 @@ async fn measure(
     let counted_before = controller.as_ref().map(Controller::writes);
     tokio::time::sleep(IDLE).await;
     let idle = usage(pid);
-    let (idle_audited, _) = audit.writes_since(&plane.audit_log(), contender.agents(), ns);
+    let (idle_audited, _) = audit.writes_since(&plane.audit_log(), contender.agents(), ns)?;
     let idle_counted = controller
         .as_ref()
         .zip(counted_before)
@@ -224,7 +224,7 @@ async fn measure(
     })
     .await?;
     let (rollout_writes, rollout_writes_by) =
-        rollout_audit.writes_since(&plane.audit_log(), contender.agents(), ns);
+        rollout_audit.writes_since(&plane.audit_log(), contender.agents(), ns)?;
     let latencies: Vec<f64> = sent
         .iter()
         .filter_map(|(name, at)| events.first_action(name, target, *at))

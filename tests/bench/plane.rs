@@ -152,14 +152,23 @@ impl Audit {
     }
 
     /// Writes after the mark to objects in `namespace` whose user agent contains one of
-    /// `agents`, and the same writes by `verb resource[/subresource]`.
+    /// `agents`, and the same writes by `verb resource[/subresource]`. An error when the
+    /// log holds fewer lines than the mark (it was rotated: nothing after it would count).
     pub fn writes_since(
         &self,
         log: &Path,
         agents: &[&str],
         namespace: &str,
-    ) -> (usize, BTreeMap<String, usize>) {
+    ) -> anyhow::Result<(usize, BTreeMap<String, usize>)> {
         let text = std::fs::read_to_string(log).unwrap_or_default();
+        let lines = text.lines().count();
+        if lines < self.lines {
+            anyhow::bail!(
+                "the audit log {} has {lines} lines, fewer than the {} marked: it was rotated",
+                log.display(),
+                self.lines
+            );
+        }
         let mut by_kind = BTreeMap::new();
         let mut total = 0;
         for line in text.lines().skip(self.lines) {
@@ -182,7 +191,7 @@ impl Audit {
             *by_kind.entry(key).or_insert(0) += 1;
             total += 1;
         }
-        (total, by_kind)
+        Ok((total, by_kind))
     }
 }
 

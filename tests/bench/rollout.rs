@@ -100,7 +100,7 @@ pub async fn rollouts(
         };
         // The last writes of a rollout (status) may still be in flight at the API server.
         tokio::time::sleep(Duration::from_millis(500)).await;
-        let (audited, audited_by_kind) = audit.writes_since(&plane.audit_log(), contender.agents(), &ns);
+        let (audited, audited_by_kind) = audit.writes_since(&plane.audit_log(), contender.agents(), &ns)?;
         let all_after = plane.apiserver_writes().await?;
         results.push(Rollout {
             contender,
