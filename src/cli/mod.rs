@@ -153,6 +153,7 @@ pub enum Command {
 
 pub fn main() -> ExitCode {
     use clap::{CommandFactory, FromArgMatches};
+    crate::runtime::heap::one_arena();
     let matches = Cli::command().bin_name(display_name()).get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,

@@ -3,7 +3,7 @@
 //! ([`context`]), serving a controller ([`controller`]) and the one reconcile of every
 //! kind ([`driver`]), the one rate-limited client with write counters
 //! ([`client`]), leader election ([`leader`]), metrics ([`metrics`]), shared watches and stores ([`watches`]),
-//! expectations ([`expectations`]), events ([`events`]), the in-place update engine
+//! expectations ([`expectations`]), the malloc arena ([`heap`]), events ([`events`]), the in-place update engine
 //! ([`inplace`]), lifecycle hooks ([`lifecycle`]) and revision history ([`revision`]).
 pub mod access;
 pub mod actions;
@@ -21,6 +21,7 @@ pub mod events;
 pub mod executor;
 pub mod expectations;
 pub mod features;
+pub mod heap;
 pub mod history;
 pub mod inplace;
 pub mod leader;
