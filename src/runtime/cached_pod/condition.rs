@@ -129,6 +129,24 @@ mod tests {
         );
     }
 
+    /// The watch reads bytes, not a `Value`: borrowed and escaped strings both arrive.
+    #[test]
+    fn words_read_from_bytes_as_a_watch_reads_them() {
+        let bytes = br#"{ "type": "Ready", "status": "True", "reason": "r", "message": "a \"quoted\" m" }"#;
+        let read: Condition = serde_json::from_slice(bytes).expect("test input");
+        assert!(matches!(read.kind.0, Cow::Borrowed("Ready")));
+        assert!(matches!(read.status.0, Cow::Borrowed("True")));
+        let escaped: Condition =
+            serde_json::from_slice(br#"{ "type": "example.com/Gate", "status": "True" }"#)
+                .expect("test input");
+        assert_eq!(escaped.kind, Word::of("example.com/Gate"));
+        assert!(matches!(escaped.status.0, Cow::Borrowed("True")));
+        assert_eq!(
+            PodCondition::from(&read).message.as_deref(),
+            Some("a \"quoted\" m")
+        );
+    }
+
     #[test]
     fn a_condition_converts_both_ways_without_loss() {
         for value in [
