@@ -3,9 +3,9 @@
 //! only the fields a controller reads. A parsed `Pod` costs about five times its JSON
 //! (k8s-openapi's structs hold every optional field inline: a `Container` is 2.3 KB before
 //! any of its text), and most of it is never read: probes, ports, volumes, mounts, security
-//! contexts, running and terminated container states, addresses. The record is read straight off the watch's JSON
-//! (what it does not keep is skipped, never built), and a snapshot assembles the pods of the
-//! object it plans from it: field copies, no parse.
+//! contexts, running and terminated container states, addresses. The record is read
+//! straight off the watch's JSON (what it does not keep is skipped, never built), and a
+//! snapshot assembles the pods of the object it plans from it: field copies, no parse.
 //!
 //! What is kept (every field a planner, status, trigger or the in-place engine reads):
 //! - metadata: all of it but `managedFields`;

@@ -14,6 +14,8 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use serde::Deserialize;
 use serde::de::{Deserializer, Error, Visitor};
 
+use super::{boxed, string};
+
 /// Condition types and statuses, phases and restart policies pods commonly carry: kept as
 /// references, not copies.
 const KNOWN: &[&str] = &[
@@ -92,9 +94,9 @@ impl From<PodCondition> for Condition {
             status: Word::of(&c.status),
             last_probe_time: c.last_probe_time,
             last_transition_time: c.last_transition_time,
-            message: c.message.map(String::into_boxed_str),
+            message: boxed(c.message),
             observed_generation: c.observed_generation,
-            reason: c.reason.map(String::into_boxed_str),
+            reason: boxed(c.reason),
         }
     }
 }
@@ -106,9 +108,9 @@ impl From<&Condition> for PodCondition {
             status: c.status.text(),
             last_probe_time: c.last_probe_time.clone(),
             last_transition_time: c.last_transition_time.clone(),
-            message: c.message.as_deref().map(str::to_string),
+            message: string(&c.message),
             observed_generation: c.observed_generation,
-            reason: c.reason.as_deref().map(str::to_string),
+            reason: string(&c.reason),
         }
     }
 }
