@@ -6,6 +6,9 @@
 //! contexts, running and terminated container states, addresses. The record is read
 //! straight off the watch's JSON (what it does not keep is skipped, never built), and a
 //! snapshot assembles the pods of the object it plans from it: field copies, no parse.
+//! What pods have in common (label keys and values, node names, images, a workload's
+//! containers, the tolerations every pod gets) is held once for all of them
+//! ([`shared`]).
 //!
 //! What is kept (every field a planner, status, trigger or the in-place engine reads):
 //! - metadata: all of it but `managedFields`;
@@ -26,11 +29,15 @@
 //!   planner that starts reading another field adds it here (the test
 //!   `every_field_read_is_kept` lists them; `workloads::common::cached_reads_tests` checks
 //!   that the shared readers answer the same on a cached pod as on a whole one).
+//! - The record's own `ObjectMeta` (what [`Resource::meta`] gives kube's watch and store
+//!   and the owner index: name, namespace, uid, resourceVersion, owners, timestamps) has
+//!   no labels and no annotations: they are held apart, as shared pairs. Whoever reads
+//!   them reads the pod ([`CachedPod::pod`], [`CachedPod::metadata_only`]).
 //! - No cached pod is the base of a write: writes are patches built from kept fields.
 //! - The record is built once per watch event, in the watch (never per read).
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use k8s_openapi::api::core::v1::{
     Affinity, ContainerState, ContainerStateWaiting, EnvVar, Pod, PodReadinessGate, PodSpec, PodStatus,
@@ -41,12 +48,17 @@ use kube::Resource;
 use serde::{Deserialize, Deserializer};
 
 mod condition;
+mod shared;
 use condition::{Condition, Word};
+use shared::{Pairs, Shareable, Shared, Table, Text, string, text};
 
 /// A cached pod: metadata parsed, the kept fields of its spec and status (see the module).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CachedPod {
+    /// Less labels and annotations (see the module's invariants).
     metadata: ObjectMeta,
+    labels: Option<Pairs>,
+    annotations: Option<Pairs>,
     spec: Option<Spec>,
     status: Option<Status>,
 }
@@ -63,18 +75,18 @@ struct Wire {
     status: Option<Status>,
 }
 
-/// `ObjectMeta` without `managedFields`.
+/// `ObjectMeta` without `managedFields`, its labels and annotations as shared pairs.
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Meta {
-    annotations: Option<BTreeMap<String, String>>,
+    annotations: Option<Pairs>,
     creation_timestamp: Option<Time>,
     deletion_grace_period_seconds: Option<i64>,
     deletion_timestamp: Option<Time>,
     finalizers: Option<Vec<String>>,
     generate_name: Option<String>,
     generation: Option<i64>,
-    labels: Option<BTreeMap<String, String>>,
+    labels: Option<Pairs>,
     name: Option<String>,
     namespace: Option<String>,
     owner_references: Option<Vec<OwnerReference>>,
@@ -83,37 +95,42 @@ struct Meta {
     uid: Option<String>,
 }
 
-impl From<Meta> for ObjectMeta {
-    fn from(m: Meta) -> Self {
-        ObjectMeta {
-            annotations: m.annotations,
-            creation_timestamp: m.creation_timestamp,
-            deletion_grace_period_seconds: m.deletion_grace_period_seconds,
-            deletion_timestamp: m.deletion_timestamp,
-            finalizers: m.finalizers,
-            generate_name: m.generate_name,
-            generation: m.generation,
-            labels: m.labels,
-            managed_fields: None,
-            name: m.name,
-            namespace: m.namespace,
-            owner_references: m.owner_references,
-            resource_version: m.resource_version,
-            self_link: m.self_link,
-            uid: m.uid,
-        }
-    }
+/// `items` without spare capacity (a list read from JSON grows to four slots at its
+/// first item; a pod has one owner).
+fn fitted<T>(items: Option<Vec<T>>) -> Option<Vec<T>> {
+    items.map(|mut items| {
+        items.shrink_to_fit();
+        items
+    })
 }
 
 impl<'de> Deserialize<'de> for CachedPod {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let Wire {
-            metadata,
+            metadata: m,
             spec,
             status,
         } = Wire::deserialize(deserializer)?;
         Ok(Self {
-            metadata: metadata.into(),
+            metadata: ObjectMeta {
+                annotations: None,
+                creation_timestamp: m.creation_timestamp,
+                deletion_grace_period_seconds: m.deletion_grace_period_seconds,
+                deletion_timestamp: m.deletion_timestamp,
+                finalizers: fitted(m.finalizers),
+                generate_name: m.generate_name,
+                generation: m.generation,
+                labels: None,
+                managed_fields: None,
+                name: m.name,
+                namespace: m.namespace,
+                owner_references: fitted(m.owner_references),
+                resource_version: m.resource_version,
+                self_link: m.self_link,
+                uid: m.uid,
+            },
+            labels: m.labels,
+            annotations: m.annotations,
             spec,
             status,
         })
@@ -125,25 +142,57 @@ impl<'de> Deserialize<'de> for CachedPod {
 #[serde(rename_all = "camelCase")]
 struct Spec {
     #[serde(default)]
-    containers: Box<[Container]>,
-    init_containers: Option<Box<[Container]>>,
-    node_name: Option<Box<str>>,
-    readiness_gates: Option<Box<[PodReadinessGate]>>,
+    containers: Shared<[Container]>,
+    init_containers: Option<Shared<[Container]>>,
+    node_name: Option<Text>,
+    readiness_gates: Option<Shared<[PodReadinessGate]>>,
     restart_policy: Option<Word>,
-    node_selector: Option<BTreeMap<String, String>>,
-    affinity: Option<Box<Affinity>>,
-    tolerations: Option<Box<[Toleration]>>,
-    priority_class_name: Option<Box<str>>,
+    node_selector: Option<Shared<BTreeMap<String, String>>>,
+    affinity: Option<Shared<Affinity>>,
+    tolerations: Option<Shared<[Toleration]>>,
+    priority_class_name: Option<Text>,
 }
 
 /// The kept fields of a `Container`.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 struct Container {
     #[serde(default)]
-    name: Box<str>,
-    image: Option<Box<str>>,
+    name: Text,
+    image: Option<Text>,
     env: Option<Box<[EnvVar]>>,
     resources: Option<Box<ResourceRequirements>>,
+}
+
+static CONTAINERS: LazyLock<Table<[Container]>> = LazyLock::new(Table::new);
+static READINESS_GATES: LazyLock<Table<[PodReadinessGate]>> = LazyLock::new(Table::new);
+static NODE_SELECTORS: LazyLock<Table<BTreeMap<String, String>>> = LazyLock::new(Table::new);
+static AFFINITIES: LazyLock<Table<Affinity>> = LazyLock::new(Table::new);
+static TOLERATIONS: LazyLock<Table<[Toleration]>> = LazyLock::new(Table::new);
+
+impl Shareable for [Container] {
+    fn table() -> &'static Table<Self> {
+        &CONTAINERS
+    }
+}
+impl Shareable for [PodReadinessGate] {
+    fn table() -> &'static Table<Self> {
+        &READINESS_GATES
+    }
+}
+impl Shareable for BTreeMap<String, String> {
+    fn table() -> &'static Table<Self> {
+        &NODE_SELECTORS
+    }
+}
+impl Shareable for Affinity {
+    fn table() -> &'static Table<Self> {
+        &AFFINITIES
+    }
+}
+impl Shareable for [Toleration] {
+    fn table() -> &'static Table<Self> {
+        &TOLERATIONS
+    }
 }
 
 /// The kept fields of a `PodStatus`.
@@ -161,11 +210,11 @@ struct Status {
 #[serde(rename_all = "camelCase")]
 struct ContainerStatus {
     #[serde(default)]
-    name: Box<str>,
+    name: Text,
     #[serde(default)]
-    image: Box<str>,
+    image: Text,
     #[serde(default, rename = "imageID")]
-    image_id: Box<str>,
+    image_id: Text,
     #[serde(default)]
     ready: bool,
     #[serde(default)]
@@ -183,16 +232,8 @@ struct State {
 /// Why a container waits.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 struct Waiting {
-    reason: Option<Box<str>>,
-    message: Option<Box<str>>,
-}
-
-fn boxed(s: Option<String>) -> Option<Box<str>> {
-    s.map(String::into_boxed_str)
-}
-
-fn string(s: &Option<Box<str>>) -> Option<String> {
-    s.as_deref().map(str::to_string)
+    reason: Option<Text>,
+    message: Option<Text>,
 }
 
 fn listed<T: Clone>(items: &Option<Box<[T]>>) -> Option<Vec<T>> {
@@ -202,8 +243,8 @@ fn listed<T: Clone>(items: &Option<Box<[T]>>) -> Option<Vec<T>> {
 impl From<k8s_openapi::api::core::v1::Container> for Container {
     fn from(c: k8s_openapi::api::core::v1::Container) -> Self {
         Self {
-            name: c.name.into_boxed_str(),
-            image: boxed(c.image),
+            name: Text::of(&c.name),
+            image: text(c.image),
             env: c.env.map(Vec::into_boxed_slice),
             resources: c.resources.map(Box::new),
         }
@@ -213,7 +254,7 @@ impl From<k8s_openapi::api::core::v1::Container> for Container {
 impl From<&Container> for k8s_openapi::api::core::v1::Container {
     fn from(c: &Container) -> Self {
         Self {
-            name: c.name.to_string(),
+            name: c.name.as_str().to_string(),
             image: string(&c.image),
             env: listed(&c.env),
             resources: c.resources.as_deref().cloned(),
@@ -225,16 +266,16 @@ impl From<&Container> for k8s_openapi::api::core::v1::Container {
 impl From<k8s_openapi::api::core::v1::ContainerStatus> for ContainerStatus {
     fn from(c: k8s_openapi::api::core::v1::ContainerStatus) -> Self {
         Self {
-            name: c.name.into_boxed_str(),
-            image: c.image.into_boxed_str(),
-            image_id: c.image_id.into_boxed_str(),
+            name: Text::of(&c.name),
+            image: Text::of(&c.image),
+            image_id: Text::of(&c.image_id),
             ready: c.ready,
             restart_count: c.restart_count,
             state: State {
                 waiting: c.state.and_then(|s| s.waiting).map(|w| {
                     Box::new(Waiting {
-                        reason: boxed(w.reason),
-                        message: boxed(w.message),
+                        reason: text(w.reason),
+                        message: text(w.message),
                     })
                 }),
             },
@@ -245,9 +286,9 @@ impl From<k8s_openapi::api::core::v1::ContainerStatus> for ContainerStatus {
 impl From<&ContainerStatus> for k8s_openapi::api::core::v1::ContainerStatus {
     fn from(c: &ContainerStatus) -> Self {
         Self {
-            name: c.name.to_string(),
-            image: c.image.to_string(),
-            image_id: c.image_id.to_string(),
+            name: c.name.as_str().to_string(),
+            image: c.image.as_str().to_string(),
+            image_id: c.image_id.as_str().to_string(),
             ready: c.ready,
             restart_count: c.restart_count,
             state: c.state.waiting.as_deref().map(|w| ContainerState {
@@ -275,15 +316,15 @@ fn given<'a, K: 'a, T: From<&'a K>>(items: &'a [K]) -> Vec<T> {
 impl Spec {
     fn keep(spec: PodSpec) -> Self {
         Self {
-            containers: kept(spec.containers),
-            init_containers: spec.init_containers.map(kept),
-            node_name: boxed(spec.node_name),
-            readiness_gates: spec.readiness_gates.map(Vec::into_boxed_slice),
+            containers: Shared::of(kept(spec.containers)),
+            init_containers: spec.init_containers.map(|c| Shared::of(kept(c))),
+            node_name: text(spec.node_name),
+            readiness_gates: spec.readiness_gates.map(|g| Shared::of(g.into_boxed_slice())),
             restart_policy: spec.restart_policy.as_deref().map(Word::of),
-            node_selector: spec.node_selector,
-            affinity: spec.affinity.map(Box::new),
-            tolerations: spec.tolerations.map(Vec::into_boxed_slice),
-            priority_class_name: boxed(spec.priority_class_name),
+            node_selector: spec.node_selector.map(|s| Shared::of(Box::new(s))),
+            affinity: spec.affinity.map(|a| Shared::of(Box::new(a))),
+            tolerations: spec.tolerations.map(|t| Shared::of(t.into_boxed_slice())),
+            priority_class_name: text(spec.priority_class_name),
         }
     }
 
@@ -292,11 +333,11 @@ impl Spec {
             containers: given(&self.containers),
             init_containers: self.init_containers.as_deref().map(given),
             node_name: string(&self.node_name),
-            readiness_gates: listed(&self.readiness_gates),
+            readiness_gates: self.readiness_gates.as_deref().map(<[_]>::to_vec),
             restart_policy: self.restart_policy.as_ref().map(Word::text),
-            node_selector: self.node_selector.clone(),
+            node_selector: self.node_selector.as_deref().cloned(),
             affinity: self.affinity.as_deref().cloned(),
-            tolerations: listed(&self.tolerations),
+            tolerations: self.tolerations.as_deref().map(<[_]>::to_vec),
             priority_class_name: string(&self.priority_class_name),
             ..PodSpec::default()
         }
@@ -334,8 +375,12 @@ impl CachedPod {
             status,
         } = pod;
         metadata.managed_fields = None;
+        let labels = metadata.labels.take().map(Pairs::of);
+        let annotations = metadata.annotations.take().map(Pairs::of);
         Self {
             metadata,
+            labels,
+            annotations,
             spec: spec.map(Spec::keep),
             status: status.map(Status::keep),
         }
@@ -344,7 +389,7 @@ impl CachedPod {
     /// The pod, assembled from the record (see the module's invariants).
     pub fn pod(&self) -> Pod {
         Pod {
-            metadata: self.metadata.clone(),
+            metadata: self.whole_metadata(),
             spec: self.spec.as_ref().map(Spec::pod_spec),
             status: self.status.as_ref().map(Status::pod_status),
         }
@@ -354,12 +399,19 @@ impl CachedPod {
     /// its subscribers (whom it wakes is decided by owners, labels and annotations).
     pub fn metadata_only(&self) -> Pod {
         Pod {
-            metadata: self.metadata.clone(),
+            metadata: self.whole_metadata(),
             ..Pod::default()
         }
     }
-}
 
+    fn whole_metadata(&self) -> ObjectMeta {
+        ObjectMeta {
+            labels: self.labels.as_ref().map(Pairs::map),
+            annotations: self.annotations.as_ref().map(Pairs::map),
+            ..self.metadata.clone()
+        }
+    }
+}
 /// The pods of `records`, assembled (a snapshot's pods).
 pub fn pods(records: &[Arc<CachedPod>]) -> Vec<Arc<Pod>> {
     records.iter().map(|r| Arc::new(r.pod())).collect()
@@ -546,6 +598,41 @@ mod tests {
         let read: CachedPod =
             serde_json::from_value(json!({ "metadata": { "name": "bare" } })).expect("test input");
         assert_eq!(read.pod(), bare);
+    }
+
+    /// Two pods of one workload hold their common text and spec parts once; the record's
+    /// own `ObjectMeta` has no labels or annotations, and the pod has them back.
+    #[test]
+    fn pods_of_one_workload_share_what_they_have_in_common() {
+        let mut other = listed();
+        other["metadata"]["name"] = json!("web-q4m8z");
+        other["metadata"]["labels"]["apps.kruise.io/cloneset-instance-id"] = json!("q4m8z");
+        other["spec"]["tolerations"] = json!([{ "key": "node.kubernetes.io/not-ready",
+            "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300 }]);
+        let mut one = listed();
+        one["spec"]["tolerations"] = other["spec"]["tolerations"].clone();
+        let one: CachedPod = serde_json::from_value(one).expect("test input");
+        let other: CachedPod = serde_json::from_value(other).expect("test input");
+        let (a, b) = (
+            one.spec.as_ref().expect("spec"),
+            other.spec.as_ref().expect("spec"),
+        );
+        assert!(std::ptr::eq(&*a.containers, &*b.containers));
+        assert!(std::ptr::eq(
+            &**a.tolerations.as_ref().expect("tolerations"),
+            &**b.tolerations.as_ref().expect("tolerations")
+        ));
+        let app = |p: &CachedPod| p.labels.as_ref().expect("labels").map()["app"].clone();
+        assert_eq!(app(&one), "web");
+        assert_eq!(app(&one), app(&other));
+        assert_eq!(
+            (one.meta().labels.as_ref(), one.meta().annotations.as_ref()),
+            (None, None)
+        );
+        assert_eq!(
+            one.pod().metadata.labels,
+            serde_json::from_value(listed()["metadata"]["labels"].clone()).expect("labels")
+        );
     }
 
     #[test]

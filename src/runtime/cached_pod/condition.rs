@@ -14,7 +14,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use serde::Deserialize;
 use serde::de::{Deserializer, Error, Visitor};
 
-use super::{boxed, string};
+use super::shared::{Text, string, text};
 
 /// Condition types and statuses, phases and restart policies pods commonly carry: kept as
 /// references, not copies.
@@ -82,9 +82,9 @@ pub(super) struct Condition {
     status: Word,
     last_probe_time: Option<Time>,
     last_transition_time: Option<Time>,
-    message: Option<Box<str>>,
+    message: Option<Text>,
     observed_generation: Option<i64>,
-    reason: Option<Box<str>>,
+    reason: Option<Text>,
 }
 
 impl From<PodCondition> for Condition {
@@ -94,9 +94,9 @@ impl From<PodCondition> for Condition {
             status: Word::of(&c.status),
             last_probe_time: c.last_probe_time,
             last_transition_time: c.last_transition_time,
-            message: boxed(c.message),
+            message: text(c.message),
             observed_generation: c.observed_generation,
-            reason: boxed(c.reason),
+            reason: text(c.reason),
         }
     }
 }
