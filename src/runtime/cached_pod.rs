@@ -7,8 +7,9 @@
 //! straight off the watch's JSON (what it does not keep is skipped, never built), and a
 //! snapshot assembles the pods of the object it plans from it: field copies, no parse.
 //! What pods have in common (label keys and values, node names, images, a workload's
-//! containers, the tolerations every pod gets) is held once for all of them
-//! ([`shared`]).
+//! containers, the tolerations every pod gets, the conditions of pods that changed in the
+//! same second, the container statuses of pods that run the same images) is held once for
+//! all of them ([`shared`]).
 //!
 //! What is kept (every field a planner, status, trigger or the in-place engine reads):
 //! - metadata: all of it but `managedFields`;
@@ -37,7 +38,7 @@
 //! - The record is built once per watch event, in the watch (never per read).
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::{
     Affinity, ContainerState, ContainerStateWaiting, EnvVar, Pod, PodReadinessGate, PodSpec, PodStatus,
@@ -50,7 +51,7 @@ use serde::{Deserialize, Deserializer};
 mod condition;
 mod shared;
 use condition::{Condition, Word};
-use shared::{Pairs, Shareable, Shared, Table, Text, string, text};
+use shared::{Pairs, Shared, Text, shareable, string, text};
 
 /// A cached pod: metadata parsed, the kept fields of its spec and status (see the module).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -163,36 +164,12 @@ struct Container {
     resources: Option<Box<ResourceRequirements>>,
 }
 
-static CONTAINERS: LazyLock<Table<[Container]>> = LazyLock::new(Table::new);
-static READINESS_GATES: LazyLock<Table<[PodReadinessGate]>> = LazyLock::new(Table::new);
-static NODE_SELECTORS: LazyLock<Table<BTreeMap<String, String>>> = LazyLock::new(Table::new);
-static AFFINITIES: LazyLock<Table<Affinity>> = LazyLock::new(Table::new);
-static TOLERATIONS: LazyLock<Table<[Toleration]>> = LazyLock::new(Table::new);
-
-impl Shareable for [Container] {
-    fn table() -> &'static Table<Self> {
-        &CONTAINERS
-    }
-}
-impl Shareable for [PodReadinessGate] {
-    fn table() -> &'static Table<Self> {
-        &READINESS_GATES
-    }
-}
-impl Shareable for BTreeMap<String, String> {
-    fn table() -> &'static Table<Self> {
-        &NODE_SELECTORS
-    }
-}
-impl Shareable for Affinity {
-    fn table() -> &'static Table<Self> {
-        &AFFINITIES
-    }
-}
-impl Shareable for [Toleration] {
-    fn table() -> &'static Table<Self> {
-        &TOLERATIONS
-    }
+shareable! {
+    CONTAINERS: [Container],
+    READINESS_GATES: [PodReadinessGate],
+    NODE_SELECTORS: BTreeMap<String, String>,
+    AFFINITIES: Affinity,
+    TOLERATIONS: [Toleration],
 }
 
 /// The kept fields of a `PodStatus`.
@@ -200,9 +177,16 @@ impl Shareable for [Toleration] {
 #[serde(rename_all = "camelCase")]
 struct Status {
     phase: Option<Word>,
-    conditions: Option<Box<[Condition]>>,
-    container_statuses: Option<Box<[ContainerStatus]>>,
-    init_container_statuses: Option<Box<[ContainerStatus]>>,
+    conditions: Option<Shared<[Condition]>>,
+    container_statuses: Option<Shared<[ContainerStatus]>>,
+    init_container_statuses: Option<Shared<[ContainerStatus]>>,
+}
+
+// Pods that became ready in the same second, or run the same images, have equal
+// conditions or container statuses.
+shareable! {
+    CONDITIONS: [Condition],
+    CONTAINER_STATUSES: [ContainerStatus],
 }
 
 /// The kept fields of a `ContainerStatus`.
@@ -348,9 +332,9 @@ impl Status {
     fn keep(status: PodStatus) -> Self {
         Self {
             phase: status.phase.as_deref().map(Word::of),
-            conditions: status.conditions.map(kept),
-            container_statuses: status.container_statuses.map(kept),
-            init_container_statuses: status.init_container_statuses.map(kept),
+            conditions: status.conditions.map(|c| Shared::of(kept(c))),
+            container_statuses: status.container_statuses.map(|c| Shared::of(kept(c))),
+            init_container_statuses: status.init_container_statuses.map(|c| Shared::of(kept(c))),
         }
     }
 
@@ -621,6 +605,18 @@ mod tests {
         assert!(std::ptr::eq(
             &**a.tolerations.as_ref().expect("tolerations"),
             &**b.tolerations.as_ref().expect("tolerations")
+        ));
+        let (a, b) = (
+            one.status.as_ref().expect("status"),
+            other.status.as_ref().expect("status"),
+        );
+        assert!(std::ptr::eq(
+            &**a.conditions.as_ref().expect("conditions"),
+            &**b.conditions.as_ref().expect("conditions")
+        ));
+        assert!(std::ptr::eq(
+            &**a.container_statuses.as_ref().expect("statuses"),
+            &**b.container_statuses.as_ref().expect("statuses")
         ));
         let app = |p: &CachedPod| p.labels.as_ref().expect("labels").map()["app"].clone();
         assert_eq!(app(&one), "web");

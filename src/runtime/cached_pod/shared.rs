@@ -180,6 +180,20 @@ pub(super) trait Shareable: Debug + PartialEq + Send + Sync + 'static {
     fn table() -> &'static Table<Self>;
 }
 
+/// Declares, for each kind of value records share, its table.
+macro_rules! shareable {
+    ($($table:ident: $kind:ty),* $(,)?) => {$(
+        static $table: std::sync::LazyLock<$crate::runtime::cached_pod::shared::Table<$kind>> =
+            std::sync::LazyLock::new($crate::runtime::cached_pod::shared::Table::new);
+        impl $crate::runtime::cached_pod::shared::Shareable for $kind {
+            fn table() -> &'static $crate::runtime::cached_pod::shared::Table<Self> {
+                &$table
+            }
+        }
+    )*};
+}
+pub(super) use shareable;
+
 /// A shared value of a record: read from JSON as the value, then shared (see [`shared`]).
 #[derive(Debug)]
 pub(super) struct Shared<T: ?Sized>(Arc<T>);
