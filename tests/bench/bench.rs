@@ -125,6 +125,9 @@ async fn run(args: Args) -> Result<()> {
         burst: args.qps * 2,
         builtin_workloads: false,
     };
+    // Read before the runs: the commit checked out now is the one cargo just built (an hour
+    // later it may not be).
+    let machine = machine(sim);
     let bin_dir = control_plane_bin_dir()?;
     let command = format!(
         "cargo bench --bench kruise -- --sizes {} --footprint-pods {} --runs {} --start-delay {}ms --image-pull-delay {}ms --nodes {} --daemonset-nodes {} --qps {} --b8 {} --b8-qps {} --b8-burst {}{}",
@@ -216,7 +219,7 @@ async fn run(args: Args) -> Result<()> {
     }
     let header = report::Header {
         command,
-        machine: machine(sim),
+        machine,
         runs: args.runs,
     };
     let text = report::markdown(&header, &rollouts, &footprints);

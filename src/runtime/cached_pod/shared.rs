@@ -9,7 +9,9 @@
 //!   [`shared`] as the value.
 //! - A table holds weak references only: a value lives as long as a record holds it, and
 //!   a table drops its dead entries whenever it has doubled since it last did (amortized
-//!   constant work per insert, never more than twice the live entries plus a floor).
+//!   constant work per insert, never more than twice the live entries plus a floor). A
+//!   dead value's own allocation (a weak reference keeps it, not what it owns) is freed
+//!   at that sweep.
 //! - Two different values whose hashes collide are both correct; the later one takes the
 //!   slot and only the sharing is lost.
 use std::borrow::Borrow;
