@@ -47,7 +47,8 @@ const SUBSCRIBER_BUFFER: usize = 1024;
 /// hand out subscriptions.
 #[derive(Clone)]
 pub struct Watches {
-    /// Pods as compact records (assemble one with [`CachedPod::pod`]).
+    /// Pods as compact records (assemble one with [`CachedPod::pod`]). A record's `meta()`
+    /// has no labels or annotations: select on [`CachedPod::metadata_only`].
     pub pods: Store<CachedPod>,
     pub claims: Store<PersistentVolumeClaim>,
     pub revisions: Store<ControllerRevision>,

@@ -76,15 +76,16 @@ impl crate::runtime::driver::Reconciled for SidecarSet {
                 .and_then(|w| w.store.get(&ObjectRef::new(ns)))
                 .and_then(|n| n.metadata.labels.clone())
         };
-        // Chosen by their metadata, then parsed: only the pods the set selects.
+        // Chosen by their metadata (a record keeps its labels apart from its `meta()`: read
+        // them from its metadata as a pod), then assembled: only the pods the set selects.
         let records: Vec<_> = ctx
             .watches
             .pods
             .state()
             .into_iter()
             .filter(|p| {
-                let p = p.as_ref();
-                matching::selects_pod(self, p, labels_of(&matching::pod_namespace(p)).as_ref())
+                let p = p.metadata_only();
+                matching::selects_pod(self, &p, labels_of(&matching::pod_namespace(&p)).as_ref())
             })
             .collect();
         let pods = crate::runtime::cached_pod::pods(&records);
