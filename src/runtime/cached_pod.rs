@@ -220,10 +220,6 @@ struct Waiting {
     message: Option<Text>,
 }
 
-fn listed<T: Clone>(items: &Option<Box<[T]>>) -> Option<Vec<T>> {
-    items.as_deref().map(<[T]>::to_vec)
-}
-
 impl From<k8s_openapi::api::core::v1::Container> for Container {
     fn from(c: k8s_openapi::api::core::v1::Container) -> Self {
         Self {
@@ -240,7 +236,7 @@ impl From<&Container> for k8s_openapi::api::core::v1::Container {
         Self {
             name: c.name.as_str().to_string(),
             image: string(&c.image),
-            env: listed(&c.env),
+            env: c.env.as_deref().map(<[_]>::to_vec),
             resources: c.resources.as_deref().cloned(),
             ..Default::default()
         }
