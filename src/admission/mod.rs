@@ -17,6 +17,7 @@
 pub mod certs;
 pub mod defaults;
 pub mod pods;
+pub mod protection;
 pub mod registration;
 pub mod review;
 pub mod server;
@@ -27,7 +28,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::runtime::rbac::{KRUISE, Rule, rule};
+use crate::runtime::rbac::{KRUISE, KRUISE_POLICY, Rule, rule};
 
 /// In the lease's namespace only: the Secret of the webhooks' CA and serving certificate.
 pub const CA_SECRET: Rule = rule("", &["secrets"], &["get", "create", "update"]);
@@ -45,6 +46,14 @@ pub const RULES: &[Rule] = &[
     rule("", &["namespaces"], &["list", "watch"]),
     rule(KRUISE, &["workloadspreads"], &["get", "list", "watch"]),
     rule(KRUISE, &["workloadspreads/status"], &["patch"]),
+    // The pod webhook's budgets: judged from a cache, recorded in their status (a conflict
+    // reads the budget again).
+    rule(
+        KRUISE_POLICY,
+        &["podunavailablebudgets"],
+        &["get", "list", "watch"],
+    ),
+    rule(KRUISE_POLICY, &["podunavailablebudgets/status"], &["patch"]),
     // An eviction's pod; the owner chain and replica count of a WorkloadSpread's target.
     rule("", &["pods"], &["get"]),
     rule("apps", &["deployments", "replicasets", "statefulsets"], &["get"]),

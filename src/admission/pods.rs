@@ -1,5 +1,5 @@
 //! `/mutate-pod` and `/validate-pod`: the kinds' pod hooks ([`PodHook`], each kind's own,
-//! from the registry) at pod create, delete and eviction. The pod webhooks fail open
+//! from the registry) at pod create, delete, eviction and update. The pod webhooks fail open
 //! (`failurePolicy: Ignore`): a pod created while `run` is down is created without what
 //! the hooks would have changed, and the kinds' controllers say so in status and events.
 //!
@@ -12,8 +12,8 @@
 //!   left it; the answer is the patch from the pod as sent to the pod as they left it. A
 //!   hook's refusal refuses the pod (code 422, naming the object and the field); a hook
 //!   that skips the pod leaves it unchanged by that hook, with a warning.
-//! - A dry run writes nothing: hooks that write (a placement) change nothing, and removals
-//!   are not recorded.
+//! - A dry run writes nothing: hooks that write (a placement) change nothing, removals
+//!   are not recorded, and a budget judges without recording.
 //!
 //! [`PodHook`]: crate::workloads::pod_hooks::PodHook
 //! [`Stage`]: crate::workloads::pod_hooks::Stage
@@ -24,7 +24,7 @@ use kube::core::DynamicObject;
 use kube::core::admission::{AdmissionResponse, AdmissionReview, Operation};
 
 use super::shared::{PodHooks, Shared};
-use crate::workloads::pod_hooks::Declined;
+use crate::workloads::pod_hooks::{Declined, Disruption};
 
 /// How long a pod hook waits for the webhooks' caches' first lists: within the API server's
 /// timeout for the call ([`super::registration::TIMEOUT_SECONDS`], 3 s).
@@ -111,9 +111,11 @@ pub async fn mutate_pod(
     Json(response.into_review())
 }
 
-/// `/validate-pod`: a pod deleted (DELETE) or evicted (CREATE of `pods/eviction`) is told
-/// to each hook (a WorkloadSpread's subset gets its room back). It never refuses by itself;
-/// a hook's failed read or write does, as upstream. Dry runs write nothing.
+/// `/validate-pod`: a pod deleted (DELETE), evicted (CREATE of `pods/eviction`) or changed
+/// (UPDATE) is judged by each hook (a PodUnavailableBudget refuses what exceeds it), then a
+/// pod deleted or evicted is told to each hook (a WorkloadSpread's subset gets its room
+/// back). It never refuses by itself; a hook's refusal or failed read or write does, as
+/// upstream. Dry runs are judged and write nothing.
 pub async fn validate_pod(
     State(shared): State<Shared>,
     Json(review): Json<AdmissionReview<DynamicObject>>,
@@ -123,50 +125,73 @@ pub async fn validate_pod(
         Err(answer) => return Json(*answer),
     };
     let response = AdmissionResponse::from(&request);
-    let Some(hooks) = shared.pods.as_ref().filter(|_| !request.dry_run) else {
+    let Some(hooks) = shared.pods.as_ref() else {
         return Json(response.into_review());
     };
-    // The hooks answer from caches: a removal waits for their first lists (bounded).
-    let _ = shared.health.serving_within(CACHES_WAIT).await;
     let eviction =
         request.operation == Operation::Create && request.sub_resource.as_deref() == Some("eviction");
     let deletion = request.operation == Operation::Delete && request.sub_resource.is_none();
+    let update = request.operation == Operation::Update && request.sub_resource.is_none();
+    if !(eviction || deletion || update) {
+        return Json(response.into_review());
+    }
+    // The hooks answer from caches: wait for their first lists (bounded).
+    let _ = shared.health.serving_within(CACHES_WAIT).await;
     let namespace = request.namespace.clone().unwrap_or_else(|| "default".into());
-    let pod: Option<Pod> = if deletion {
-        request
-            .old_object
-            .as_ref()
+    let typed = |object: Option<&DynamicObject>| -> Option<Pod> {
+        object
             .and_then(|o| serde_json::to_value(o).ok())
             .and_then(|v| serde_json::from_value(v).ok())
-    } else if eviction {
+    };
+    let (operation, kind) = match (eviction, update) {
+        (true, _) => ("CREATE", "Eviction"),
+        (_, true) => ("UPDATE", "Pod"),
+        _ => ("DELETE", "Pod"),
+    };
+    let pod: Option<Pod> = if eviction {
         let api: kube::Api<Pod> = kube::Api::namespaced(hooks.client.clone(), &namespace);
         match api.get_opt(&request.name).await {
             Ok(pod) => pod,
             Err(error) => {
                 let message = format!("reading pod {namespace}/{}: {error}", request.name);
-                shared.metrics.admission("CREATE", "Eviction", "denied");
+                shared.metrics.admission(operation, kind, "denied");
                 return Json(response.deny(message).into_review());
             }
         }
     } else {
-        None
-    };
-    let (operation, kind) = if eviction {
-        ("CREATE", "Eviction")
-    } else {
-        ("DELETE", "Pod")
+        typed(request.old_object.as_ref())
     };
     let Some(pod) = pod else {
         return Json(response.into_review());
     };
-    let mut released = Ok(());
+    let changed = if update {
+        typed(request.object.as_ref())
+    } else {
+        None
+    };
+    let disruption = match (&changed, eviction) {
+        (Some(new), _) => Disruption::Update(new),
+        (None, true) => Disruption::Evict,
+        (None, false) if deletion => Disruption::Delete,
+        (None, false) => return Json(response.into_review()),
+    };
+    let writes = !request.dry_run;
+    let mut verdict = Ok(());
     for hook in hooks.in_order() {
-        released = hook.at_removal(&pod).await;
-        if released.is_err() {
+        verdict = hook.judge(&pod, disruption, writes).await;
+        if verdict.is_err() {
             break;
         }
     }
-    let (response, result) = match released {
+    if verdict.is_ok() && writes && !update {
+        for hook in hooks.in_order() {
+            verdict = hook.at_removal(&pod).await;
+            if verdict.is_err() {
+                break;
+            }
+        }
+    }
+    let (response, result) = match verdict {
         Ok(()) => (response, "allowed"),
         Err(message) => (response.deny(message), "denied"),
     };

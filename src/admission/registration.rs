@@ -74,27 +74,34 @@ impl Endpoint {
     }
 }
 
-/// The kinds whose defaults and refusals the server answers: every OpenKruise kind, the
-/// namespaced ones in one rule (a run's namespace selector applies), the cluster-scoped
-/// ones (a SidecarSet) in another.
+/// The kinds whose defaults and refusals the server answers: every OpenKruise kind, one
+/// rule per API group and scope (a run's namespace selector applies to the namespaced
+/// ones; a cluster-scoped one, a SidecarSet, is judged by every run's server).
 fn workload_rules() -> Vec<RuleWithOperations> {
-    let plurals = |namespaced: bool| -> Vec<String> {
-        crate::api::KruiseKind::ALL
-            .into_iter()
-            .filter(|k| k.namespaced() == namespaced)
-            .map(|k| k.resource().plural)
-            .collect()
-    };
-    let rule = |namespaced: bool| RuleWithOperations {
-        api_groups: Some(vec![crate::api::GROUP.into()]),
-        api_versions: Some(vec!["*".into()]),
-        operations: Some(vec!["CREATE".into(), "UPDATE".into()]),
-        resources: Some(plurals(namespaced)),
-        // A namespace selector does not apply to a cluster-scoped object: every run's
-        // server judges it (the same pure rules).
-        scope: Some(if namespaced { "Namespaced" } else { "Cluster" }.into()),
-    };
-    vec![rule(true), rule(false)]
+    let mut rules: Vec<RuleWithOperations> = Vec::new();
+    for kind in crate::api::KruiseKind::ALL {
+        let resource = kind.resource();
+        let scope = if kind.namespaced() {
+            "Namespaced"
+        } else {
+            "Cluster"
+        };
+        let same = |r: &&mut RuleWithOperations| {
+            r.scope.as_deref() == Some(scope)
+                && r.api_groups.as_deref() == Some(std::slice::from_ref(&resource.group))
+        };
+        match rules.iter_mut().find(same) {
+            Some(rule) => rule.resources.get_or_insert_default().push(resource.plural),
+            None => rules.push(RuleWithOperations {
+                api_groups: Some(vec![resource.group.clone()]),
+                api_versions: Some(vec!["*".into()]),
+                operations: Some(vec!["CREATE".into(), "UPDATE".into()]),
+                resources: Some(vec![resource.plural]),
+                scope: Some(scope.into()),
+            }),
+        }
+    }
+    rules
 }
 
 /// The configurations' name for a run scoped to `scope` (None: all namespaces).
@@ -190,9 +197,10 @@ fn pod_injection(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> M
     as_mutating(shared)
 }
 
-/// The pod release webhook: a pod deleted or evicted gives its WorkloadSpread subset its
+/// The pod release webhook: a pod deleted, evicted or changed is judged by its
+/// PodUnavailableBudget, and one deleted or evicted gives its WorkloadSpread subset its
 /// room back. Fails open; a stopped `run` only leaves the room to the controller, which
-/// finds the pod gone.
+/// finds the pod gone, and protects nothing.
 fn pod_release(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> ValidatingWebhook {
     let rule = |operation: &str, resource: &str| RuleWithOperations {
         api_groups: Some(vec![String::new()]),
@@ -202,11 +210,69 @@ fn pod_release(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> Val
         scope: Some("Namespaced".into()),
     };
     ValidatingWebhook {
-        rules: Some(vec![rule("DELETE", "pods"), rule("CREATE", "pods/eviction")]),
+        rules: Some(vec![
+            rule("DELETE", "pods"),
+            rule("CREATE", "pods/eviction"),
+            // A PodUnavailableBudget judges a pod's spec change (an in-place update).
+            rule("UPDATE", "pods"),
+        ]),
         side_effects: "NoneOnDryRun".into(),
         ..hook(
             "pods.workloadspread.kubectl-kruise.io",
             "/validate-pod",
+            endpoint,
+            ca_bundle,
+            scope,
+        )
+    }
+}
+
+/// Deletion protection: a namespace, a CRD or a workload labelled
+/// `policy.kruise.io/delete-protection` is sent on DELETE (the object selector: nothing
+/// else is). Fails open: a stopped `run` protects nothing.
+fn deletion_protection(endpoint: &Endpoint, ca_bundle: &str, scope: Option<&str>) -> ValidatingWebhook {
+    let rule = |group: &str, resources: Vec<String>, scope: &str| RuleWithOperations {
+        api_groups: Some(vec![group.into()]),
+        api_versions: Some(vec!["*".into()]),
+        operations: Some(vec!["DELETE".into()]),
+        resources: Some(resources),
+        scope: Some(scope.into()),
+    };
+    let mut rules = vec![
+        rule("", vec!["namespaces".into()], "Cluster"),
+        rule(
+            "apiextensions.k8s.io",
+            vec!["customresourcedefinitions".into()],
+            "Cluster",
+        ),
+        rule(
+            "apps",
+            ["deployments", "statefulsets", "replicasets", "daemonsets"]
+                .map(String::from)
+                .to_vec(),
+            "Namespaced",
+        ),
+    ];
+    // Every kind of ours, as the workload rules group them (a DELETE instead).
+    rules.extend(workload_rules().into_iter().map(|mut r| {
+        r.operations = Some(vec!["DELETE".into()]);
+        r
+    }));
+    ValidatingWebhook {
+        rules: Some(rules),
+        object_selector: Some(LabelSelector {
+            match_expressions: Some(vec![
+                k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelectorRequirement {
+                    key: crate::admission::protection::LABEL.into(),
+                    operator: "Exists".into(),
+                    values: None,
+                },
+            ]),
+            ..LabelSelector::default()
+        }),
+        ..hook(
+            "deletion.protection.kubectl-kruise.io",
+            "/validate-deletion",
             endpoint,
             ca_bundle,
             scope,
@@ -237,7 +303,11 @@ pub fn validating(
         scope,
     );
     let mut config = ValidatingWebhookConfiguration {
-        webhooks: Some(vec![webhook, pod_release(endpoint, ca_bundle, scope)]),
+        webhooks: Some(vec![
+            webhook,
+            pod_release(endpoint, ca_bundle, scope),
+            deletion_protection(endpoint, ca_bundle, scope),
+        ]),
         ..ValidatingWebhookConfiguration::default()
     };
     labelled(&mut config, scope);

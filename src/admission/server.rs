@@ -86,6 +86,7 @@ pub fn routes(shared: Shared) -> Router {
         .route("/validate", post(review::validate))
         .route("/mutate-pod", post(super::pods::mutate_pod))
         .route("/validate-pod", post(super::pods::validate_pod))
+        .route("/validate-deletion", post(super::protection::validate_deletion))
         .with_state(shared)
 }
 

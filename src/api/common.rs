@@ -333,6 +333,22 @@ pub(crate) mod cel {
     }
 }
 
+/// A workload another object refers to (a WorkloadSpread's or a PodUnavailableBudget's
+/// `targetRef`), in the object's namespace.
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetReference {
+    /// API version of the target; must not be empty.
+    #[schemars(length(min = 1))]
+    pub api_version: String,
+    /// Kind of the target; must not be empty.
+    #[schemars(length(min = 1))]
+    pub kind: String,
+    /// Name of the target; must not be empty.
+    #[schemars(length(min = 1))]
+    pub name: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

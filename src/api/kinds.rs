@@ -1,4 +1,5 @@
-//! The OpenKruise kinds this project serves, each described once: its name, the type the
+//! The OpenKruise kinds this project serves (the workloads of `apps.kruise.io`, the budget of
+//! `policy.kruise.io`), each described once: its name, the type the
 //! controllers read it as (and so its group, version, plural and short names, from the
 //! type's `kube` attributes), its scope, the version OpenKruise 1.9 stores it in, and its
 //! declared CRD. The lists elsewhere (the installed CRDs, the webhook rules, the admission
@@ -12,11 +13,11 @@ use kube::CustomResourceExt;
 use kube::core::ApiResource;
 
 use super::{
-    AdvancedCronJob, BroadcastJob, CloneSet, DaemonSet, Error, SidecarSet, UnitedDeployment, WorkloadSpread,
-    statefulset,
+    AdvancedCronJob, BroadcastJob, CloneSet, DaemonSet, Error, PodUnavailableBudget, SidecarSet,
+    UnitedDeployment, WorkloadSpread, statefulset,
 };
 
-/// One OpenKruise kind of `apps.kruise.io`.
+/// One OpenKruise kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum KruiseKind {
     CloneSet,
@@ -29,11 +30,13 @@ pub enum KruiseKind {
     SidecarSet,
     WorkloadSpread,
     UnitedDeployment,
+    /// Of `policy.kruise.io`.
+    PodUnavailableBudget,
 }
 
 impl KruiseKind {
     /// Every kind, in install order.
-    pub const ALL: [KruiseKind; 8] = [
+    pub const ALL: [KruiseKind; 9] = [
         KruiseKind::CloneSet,
         KruiseKind::StatefulSet,
         KruiseKind::DaemonSet,
@@ -42,6 +45,7 @@ impl KruiseKind {
         KruiseKind::SidecarSet,
         KruiseKind::WorkloadSpread,
         KruiseKind::UnitedDeployment,
+        KruiseKind::PodUnavailableBudget,
     ];
 
     /// The kind as OpenKruise names it (`kind:` in a manifest).
@@ -55,6 +59,7 @@ impl KruiseKind {
             KruiseKind::SidecarSet => "SidecarSet",
             KruiseKind::WorkloadSpread => "WorkloadSpread",
             KruiseKind::UnitedDeployment => "UnitedDeployment",
+            KruiseKind::PodUnavailableBudget => "PodUnavailableBudget",
         }
     }
 
@@ -66,7 +71,10 @@ impl KruiseKind {
     /// The version OpenKruise 1.9 stores the kind in.
     pub const fn storage_version(self) -> &'static str {
         match self {
-            KruiseKind::CloneSet | KruiseKind::WorkloadSpread | KruiseKind::UnitedDeployment => "v1alpha1",
+            KruiseKind::CloneSet
+            | KruiseKind::WorkloadSpread
+            | KruiseKind::UnitedDeployment
+            | KruiseKind::PodUnavailableBudget => "v1alpha1",
             KruiseKind::StatefulSet
             | KruiseKind::DaemonSet
             | KruiseKind::BroadcastJob
@@ -91,6 +99,7 @@ impl KruiseKind {
             KruiseKind::SidecarSet => ApiResource::erase::<SidecarSet>(&()),
             KruiseKind::WorkloadSpread => ApiResource::erase::<WorkloadSpread>(&()),
             KruiseKind::UnitedDeployment => ApiResource::erase::<UnitedDeployment>(&()),
+            KruiseKind::PodUnavailableBudget => ApiResource::erase::<PodUnavailableBudget>(&()),
         }
     }
 
@@ -105,6 +114,7 @@ impl KruiseKind {
             KruiseKind::SidecarSet => SidecarSet::shortnames(),
             KruiseKind::WorkloadSpread => WorkloadSpread::shortnames(),
             KruiseKind::UnitedDeployment => UnitedDeployment::shortnames(),
+            KruiseKind::PodUnavailableBudget => PodUnavailableBudget::shortnames(),
         }
     }
 
@@ -131,6 +141,7 @@ impl KruiseKind {
             KruiseKind::SidecarSet => SidecarSet::crd(),
             KruiseKind::WorkloadSpread => WorkloadSpread::crd(),
             KruiseKind::UnitedDeployment => UnitedDeployment::crd(),
+            KruiseKind::PodUnavailableBudget => PodUnavailableBudget::crd(),
         })
     }
 }

@@ -1,4 +1,5 @@
-//! CRD types of `apps.kruise.io`, one file per kind, OpenKruise-API compatible.
+//! CRD types of `apps.kruise.io` and `policy.kruise.io`, one file per kind, OpenKruise-API
+//! compatible.
 //!
 //! Invariants:
 //! - Field names, nesting and value spellings are OpenKruise's, so existing manifests
@@ -23,7 +24,8 @@
 //!      ├─ cronjob           AdvancedCronJob
 //!      ├─ sidecarset        SidecarSet (cluster-scoped)
 //!      ├─ workloadspread    WorkloadSpread
-//!      └─ uniteddeployment  UnitedDeployment ── embeds CloneSetSpec / ASTS v1beta1 spec
+//!      ├─ uniteddeployment  UnitedDeployment ── embeds CloneSetSpec / ASTS v1beta1 spec
+//!      └─ podunavailablebudget  PodUnavailableBudget (policy.kruise.io)
 //! ```
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
@@ -34,6 +36,7 @@ pub mod common;
 pub mod cronjob;
 pub mod daemonset;
 pub mod kinds;
+pub mod podunavailablebudget;
 pub mod sidecarset;
 pub mod statefulset;
 #[cfg(test)]
@@ -52,18 +55,21 @@ pub use common::{
 pub use cronjob::{AdvancedCronJob, AdvancedCronJobSpec, AdvancedCronJobStatus};
 pub use daemonset::{DaemonSet, DaemonSetSpec, DaemonSetStatus};
 pub use kinds::KruiseKind;
+pub use podunavailablebudget::{PodUnavailableBudget, PodUnavailableBudgetSpec, PodUnavailableBudgetStatus};
 pub use sidecarset::{SidecarSet, SidecarSetSpec, SidecarSetStatus};
 /// The `v1alpha1` Advanced StatefulSet; `statefulset::v1beta1` (the superset) is what controllers read.
 pub use statefulset::v1alpha1::{StatefulSet, StatefulSetSpec, StatefulSetStatus};
 pub use uniteddeployment::{UnitedDeployment, UnitedDeploymentSpec, UnitedDeploymentStatus};
 pub use workloadspread::{WorkloadSpread, WorkloadSpreadSpec, WorkloadSpreadStatus};
 
-/// API group of every kind here.
+/// API group of every workload kind here.
 pub const GROUP: &str = "apps.kruise.io";
+/// API group of the PodUnavailableBudget.
+pub const POLICY_GROUP: &str = "policy.kruise.io";
 
 /// The kinds of this module, named as OpenKruise names them (from [`KruiseKind::ALL`]).
-pub const KINDS: [&str; 8] = {
-    let mut names = [""; 8];
+pub const KINDS: [&str; 9] = {
+    let mut names = [""; 9];
     let mut i = 0;
     while i < names.len() {
         names[i] = KruiseKind::ALL[i].name();
@@ -114,7 +120,8 @@ fn kind_defaults(kind: KruiseKind, crd: CustomResourceDefinition) -> CustomResou
         | KruiseKind::AdvancedCronJob
         | KruiseKind::SidecarSet
         | KruiseKind::WorkloadSpread
-        | KruiseKind::UnitedDeployment => crd,
+        | KruiseKind::UnitedDeployment
+        | KruiseKind::PodUnavailableBudget => crd,
     }
 }
 
@@ -151,7 +158,7 @@ mod tests {
     }
 
     #[test]
-    fn crds_returns_the_eight_kinds_in_order() {
+    fn crds_returns_the_nine_kinds_in_order() {
         let kinds: Vec<String> = crds().into_iter().map(|c| c.spec.names.kind).collect();
         assert_eq!(kinds, KINDS);
     }
@@ -179,10 +186,14 @@ mod tests {
     #[test]
     fn every_crd_has_group_plural_names_and_status() {
         for crd in crds() {
-            assert_eq!(crd.spec.group, GROUP);
+            let group = match crd.spec.names.kind.as_str() {
+                "PodUnavailableBudget" => POLICY_GROUP,
+                _ => GROUP,
+            };
+            assert_eq!(crd.spec.group, group);
             let plural = format!("{}s", crd.spec.names.kind.to_lowercase());
             assert_eq!(crd.spec.names.plural, plural);
-            assert_eq!(crd.metadata.name, Some(format!("{plural}.{GROUP}")));
+            assert_eq!(crd.metadata.name, Some(format!("{plural}.{group}")));
             assert!(crd.spec.versions.iter().all(|v| v.served));
             assert_eq!(crd.spec.versions.iter().filter(|v| v.storage).count(), 1);
         }

@@ -98,20 +98,7 @@ pub struct WorkloadSpreadSpec {
     pub schedule_strategy: Option<WorkloadSpreadScheduleStrategy>,
 }
 
-/// Reference to the target workload.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct TargetReference {
-    /// API version of the target; must not be empty.
-    #[schemars(length(min = 1))]
-    pub api_version: String,
-    /// Kind of the target; must not be empty.
-    #[schemars(length(min = 1))]
-    pub kind: String,
-    /// Name of the target; must not be empty.
-    #[schemars(length(min = 1))]
-    pub name: String,
-}
+pub use super::common::TargetReference;
 
 /// Pod filter and replica paths for custom targets.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]

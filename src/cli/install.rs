@@ -100,7 +100,9 @@ pub struct InstallArgs {
 #[command(
     after_help = "Examples:\n  kubectl kruise uninstall\n  kubectl kruise uninstall --only BroadcastJob\n  \
 kubectl kruise uninstall --force --yes   # deletes every custom resource of these kinds too\n  \
-kubectl kruise uninstall --manager --keep-crds   # stop the in-cluster controllers, keep everything else"
+kubectl kruise uninstall --manager --keep-crds   # stop the in-cluster controllers, keep everything else\n\n\
+Deletion protection is honoured: a CRD labelled policy.kruise.io/delete-protection (Always, or Cascading \
+while objects of it exist), or an object of it labelled so, stops the uninstall, --force or not."
 )]
 pub struct UninstallArgs {
     /// Also remove the in-cluster manager (of the -n namespace, default kruise-system)
@@ -360,6 +362,48 @@ async fn count_objects(
     Ok(counts)
 }
 
+/// What deletion protection refuses of deleting `crds`: a CRD labelled for it (with its
+/// objects counted in `counts`), and each object of theirs labelled for it (deleting the
+/// CRD would delete it).
+async fn protection_refusals(
+    client: &Client,
+    crds: &[CustomResourceDefinition],
+    counts: &[(String, BTreeMap<String, usize>)],
+) -> anyhow::Result<Vec<String>> {
+    use crate::admission::protection::{LABEL, protection, refusal, workload_pods};
+    let mut refusals = Vec::new();
+    for crd in crds {
+        let objects: usize = counts
+            .iter()
+            .filter(|(name, _)| *name == crd.name_any())
+            .flat_map(|(_, per_namespace)| per_namespace.values())
+            .sum();
+        if let Some(asked) = protection(&serde_json::to_value(crd)?) {
+            let what = format!("CustomResourceDefinition {}", crd.name_any());
+            refusals.extend(refusal(&what, asked, &[(objects as i64, "custom resources")]));
+        }
+        let Some(version) = crd.spec.versions.iter().find(|v| v.served) else {
+            continue;
+        };
+        let gvk = GroupVersionKind::gvk(&crd.spec.group, &version.name, &crd.spec.names.kind);
+        let resource = ApiResource::from_gvk_with_plural(&gvk, &crd.spec.names.plural);
+        let api: Api<DynamicObject> = Api::all_with(client.clone(), &resource);
+        for object in api.list(&ListParams::default().labels(LABEL)).await?.items {
+            let value = serde_json::to_value(&object)?;
+            let Some(asked) = protection(&value) else {
+                continue;
+            };
+            let name = match object.metadata.namespace.as_deref() {
+                Some(namespace) => format!("{namespace}/{}", object.name_any()),
+                None => object.name_any(),
+            };
+            let what = format!("{} {name}", crd.spec.names.kind);
+            refusals.extend(refusal(&what, asked, &[(workload_pods(&value), "pods")]));
+        }
+    }
+    Ok(refusals)
+}
+
 fn describe_counts(counts: &[(String, BTreeMap<String, usize>)]) -> String {
     counts
         .iter()
@@ -402,6 +446,17 @@ pub async fn uninstall(args: UninstallArgs, connection: &ConnectionArgs) -> anyh
         return Ok(());
     }
     let counts = count_objects(&client, &installed).await?;
+    // Deletion protection holds whatever is asked: a protected CRD, or a protected object
+    // its CRD's deletion would delete with it.
+    let held = protection_refusals(&client, &installed, &counts).await?;
+    if !held.is_empty() {
+        anyhow::bail!(
+            "refusing to uninstall: deletion protection ({}) holds:\n  {}\n\
+             hint: remove the label from these objects first",
+            crate::admission::protection::LABEL,
+            held.join("\n  ")
+        );
+    }
     if !counts.is_empty() {
         let listing = describe_counts(&counts);
         if !args.force {

@@ -139,6 +139,9 @@ pub enum Why {
     /// A UnitedDeployment's reserved-pod label on a pod of its subset workload (reservation
     /// mode). No event, as upstream.
     Reserve,
+    /// A PodUnavailableBudget's name on a pod it counts (`pub.kruise.io/related-pub`). No
+    /// event, as upstream.
+    RelatedBudget,
 }
 
 impl Why {

@@ -375,6 +375,11 @@ impl CachedPod {
         }
     }
 
+    /// The pod's annotation `key`, read without assembling anything.
+    pub fn annotation(&self, key: &str) -> Option<&str> {
+        self.annotations.as_ref()?.get(key)
+    }
+
     /// The pod's metadata alone, as a pod with no spec or status: what a watch event tells
     /// its subscribers (whom it wakes is decided by owners, labels and annotations).
     pub fn metadata_only(&self) -> Pod {

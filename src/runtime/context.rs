@@ -153,6 +153,15 @@ impl Error {
     }
 }
 
+/// What a controller asks before it updates a pod in place (before the update's first
+/// write, the readiness gate, which no pod webhook sees): Err holds the update, saying why
+/// (a PodUnavailableBudget with no room). Provided by the run (the budgets live above the
+/// runtime).
+pub type BeforeUpdate = for<'a> fn(
+    &'a kube::Client,
+    &'a crate::runtime::cached_pod::CachedPod,
+) -> futures::future::BoxFuture<'a, Result<(), String>>;
+
 /// What every reconcile shares.
 pub struct Context {
     pub client: Client,
@@ -189,6 +198,8 @@ pub struct Context {
     /// What `run` read of OpenKruise's `kruise-configuration` at start (the WorkloadSpread
     /// custom-workload whitelist).
     pub configuration: crate::runtime::configuration::Configuration,
+    /// Asked before each in-place update (a PodUnavailableBudget's judgement); None: nothing.
+    pub before_update: Option<BeforeUpdate>,
 }
 
 /// One object's failures in a row: how many, when its retry is due, and the generation

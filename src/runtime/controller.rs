@@ -177,6 +177,8 @@ pub struct Serve<F> {
     /// Concurrent reconciles; 0: no cap (see `run --workers`).
     pub workers: u16,
     pub metrics: Arc<Metrics>,
+    /// Asked before each in-place update (see [`crate::runtime::context::BeforeUpdate`]).
+    pub before_update: Option<crate::runtime::context::BeforeUpdate>,
     pub shutdown: F,
 }
 
@@ -258,6 +260,7 @@ pub async fn serve<K, R, Fut, F>(
         system_namespace: s.system_namespace.clone(),
         features: s.features,
         configuration: s.configuration.clone(),
+        before_update: s.before_update,
     });
     ctx.queue.count_expectations(ctx.expectations.clone());
     let queue = ctx.queue.clone();
@@ -442,7 +445,9 @@ pub fn requeue(
     if let Some(error) = outcome.first_error {
         return Err(error);
     }
-    if outcome.stale {
+    // A cache behind, or a budget with no room yet (upstream's CloneSet looks again after
+    // a second too): soon, without a failure's backoff.
+    if outcome.stale || !outcome.held.is_empty() {
         return Ok(Action::requeue(Duration::from_secs(1)));
     }
     Ok(match after {

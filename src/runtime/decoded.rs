@@ -92,6 +92,23 @@ impl<'de, K: DeserializeOwned> Deserialize<'de> for Decoded<K> {
     }
 }
 
+/// The readable objects of `store` in `namespace` that are not being deleted, by name (what
+/// a webhook's cache of a kind answers from).
+pub fn live_in<K: Resource<DynamicType = ()> + Clone>(
+    store: &kube::runtime::reflector::Store<Decoded<K>>,
+    namespace: &str,
+) -> Vec<Arc<K>> {
+    let mut all: Vec<Arc<K>> = store
+        .state()
+        .iter()
+        .filter(|d| d.meta.namespace.as_deref() == Some(namespace))
+        .filter(|d| d.meta.deletion_timestamp.is_none())
+        .filter_map(|d| d.object.as_ref().ok().cloned())
+        .collect();
+    all.sort_by(|a, b| a.meta().name.cmp(&b.meta().name));
+    all
+}
+
 /// Reads `value` as a `K`, or keeps why not.
 pub fn decode<K: DeserializeOwned>(value: &mut Value) -> Result<Decoded<K>, serde_json::Error> {
     if let Some(meta) = value.get_mut("metadata").and_then(Value::as_object_mut) {

@@ -297,15 +297,9 @@ where
     }
 
     let outcome = executor::execute(ctx, &namespace, &owner, planned.actions.clone()).await;
-    announce(
-        ctx,
-        &owner,
-        &reference,
-        &history.update,
-        &outcome,
-        &planned.problems,
-    )
-    .await;
+    let mut problems = planned.problems.clone();
+    problems.extend(held_by_budgets(&outcome));
+    announce(ctx, &owner, &reference, &history.update, &outcome, &problems).await;
     publish_notices(ctx, &reference, &planned.notices).await;
     if let Some(patch) = &planned.spec_patch {
         patch_spec(ctx, object, patch).await?;
@@ -441,6 +435,32 @@ async fn announce(
             .publish(reference, true, problem.reason, problem.message.clone())
             .await;
     }
+}
+
+/// One warning per PodUnavailableBudget that refused pod writes of this round (its
+/// message stays the same while it holds, so it is said once).
+fn held_by_budgets(outcome: &Outcome) -> Vec<Problem> {
+    let mut budgets: Vec<&str> = outcome
+        .held
+        .iter()
+        .filter_map(|(_, why)| {
+            why.split("PodUnavailableBudget ")
+                .nth(1)?
+                .split_whitespace()
+                .next()
+        })
+        .collect();
+    budgets.sort_unstable();
+    budgets.dedup();
+    budgets
+        .into_iter()
+        .map(|budget| Problem {
+            reason: "PodUnavailableBudgetHolds",
+            message: format!(
+                "PodUnavailableBudget {budget} allows no more unavailable pods: the pods it protects wait"
+            ),
+        })
+        .collect()
 }
 
 async fn publish_notices(

@@ -42,7 +42,35 @@ pub struct Outcome {
     pub children: BTreeMap<(ChildVerb, String), Vec<String>>,
     /// A conflict was seen: the cache is behind.
     pub stale: bool,
+    /// Pod writes a PodUnavailableBudget refused (not failures: the budget has no room
+    /// yet), with the budget's message.
+    pub held: Vec<(String, String)>,
     pub first_error: Option<Error>,
+}
+
+/// Whether `action` begins or makes an in-place update of its pod.
+fn updates_in_place(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::PatchPodStatus {
+            why: Why::UpdatePodInPlace,
+            ..
+        } | Action::PatchPod {
+            why: Why::UpdatePodInPlace,
+            ..
+        }
+    )
+}
+
+/// Asks [`Context::before_update`] about the cached pod `name`: Some(held) when it holds
+/// the update.
+async fn held_before_update(ctx: &Context, namespace: &str, name: &str) -> Option<Step> {
+    let ask = ctx.before_update?;
+    let record = ctx.watches.pods.get(&ObjectRef::new(name).within(namespace))?;
+    ask(&ctx.client, &record)
+        .await
+        .err()
+        .map(|why| Step::Held(name.to_string(), why))
 }
 
 fn patch_params() -> PatchParams {
@@ -67,6 +95,16 @@ fn is_not_found(error: &kube::Error) -> bool {
     matches!(error, kube::Error::Api(s) if s.is_not_found())
 }
 
+/// The message of a refusal by a PodUnavailableBudget (the pod webhook names the budget).
+pub fn budget_refusal(error: &kube::Error) -> Option<&str> {
+    match error {
+        kube::Error::Api(s) if s.code == 403 && s.message.contains("PodUnavailableBudget ") => {
+            Some(&s.message)
+        }
+        _ => None,
+    }
+}
+
 fn is_already_exists(error: &kube::Error) -> bool {
     matches!(error, kube::Error::Api(s) if s.is_already_exists())
 }
@@ -79,6 +117,8 @@ enum Step {
     Child(ChildVerb, String, String),
     Nothing,
     Stale,
+    /// A budget refused the write of this pod: why.
+    Held(String, String),
     Failed(Error),
 }
 
@@ -135,7 +175,22 @@ pub async fn execute(ctx: &Context, namespace: &str, owner: &str, actions: Vec<A
                 // Each write bumps the pod's resourceVersion; a later write of the same pod
                 // in this group must carry the new one, not the cached one.
                 let mut latest: Option<String> = None;
+                let mut asked = false;
                 for mut action in group {
+                    // A budget judges an in-place update before its first write.
+                    if !asked && updates_in_place(&action) {
+                        asked = true;
+                        let name = match &action {
+                            Action::PatchPod { name, .. } | Action::PatchPodStatus { name, .. } => {
+                                name.clone()
+                            }
+                            _ => String::new(),
+                        };
+                        if let Some(held) = held_before_update(ctx, &namespace, &name).await {
+                            steps.push(held);
+                            break;
+                        }
+                    }
                     if let (Some(rv), Action::PatchPod { patch, .. }) = (&latest, &mut action)
                         && patch["metadata"]["resourceVersion"].is_string()
                     {
@@ -143,7 +198,7 @@ pub async fn execute(ctx: &Context, namespace: &str, owner: &str, actions: Vec<A
                     }
                     let (step, rv) = run(ctx, &namespace, &owner, action).await;
                     latest = rv.or(latest);
-                    let stop = matches!(step, Step::Stale | Step::Failed(_));
+                    let stop = matches!(step, Step::Stale | Step::Held(..) | Step::Failed(_));
                     steps.push(step);
                     if stop {
                         break;
@@ -163,6 +218,7 @@ pub async fn execute(ctx: &Context, namespace: &str, owner: &str, actions: Vec<A
             Step::Child(verb, kind, target) => outcome.children.entry((verb, kind)).or_default().push(target),
             Step::Nothing => {}
             Step::Stale => outcome.stale = true,
+            Step::Held(name, why) => outcome.held.push((name, why)),
             Step::Failed(e) => {
                 outcome.first_error.get_or_insert(e);
             }
@@ -232,6 +288,10 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
                     (Step::Wrote(why, name), Some(pod))
                 }
                 Err(e) if is_conflict(&e) || is_not_found(&e) => (Step::Stale, None),
+                Err(e) if budget_refusal(&e).is_some() => {
+                    let why = budget_refusal(&e).unwrap_or_default().to_string();
+                    (Step::Held(name, why), None)
+                }
                 Err(source) => (Step::Failed(Error::PatchPod { name, source }), None),
             }
         }
@@ -264,6 +324,10 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
             match delete_expected(ctx, &pods, owner, pod, uid).await {
                 Ok(true) => {}
                 Ok(false) => return (Step::Stale, None),
+                Err(e) if budget_refusal(&e).is_some() => {
+                    let why = budget_refusal(&e).unwrap_or_default().to_string();
+                    return (Step::Held(name, why), None);
+                }
                 Err(source) => return (Step::Failed(Error::DeletePod { name, source }), None),
             }
             for claim in claim_names {

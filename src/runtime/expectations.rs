@@ -129,6 +129,16 @@ pub fn resource_version(rv: Option<&str>) -> u64 {
     rv.and_then(|v| v.parse().ok()).unwrap_or(0)
 }
 
+/// The newer of a cached object and the one our last write of it returned (the same uid,
+/// a higher resourceVersion): what a writer that cannot wait for its watch plans from.
+pub fn freshest<K: kube::Resource + Clone>(cached: &K, written: Option<&K>) -> K {
+    let version = |k: &K| resource_version(k.meta().resource_version.as_deref());
+    match written {
+        Some(w) if w.meta().uid == cached.meta().uid && version(w) > version(cached) => w.clone(),
+        _ => cached.clone(),
+    }
+}
+
 /// Expectations of every owner (key: `namespace/name`, `/name` for a cluster-scoped one).
 #[derive(Debug, Default)]
 pub struct Expectations {

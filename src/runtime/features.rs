@@ -73,20 +73,13 @@ pub const GATES: &[Gate] = &[
         DefaultOnly(NODE_AGENT),
     ),
     gate(CLONESET_PARTITION_ROLLBACK, false, Alpha, Honoured),
-    gate("ResourcesDeletionProtection", false, Beta, DefaultOnly(NOT_HERE)),
+    // Deletion protection acts only on objects labelled for it: always on here.
+    gate("ResourcesDeletionProtection", false, Beta, AlwaysOn),
     gate("WorkloadSpread", true, Beta, AlwaysOn),
-    gate(
-        "PodUnavailableBudgetDeleteGate",
-        true,
-        Beta,
-        DefaultOnly(NOT_HERE),
-    ),
-    gate(
-        "PodUnavailableBudgetUpdateGate",
-        false,
-        Alpha,
-        DefaultOnly(NOT_HERE),
-    ),
+    // A budget protects deletions, evictions and updates alike unless it says otherwise
+    // (`protectOperations`): the controllers' own in-place updates included.
+    gate("PodUnavailableBudgetDeleteGate", true, Beta, AlwaysOn),
+    gate("PodUnavailableBudgetUpdateGate", false, Alpha, AlwaysOn),
     gate("TemplateNoDefaults", false, Alpha, DefaultOnly(NOT_HERE)),
     gate(
         "InPlaceUpdateEnvFromMetadata",
@@ -108,12 +101,7 @@ pub const GATES: &[Gate] = &[
     gate(PREPARING_UPDATE_AS_UPDATE, false, Alpha, Honoured),
     gate("ImagePullJobGate", false, Alpha, DefaultOnly(NODE_AGENT)),
     gate("ResourceDistributionGate", false, Alpha, DefaultOnly(NOT_HERE)),
-    gate(
-        "DeletionProtectionForCRDCascadingGate",
-        false,
-        Alpha,
-        DefaultOnly(NOT_HERE),
-    ),
+    gate("DeletionProtectionForCRDCascadingGate", false, Alpha, AlwaysOn),
     gate("EnhancedLivenessProbe", false, Alpha, DefaultOnly(NODE_AGENT)),
     gate(RECREATE_POD_WHEN_CHANGE_VCT, false, Alpha, Honoured),
     gate("StatefulSetStartOrdinal", false, Alpha, AlwaysOn),

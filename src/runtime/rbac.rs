@@ -53,10 +53,15 @@ pub const SHARED: &[Rule] = &[
     // At start, a run looks for a run of another scope holding a lease of the same name:
     // an all-namespaces run lists them, a run scoped to a namespace reads the one in `default`.
     rule("coordination.k8s.io", &["leases"], &["get", "list"]),
+    // Before an in-place update, the pod's PodUnavailableBudget judges and records it.
+    rule("policy.kruise.io", &["podunavailablebudgets"], &["get"]),
+    rule("policy.kruise.io", &["podunavailablebudgets/status"], &["patch"]),
 ];
 
-/// The API group of OpenKruise's kinds.
+/// The API group of OpenKruise's workload kinds.
 pub const KRUISE: &str = "apps.kruise.io";
+/// The API group of OpenKruise's PodUnavailableBudget.
+pub const KRUISE_POLICY: &str = "policy.kruise.io";
 
 /// In the lease's namespace only (with the webhook's CA Secret,
 /// [`crate::admission::CA_SECRET`]): the Lease.
@@ -84,10 +89,13 @@ pub fn namespaced(group: &str, resource: &str) -> bool {
 /// names its kind's), in the order first named.
 pub fn kruise_crds<'a>(rules: impl IntoIterator<Item = &'a Rule>) -> Vec<String> {
     let mut crds: Vec<String> = Vec::new();
-    for rule in rules.into_iter().filter(|r| r.group == KRUISE) {
+    for rule in rules
+        .into_iter()
+        .filter(|r| r.group == KRUISE || r.group == KRUISE_POLICY)
+    {
         for resource in rule.resources {
             let kind = resource.split('/').next().unwrap_or(resource);
-            let crd = format!("{kind}.{KRUISE}");
+            let crd = format!("{kind}.{}", rule.group);
             if !crds.contains(&crd) {
                 crds.push(crd);
             }

@@ -22,6 +22,26 @@ const DISPATCH: [&str; 2] = ["src/workloads/registry.rs", "src/cli/views.rs"];
 /// Other places that name a kind, and why.
 const ALLOWED: &[(KruiseKind, &str, &str)] = &[
     (
+        KruiseKind::CloneSet,
+        "src/workloads/common/targets.rs",
+        "a workload a `targetRef` may name (WorkloadSpread, PodUnavailableBudget), read from its cache",
+    ),
+    (
+        KruiseKind::StatefulSet,
+        "src/workloads/common/targets.rs",
+        "a workload a `targetRef` may name (WorkloadSpread, PodUnavailableBudget), read from its cache",
+    ),
+    (
+        KruiseKind::UnitedDeployment,
+        "src/workloads/common/targets.rs",
+        "a workload a `targetRef` may name (PodUnavailableBudget): its pods are its subsets'",
+    ),
+    (
+        KruiseKind::SidecarSet,
+        "src/workloads/podunavailablebudget/budget.rs",
+        "a pod is consistent once the sidecars SidecarSets injected run their images (upstream's budget reads the same annotations)",
+    ),
+    (
         KruiseKind::WorkloadSpread,
         "src/runtime/features.rs",
         "OpenKruise's feature gate of the same name (a gate, not the kind)",
@@ -59,24 +79,27 @@ fn module(kind: KruiseKind) -> &'static str {
         KruiseKind::SidecarSet => "sidecarset",
         KruiseKind::WorkloadSpread => "workloadspread",
         KruiseKind::UnitedDeployment => "uniteddeployment",
+        KruiseKind::PodUnavailableBudget => "podunavailablebudget",
     }
 }
 
 /// The folders that are a kind's own: its module's, the job kinds' shared CLI folder, and
 /// those of the kinds that drive it (an AdvancedCronJob runs BroadcastJobs; a
-/// UnitedDeployment and a WorkloadSpread drive CloneSets and StatefulSets).
+/// UnitedDeployment and a WorkloadSpread drive CloneSets and StatefulSets; a
+/// PodUnavailableBudget targets those and UnitedDeployments).
 fn own_folders(kind: KruiseKind) -> Vec<String> {
     let mut modules = vec![module(kind)];
     match kind {
         KruiseKind::BroadcastJob => modules.extend(["jobs", "cronjob"]),
         KruiseKind::AdvancedCronJob => modules.push("jobs"),
         KruiseKind::CloneSet | KruiseKind::StatefulSet => {
-            modules.extend(["uniteddeployment", "workloadspread"])
+            modules.extend(["uniteddeployment", "workloadspread", "podunavailablebudget"])
         }
+        KruiseKind::UnitedDeployment => modules.push("podunavailablebudget"),
         KruiseKind::DaemonSet
         | KruiseKind::SidecarSet
         | KruiseKind::WorkloadSpread
-        | KruiseKind::UnitedDeployment => {}
+        | KruiseKind::PodUnavailableBudget => {}
     }
     modules
         .into_iter()

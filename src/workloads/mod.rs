@@ -10,6 +10,7 @@ pub mod cronjob;
 pub mod daemonset;
 pub mod facts;
 pub mod pod_hooks;
+pub mod podunavailablebudget;
 pub mod registry;
 pub mod sidecarset;
 pub mod statefulset;

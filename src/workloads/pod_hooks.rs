@@ -11,6 +11,8 @@
 //! - Hooks run at pod create in [`Stage`] order, each on the pod as the previous ones left it;
 //!   a refusal stops the chain, a skip goes on with the pod unchanged and a warning.
 //! - A hook writes nothing when the request is a dry run (`writes` false).
+//! - A pod deleted, evicted or changed is judged by every hook ([`PodHook::judge`]) before
+//!   any hook hears of its removal: a refusal stops the chain.
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
@@ -57,6 +59,18 @@ pub type WatchHook = fn(&HookSetup<'_>) -> Arc<dyn PodHook>;
 /// A kind's hook, with its kind (None: a kind of this project's tests).
 pub type KindHook = (Option<crate::api::KruiseKind>, Arc<dyn PodHook>);
 
+/// An operation on a stored pod that may take it down, as the validating pod webhook
+/// hears of it.
+#[derive(Debug, Clone, Copy)]
+pub enum Disruption<'a> {
+    /// The pod deleted.
+    Delete,
+    /// The pod evicted.
+    Evict,
+    /// The pod changed (not its status): the pod as it would become.
+    Update(&'a Pod),
+}
+
 /// A kind's part in the pod webhooks. Object safe: the futures are boxed.
 pub trait PodHook: Send + Sync {
     /// When it runs at pod create.
@@ -73,7 +87,20 @@ pub trait PodHook: Send + Sync {
         writes: bool,
     ) -> BoxFuture<'a, Result<Option<Value>, Declined>>;
 
-    /// A pod is deleted or evicted: Err refuses that, naming what failed.
+    /// May `disruption` of `pod` (as stored) go ahead? Err refuses it, naming what refused
+    /// (a budget). Asked before [`PodHook::at_removal`]; `writes` false (a dry run): judged,
+    /// nothing written.
+    fn judge<'a>(
+        &'a self,
+        _pod: &'a Pod,
+        _disruption: Disruption<'a>,
+        _writes: bool,
+    ) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    /// A pod is deleted or evicted (every hook allowed it): Err refuses that, naming what
+    /// failed. Not asked on a dry run.
     fn at_removal<'a>(&'a self, _pod: &'a Pod) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async { Ok(()) })
     }

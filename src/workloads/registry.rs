@@ -97,6 +97,11 @@ where
     }
 }
 
+/// What every controller asks before it updates a pod in place: the pod's
+/// PodUnavailableBudget judges and records the update.
+pub const BEFORE_UPDATE: crate::runtime::context::BeforeUpdate =
+    crate::workloads::podunavailablebudget::guard::before_update_boxed;
+
 /// Every kind, one line each, in `run --controllers` order.
 pub const CONTROLLERS: &[Described] = &[
     of::<crate::api::cloneset::CloneSet>(),
@@ -107,6 +112,7 @@ pub const CONTROLLERS: &[Described] = &[
     of::<crate::api::sidecarset::SidecarSet>(),
     of::<crate::api::workloadspread::WorkloadSpread>(),
     of::<crate::api::uniteddeployment::UnitedDeployment>(),
+    of::<crate::api::podunavailablebudget::PodUnavailableBudget>(),
 ];
 
 /// What the webhooks and the rollout verbs know of `kind`: the facts its registry line
@@ -164,12 +170,16 @@ mod tests {
     }
 
     #[test]
-    fn names_are_unique_and_each_crd_is_of_the_kruise_group() {
+    fn names_are_unique_and_each_crd_is_of_a_kruise_group() {
         let mut names: Vec<&str> = CONTROLLERS.iter().map(|c| c.name).collect();
         names.sort();
         names.dedup();
         assert_eq!(names.len(), CONTROLLERS.len());
-        assert!(CONTROLLERS.iter().all(|c| c.crd.ends_with(".apps.kruise.io")));
+        assert!(
+            CONTROLLERS
+                .iter()
+                .all(|c| c.crd.ends_with(".apps.kruise.io") || c.crd.ends_with(".policy.kruise.io"))
+        );
         assert_eq!(find("clONESet").map(|c| c.name), Some("CloneSet"));
         assert_eq!(
             available().map(|c| c.name).collect::<Vec<_>>(),
@@ -181,7 +191,8 @@ mod tests {
                 "AdvancedCronJob",
                 "SidecarSet",
                 "WorkloadSpread",
-                "UnitedDeployment"
+                "UnitedDeployment",
+                "PodUnavailableBudget"
             ]
         );
     }

@@ -137,6 +137,14 @@ impl Pairs {
         Self(map.iter().map(|(k, v)| (Text::of(k), Text::of(v))).collect())
     }
 
+    /// The value of `key`, found without building the map.
+    pub(super) fn get(&self, key: &str) -> Option<&str> {
+        self.0
+            .binary_search_by(|(k, _)| k.as_str().cmp(key))
+            .ok()
+            .map(|i| self.0[i].1.as_str())
+    }
+
     pub(super) fn map(&self) -> BTreeMap<String, String> {
         self.0
             .iter()

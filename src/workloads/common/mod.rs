@@ -2,7 +2,8 @@
 //! ([`availability`]), int-or-percent fields ([`int_or_percent`]), the orders pods are
 //! deleted and updated in ([`order`]), the specs upstream's webhook refuses and CEL
 //! cannot express ([`refusals`]) and Kubernetes' name, key and value rules they use
-//! ([`names`]), random pod-name ids ([`pod_names`]), and the labels a user sets on pods.
+//! ([`names`]), random pod-name ids ([`pod_names`]), the workload a `targetRef` names
+//! ([`targets`]), and the labels a user sets on pods.
 pub mod availability;
 #[cfg(test)]
 mod cached_reads_tests;
@@ -18,6 +19,7 @@ pub mod pod_names;
 pub mod quantity;
 pub mod refusals;
 pub mod scatter;
+pub mod targets;
 #[cfg(test)]
 pub mod test_views;
 

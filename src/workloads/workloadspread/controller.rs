@@ -21,122 +21,20 @@ use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet, StatefulSet};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{Node, Pod};
 use k8s_openapi::jiff::Timestamp;
-use kube::runtime::reflector::ObjectRef;
 use kube::{Resource, ResourceExt};
-use serde_json::Value;
 
-use super::place::VERSION_IGNORED;
 use super::plan::{Snapshot, Target, plan};
 use super::{deleting, target};
 use crate::api::cloneset::CloneSet;
 use crate::api::statefulset::v1beta1::StatefulSet as AdvancedStatefulSet;
-use crate::api::workloadspread::{TargetReference, WorkloadSpread, WorkloadSpreadStatus};
-use crate::runtime::context::pods_controlled_by;
+use crate::api::workloadspread::{WorkloadSpread, WorkloadSpreadStatus};
 use crate::runtime::controller::{Context, Serve};
 use crate::runtime::decoded::Decoded;
 use crate::runtime::driver::Planned;
 use crate::runtime::rbac::{KRUISE, Rule, rule};
+use crate::workloads::common::targets::find;
 
 pub const CONTROLLER: &str = "WorkloadSpread";
-
-/// The target as found in the caches.
-struct Found {
-    object: Value,
-    latest_version: Result<String, String>,
-    pods: Vec<Arc<Pod>>,
-}
-
-/// The cached object of kind `C` named `name` in `namespace`.
-fn cached<C>(ctx: &Context, namespace: &str, name: &str) -> Option<Arc<C>>
-where
-    C: Resource<DynamicType = ()> + Clone + Send + Sync + 'static,
-{
-    ctx.children
-        .get::<C>()?
-        .store
-        .get(&ObjectRef::new(name).within(namespace))
-}
-
-/// A template without the `pod-template-hash` label (how a Deployment's template and its
-/// ReplicaSet's are compared).
-fn without_hash(template: &impl serde::Serialize) -> Value {
-    let mut value = serde_json::to_value(template).unwrap_or_default();
-    if let Some(labels) = value["metadata"]["labels"].as_object_mut() {
-        labels.remove("pod-template-hash");
-    }
-    value
-}
-
-fn deployment(ctx: &Context, namespace: &str, name: &str) -> Option<Found> {
-    let deployment: Arc<Deployment> = cached(ctx, namespace, name)?;
-    let uid = deployment.uid().unwrap_or_default();
-    let replicasets: Vec<Arc<ReplicaSet>> = ctx
-        .children
-        .get::<ReplicaSet>()
-        .map(|w| w.controlled_by(&uid))
-        .unwrap_or_default();
-    let wanted = without_hash(&deployment.spec.template);
-    let latest = replicasets
-        .iter()
-        .filter(|rs| rs.metadata.deletion_timestamp.is_none())
-        .find(|rs| without_hash(&rs.spec.template) == wanted)
-        .and_then(|rs| rs.labels().get("pod-template-hash").cloned())
-        .ok_or_else(|| format!("Deployment {namespace}/{name}: no ReplicaSet of its template yet"));
-    Some(Found {
-        object: serde_json::to_value(deployment.as_ref()).unwrap_or_default(),
-        latest_version: latest,
-        pods: replicasets
-            .iter()
-            .flat_map(|rs| pods_controlled_by(ctx, &rs.uid().unwrap_or_default()))
-            .collect(),
-    })
-}
-
-/// A workload whose pods it controls itself; `latest`: its latest version.
-fn direct<C>(
-    ctx: &Context,
-    namespace: &str,
-    name: &str,
-    latest: impl Fn(&C) -> Result<String, String>,
-) -> Option<Found>
-where
-    C: Resource<DynamicType = ()> + Clone + serde::Serialize + Send + Sync + 'static,
-{
-    let object: Arc<C> = cached(ctx, namespace, name)?;
-    Some(found(ctx, object.as_ref(), latest))
-}
-
-/// [`direct`] for a kind of ours, cached as read or not ([`Decoded`]: an unreadable one
-/// does not stop the watch; it counts as missing here).
-fn decoded<C>(
-    ctx: &Context,
-    namespace: &str,
-    name: &str,
-    latest: impl Fn(&C) -> Result<String, String>,
-) -> Option<Found>
-where
-    C: Resource<DynamicType = ()> + Clone + serde::Serialize + Send + Sync + 'static,
-{
-    let cached: Arc<Decoded<C>> = cached(ctx, namespace, name)?;
-    let object = cached.object.as_ref().ok()?;
-    Some(found(ctx, object.as_ref(), latest))
-}
-
-fn found<C: Resource + serde::Serialize>(
-    ctx: &Context,
-    object: &C,
-    latest: impl Fn(&C) -> Result<String, String>,
-) -> Found {
-    Found {
-        object: serde_json::to_value(object).unwrap_or_default(),
-        latest_version: latest(object),
-        pods: pods_controlled_by(ctx, object.meta().uid.as_deref().unwrap_or_default()),
-    }
-}
-
-fn ignored<C>(_: &C) -> Result<String, String> {
-    Ok(VERSION_IGNORED.into())
-}
 
 /// What it needs beyond the shared runtime's permissions and the shared groups below.
 const OWN_RULES: &[Rule] = &[
@@ -153,32 +51,6 @@ const OWN_RULES: &[Rule] = &[
     // The subset and deletion-cost annotations; pods stuck in a subset go.
     rule("", &["pods"], &["patch", "delete"]),
 ];
-
-/// The target of `reference` in `namespace`, from the caches (None: not there).
-fn find(ctx: &Context, namespace: &str, reference: &TargetReference) -> Option<Found> {
-    let name = reference.name.as_str();
-    match (target::group_of(&reference.api_version), reference.kind.as_str()) {
-        ("apps", "Deployment") => deployment(ctx, namespace, name),
-        ("apps", "ReplicaSet") => direct::<ReplicaSet>(ctx, namespace, name, |rs| {
-            Ok(rs.labels().get("pod-template-hash").cloned().unwrap_or_default())
-        }),
-        ("apps", "StatefulSet") => direct::<StatefulSet>(ctx, namespace, name, ignored),
-        ("batch", "Job") => direct::<Job>(ctx, namespace, name, ignored),
-        ("apps.kruise.io", "StatefulSet") => decoded::<AdvancedStatefulSet>(ctx, namespace, name, ignored),
-        // As upstream: only Deployment and ReplicaSet pods are versioned.
-        ("apps.kruise.io", "CloneSet") => decoded::<CloneSet>(ctx, namespace, name, ignored),
-        // A custom workload of the whitelist, from its run-time watch.
-        (group, kind) => {
-            let object = ctx.children.dynamic(group, kind, namespace, name)?;
-            let uid = object.metadata.uid.clone().unwrap_or_default();
-            Some(Found {
-                object: serde_json::to_value(object.as_ref()).unwrap_or_default(),
-                latest_version: Ok(VERSION_IGNORED.into()),
-                pods: pods_controlled_by(ctx, &uid),
-            })
-        }
-    }
-}
 
 impl crate::runtime::driver::Reconciled for WorkloadSpread {
     const CONTROLLER: &'static str = CONTROLLER;

@@ -31,7 +31,7 @@ use crate::workloads::common::int_or_percent::{self, Amount};
 
 /// The version of pods whose workload keeps no versions apart (all but Deployment and
 /// ReplicaSet targets).
-pub const VERSION_IGNORED: &str = "versionIgnored";
+pub use crate::workloads::common::targets::VERSION_IGNORED;
 
 /// The kinds whose pods are counted per version (a rollout's old and new pods apart).
 fn versioned_kind(kind: &str) -> bool {

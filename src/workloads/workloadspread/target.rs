@@ -20,10 +20,7 @@ use serde_json::Value;
 use crate::api::workloadspread::{TargetReference, WorkloadSpread};
 use crate::runtime::configuration::Configuration;
 
-/// The API group of an `apiVersion` (`apps/v1` -> `apps`, `v1` -> ``).
-pub fn group_of(api_version: &str) -> &str {
-    api_version.rsplit_once('/').map_or("", |(g, _)| g)
-}
+pub use crate::workloads::common::targets::group_of;
 
 /// The workloads a WorkloadSpread can target without a whitelist, as `(group, kind)`
 /// (OpenKruise's): validation, the webhook and the controller all read this one list.

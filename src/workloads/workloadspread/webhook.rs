@@ -37,7 +37,7 @@ use super::{deleting, place, target};
 use crate::api::workloadspread::{WorkloadSpread, WorkloadSpreadStatus};
 use crate::runtime::configuration::Configuration;
 use crate::runtime::decoded::Decoded;
-use crate::runtime::expectations::resource_version;
+use crate::runtime::expectations::freshest;
 use crate::workloads::common::availability::is_active;
 
 /// Attempts at a status write before the request fails.
@@ -65,36 +65,13 @@ impl Spreads {
 
     /// The readable, live WorkloadSpreads of `namespace`, by name.
     fn in_namespace(&self, namespace: &str) -> Vec<Arc<WorkloadSpread>> {
-        let mut all: Vec<Arc<WorkloadSpread>> = self
-            .store
-            .state()
-            .iter()
-            .filter(|d| d.meta.namespace.as_deref() == Some(namespace))
-            .filter(|d| d.meta.deletion_timestamp.is_none())
-            .filter_map(|d| d.object.as_ref().ok().cloned())
-            .collect();
-        all.sort_by_key(|w| w.name_any());
-        all
+        crate::runtime::decoded::live_in(&self.store, namespace)
     }
 
     fn lock_of(&self, ws: &WorkloadSpread) -> LastWritten {
         let key = format!("{}/{}", ws.namespace().unwrap_or_default(), ws.name_any());
         let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
         locks.entry(key).or_default().clone()
-    }
-}
-
-/// The newer of the cached spread and the one our last write returned.
-fn freshest(cached: &WorkloadSpread, written: Option<&WorkloadSpread>) -> WorkloadSpread {
-    match written {
-        Some(w)
-            if w.uid() == cached.uid()
-                && resource_version(w.resource_version().as_deref())
-                    > resource_version(cached.resource_version().as_deref()) =>
-        {
-            w.clone()
-        }
-        _ => cached.clone(),
     }
 }
 
