@@ -216,6 +216,10 @@ fn with_spec(kind: &str, name: &str, spec_patch: Value) -> Value {
                 "spec": { "selector": { "matchLabels": { "app": name } }, "template": template } } },
             "topology": { "subsets": [ { "name": "subset-a" }, { "name": "subset-b" } ] } }),
         ),
+        "PodUnavailableBudget" => (
+            "policy.kruise.io/v1alpha1",
+            serde_json::json!({ "selector": { "matchLabels": { "app": name } }, "maxUnavailable": 1 }),
+        ),
         other => panic!("no base object for {other}"),
     };
     merge(&mut spec, spec_patch);
@@ -544,7 +548,13 @@ async fn a_valid_minimal_object_passes_the_same_checks() {
     install(support::kubeconfig()).await;
     let ns = TestNamespace::create("crd-good-input").await;
     for kind in kubectl_kruise::api::KINDS {
-        let has_update_strategy = !["BroadcastJob", "AdvancedCronJob", "WorkloadSpread"].contains(&kind);
+        let has_update_strategy = ![
+            "BroadcastJob",
+            "AdvancedCronJob",
+            "WorkloadSpread",
+            "PodUnavailableBudget",
+        ]
+        .contains(&kind);
         let patch = match has_update_strategy {
             true => serde_json::json!({ "updateStrategy": {} }),
             false => serde_json::json!({}),

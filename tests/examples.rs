@@ -83,6 +83,10 @@ fn every_kind_has_an_example_and_names_are_unique_per_file() {
                 .as_str()
                 .unwrap_or_default()
                 .starts_with("apps.kruise.io/")
+                || doc["apiVersion"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .starts_with("policy.kruise.io/")
             {
                 kinds.insert(kind);
             }
