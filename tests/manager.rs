@@ -66,7 +66,11 @@ async fn the_manifests_pass_a_server_dry_run_and_the_pod_security_check() {
         .iter()
         .filter(|d| d["kind"] == "CustomResourceDefinition")
         .count();
-    assert_eq!(crds, 8, "every CRD comes with the manager");
+    assert_eq!(
+        crds,
+        kubectl_kruise::api::KINDS.len(),
+        "every CRD comes with the manager"
+    );
     for doc in &docs {
         let api = api_of(&ns.client, doc).await;
         let name = doc["metadata"]["name"].as_str().expect("name");
