@@ -31,6 +31,17 @@ pub fn group_of(api_version: &str) -> &str {
     api_version.rsplit_once('/').map_or("", |(g, _)| g)
 }
 
+/// Whether `owner` is the workload `target` names (group, kind and name; the version is
+/// ignored).
+pub fn is_target(
+    owner: &k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference,
+    target: &TargetReference,
+) -> bool {
+    owner.kind == target.kind
+        && owner.name == target.name
+        && group_of(&owner.api_version) == group_of(&target.api_version)
+}
+
 /// The target as found in the caches.
 pub struct Found {
     /// The workload, as JSON.

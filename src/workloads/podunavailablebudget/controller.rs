@@ -35,7 +35,7 @@ use crate::runtime::decoded::Decoded;
 use crate::runtime::driver::Planned;
 use crate::runtime::rbac::{KRUISE, KRUISE_POLICY, Rule, rule};
 use crate::workloads::common::availability::is_active;
-use crate::workloads::common::targets::{cached, find, group_of};
+use crate::workloads::common::targets::{cached, find, group_of, is_target};
 
 pub const CONTROLLER: &str = "PodUnavailableBudget";
 
@@ -187,13 +187,6 @@ impl crate::runtime::driver::Reconciled for PodUnavailableBudget {
             now,
         })
     }
-}
-
-/// Whether `owner` is the workload `target` names (the version ignored).
-fn is_target(owner: &OwnerReference, target: &TargetReference) -> bool {
-    owner.kind == target.kind
-        && owner.name == target.name
-        && group_of(&owner.api_version) == group_of(&target.api_version)
 }
 
 /// A pod event wakes the budget its annotation names, the one whose selector selects it, and

@@ -33,7 +33,7 @@ use crate::runtime::decoded::Decoded;
 use crate::runtime::expectations::freshest;
 use crate::runtime::watches;
 use crate::workloads::common::availability::is_active;
-use crate::workloads::common::targets::group_of;
+use crate::workloads::common::targets::is_target;
 use crate::workloads::pod_hooks::{Declined, Disruption, HookSetup, PodHook, Stage};
 
 type LastWritten = Arc<tokio::sync::Mutex<Option<PodUnavailableBudget>>>;
@@ -106,8 +106,7 @@ pub fn counts(budget: &PodUnavailableBudget, pod: &Pod) -> bool {
         .iter()
         .filter(|o| o.controller == Some(true))
         .any(|o| {
-            let same_group = group_of(&o.api_version) == group_of(&target.api_version);
-            (same_group && o.kind == target.kind && o.name == target.name)
+            is_target(o, target)
                 || (target.kind == "Deployment"
                     && o.kind == "ReplicaSet"
                     && hash.is_some_and(|h| o.name == format!("{}-{h}", target.name)))

@@ -17,7 +17,7 @@ use kube::ResourceExt;
 use kube::core::{Selector, SelectorExt};
 use serde_json::Value;
 
-use crate::api::workloadspread::{TargetReference, WorkloadSpread};
+use crate::api::workloadspread::WorkloadSpread;
 use crate::runtime::configuration::Configuration;
 
 pub use crate::workloads::common::targets::group_of;
@@ -54,11 +54,7 @@ pub fn spreadable(configuration: &Configuration, group: &str, kind: &str) -> boo
 }
 
 /// Whether `owner` is the workload `target` names.
-pub fn is_target(owner: &OwnerReference, target: &TargetReference) -> bool {
-    owner.kind == target.kind
-        && owner.name == target.name
-        && group_of(&owner.api_version) == group_of(&target.api_version)
-}
+pub use crate::workloads::common::targets::is_target;
 
 /// The controller owner of an object, if any.
 pub fn controller(owners: &[OwnerReference]) -> Option<&OwnerReference> {
@@ -132,6 +128,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::api::workloadspread::TargetReference;
 
     fn ws(filter: Value) -> WorkloadSpread {
         serde_json::from_value(
