@@ -321,6 +321,22 @@ impl Trial<'_> {
         sets.create(&PostParams::default(), &cloneset("web", "nginx:1.25"))
             .await
             .expect("CloneSet");
+        // A budget over it, so that its controller (and the pod webhook, and the in-place
+        // guard) read the budget and patch its status.
+        let budgets = support::dynamic_api(
+            &work,
+            "policy.kruise.io/v1alpha1",
+            "PodUnavailableBudget",
+            "podunavailablebudgets",
+        );
+        let budget = json!({ "apiVersion": "policy.kruise.io/v1alpha1", "kind": "PodUnavailableBudget",
+            "metadata": { "name": "web" },
+            "spec": { "targetRef": { "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "name": "web" },
+                "maxUnavailable": 1 } });
+        budgets
+            .create(&PostParams::default(), &support::object(budget))
+            .await
+            .expect("PodUnavailableBudget");
         let log = std::env::temp_dir().join(format!("kruise-run-{}.log", work.name));
         let file = std::fs::File::create(&log).expect("log");
         let mut child = Command::new(CLI)
