@@ -1,5 +1,5 @@
 //! Completion candidates that come from the cluster (docs/cli.md, shell completion): workload names
-//! for the type already typed (WorkloadSpread names too, after `get ws`), revisions for
+//! for the type already typed (WorkloadSpread and PodUnavailableBudget names too, after `get ws`, `get pub`), revisions for
 //! `--revision`/`--to-revision`, pod names for `scale --delete`, container names for
 //! `set image`.
 //!
@@ -13,8 +13,8 @@ use kube::ResourceExt;
 use kube::api::{Api, ApiResource, DynamicObject, ListParams};
 
 use super::connection::ConnectionArgs;
+use super::kinds::listed_only;
 use super::target::{self, Kind, Target};
-use super::views::spread_tree;
 use crate::runtime::cached_pod::{self, CachedPod};
 
 /// Verbs whose positional words are workloads.
@@ -107,20 +107,20 @@ async fn within<T>(lookup: impl Future<Output = Option<T>>) -> Option<T> {
 }
 
 /// A type whose names `verb` completes: its API resource and whether it is cluster-scoped.
-/// WorkloadSpreads only for `get` (no rollout verb acts on them).
+/// WorkloadSpreads and PodUnavailableBudgets only for `get` (no rollout verb acts on them).
 fn listed_type(verb: &str, token: &str) -> Option<(ApiResource, bool)> {
     if let Some(kind) = Kind::from_token(token) {
         return Some((kind.resource(), kind.cluster_scoped()));
     }
-    (verb == "get" && spread_tree::is_token(token)).then(|| (spread_tree::resource(), false))
+    let kind = listed_only(token).filter(|_| verb == "get")?;
+    Some((kind.resource(), !kind.namespaced()))
 }
 
 /// The description shown beside a kind token.
 fn qualified(token: &str) -> String {
     match Kind::from_token(token) {
         Some(kind) => kind.qualified(),
-        None if spread_tree::is_token(token) => spread_tree::QUALIFIED.into(),
-        None => String::new(),
+        None => listed_only(token).map_or_else(String::new, |k| super::kinds::qualified(k.resource())),
     }
 }
 
@@ -264,6 +264,7 @@ fn kinds_for(verb: &str) -> &'static [&'static str] {
             "acj",
             "sidecarset",
             "ws",
+            "pub",
             "ud",
         ],
         "status" => &[
@@ -322,9 +323,11 @@ mod tests {
     }
 
     #[test]
-    fn get_alone_offers_and_lists_workloadspreads() {
+    fn get_alone_offers_and_lists_workloadspreads_and_budgets() {
         assert!(kinds_for("get").contains(&"ws"));
+        assert!(kinds_for("get").contains(&"pub"));
         assert!(!kinds_for("pause").contains(&"ws"));
+        assert!(!kinds_for("pause").contains(&"pub"));
         for verb in ["get", "status", "partition", "scale", "image", "env", "expose"] {
             assert!(kinds_for(verb).contains(&"ud"), "{verb}");
         }
@@ -337,6 +340,12 @@ mod tests {
             ("workloadspreads", false)
         );
         assert!(listed_type("restart", "ws").is_none());
+        assert_eq!(qualified("pub"), "podunavailablebudgets.policy.kruise.io");
+        assert!(
+            listed_type("get", "pub")
+                .is_some_and(|(r, scoped)| r.plural == "podunavailablebudgets" && !scoped)
+        );
+        assert!(listed_type("status", "pub").is_none());
         assert!(listed_type("restart", "clone").is_some());
     }
 

@@ -9,20 +9,22 @@
 //! a SidecarSet, a job or a WorkloadSpread its own way ([`super::sidecarset::tree`],
 //! [`super::jobs::tree`], [`super::workloadspread::tree`]).
 //!
-//! WorkloadSpreads (`ws`) are recognised here, before the rollout kinds ([`Kind`]): they
-//! are listed and drawn, but no rollout verb acts on them.
+//! WorkloadSpreads (`ws`) and PodUnavailableBudgets (`pub`) are recognised here, before
+//! the rollout kinds ([`Kind`], [`super::kinds::listed_only`]): they are listed (and a
+//! WorkloadSpread drawn), but no rollout verb acts on them.
 use clap::{Args, ValueEnum};
 use kube::api::{Api, ApiResource, DynamicObject, ListParams};
 use serde_json::Value;
 
 use super::UsageError;
 use super::connection::ConnectionArgs;
+use super::kinds::listed_only;
 use super::target::{self, Kind};
-use super::views::spread_tree;
+use crate::api::KruiseKind;
 
 pub const HELP: &str = "\
 Kinds: cloneset (clone), asts, ads, deployment (deploy), statefulset (sts), daemonset (ds),
-bcj, acj, sidecarset, workloadspread (ws).
+bcj, acj, sidecarset, workloadspread (ws), podunavailablebudget (pub).
 
 With --tree, one workload: its revisions (newest first, at most --revisions) and the pods at
 each, every pod with an icon: done (ready at the update revision), idle (ready at an older
@@ -39,10 +41,11 @@ Examples:
   kubectl kruise get cloneset/web --tree --revisions 5
   kubectl kruise get sidecarset/log-agent --tree
   kubectl kruise get ws
-  kubectl kruise get ws/spread --tree";
+  kubectl kruise get ws/spread --tree
+  kubectl kruise get pub -A";
 
 /// The kinds `get` takes, as its messages list them.
-const KINDS: &str = "clone, asts, ads, deploy, sts, ds, bcj, acj, sidecarset, ws";
+const KINDS: &str = "clone, asts, ads, deploy, sts, ds, bcj, acj, sidecarset, ws, pub";
 
 fn unknown_type(token: &str) -> UsageError {
     UsageError(format!(
@@ -145,36 +148,39 @@ fn type_tokens(words: &[String]) -> Vec<&str> {
     }
 }
 
-/// The WorkloadSpread names `words` give (`ws [NAME ...]` or `ws/NAME ...`), or None when
-/// the words name another type. Mixing WorkloadSpreads with other types is refused.
-fn workloadspread_names(words: &[String]) -> Option<Result<Vec<String>, UsageError>> {
-    let tokens = type_tokens(words);
-    if !tokens.iter().any(|t| spread_tree::is_token(t)) {
-        return None;
-    }
+/// The listed-only kind (`ws`, `pub`) and the names `words` give (`ws [NAME ...]` or
+/// `ws/NAME ...`), or None when the words name no such kind. Mixing it with another type
+/// is refused.
+fn listed_only_names(words: &[String]) -> Option<Result<(KruiseKind, Vec<String>), UsageError>> {
+    let kind = type_tokens(words).into_iter().find_map(listed_only)?;
     let (first, rest) = words.split_first()?;
     if !first.contains('/') {
-        return Some(Ok(rest.to_vec()));
+        return Some(Ok((kind, rest.to_vec())));
     }
-    let names = words
+    let token = kind.short_names().first().copied().unwrap_or_default();
+    let names: Result<Vec<String>, UsageError> = words
         .iter()
         .map(|w| match w.split_once('/') {
-            Some((t, name)) if spread_tree::is_token(t) && !name.is_empty() => Ok(name.to_string()),
+            Some((t, name)) if listed_only(t) == Some(kind) && !name.is_empty() => Ok(name.to_string()),
             _ => Err(UsageError(format!(
-                "{w:?}: expected ws/NAME; get lists one type at a time (see --help)"
+                "{w:?}: expected {token}/NAME; get lists one type at a time (see --help)"
             ))),
         })
         .collect();
-    Some(names)
+    Some(names.map(|names| (kind, names)))
 }
 
-/// `get ws/NAME --tree` or `get ws NAME --tree`: exactly one WorkloadSpread.
-fn spread_tree_name(names: Vec<String>) -> Result<String, UsageError> {
+/// `get ws/NAME --tree` or `get ws NAME --tree`: exactly one object of a listed-only kind.
+fn one_name(kind: KruiseKind, names: Vec<String>) -> Result<String, UsageError> {
     match <[String; 1]>::try_from(names) {
         Ok([name]) => Ok(name),
-        Err(_) => Err(UsageError(
-            "--tree shows one WorkloadSpread: name it, e.g. `get ws/spread --tree` (see --help)".into(),
-        )),
+        Err(_) => {
+            let token = kind.short_names().first().copied().unwrap_or_default();
+            Err(UsageError(format!(
+                "--tree shows one {}: name it, e.g. `get {token}/NAME --tree` (see --help)",
+                kind.name()
+            )))
+        }
     }
 }
 
@@ -185,7 +191,7 @@ fn tree_target(words: &[String]) -> Result<target::Target, UsageError> {
     };
     if let Some(token) = type_tokens(words)
         .into_iter()
-        .find(|t| Kind::from_token(t).is_none() && !spread_tree::is_token(t))
+        .find(|t| Kind::from_token(t).is_none() && listed_only(t).is_none())
     {
         return Err(unknown_type(token));
     }
@@ -213,16 +219,16 @@ impl Listed {
         }
     }
 
-    fn workloadspread() -> Self {
+    fn listed_only(kind: KruiseKind) -> Self {
         Listed {
-            resource: spread_tree::resource(),
-            cluster_scoped: false,
+            resource: kind.resource(),
+            cluster_scoped: !kind.namespaced(),
         }
     }
 
     /// `<plural>.<group>`, as `-o name` prints it.
     fn qualified(&self) -> String {
-        format!("{}.{}", self.resource.plural, self.resource.group)
+        super::kinds::qualified(self.resource.clone())
     }
 
     fn api(&self, client: &kube::Client, namespace: &str, all_namespaces: bool) -> Api<DynamicObject> {
@@ -236,8 +242,9 @@ impl Listed {
 
 /// The type and the names the words give.
 fn listing(words: &[String]) -> Result<(Listed, Vec<String>), UsageError> {
-    if let Some(names) = workloadspread_names(words) {
-        return Ok((Listed::workloadspread(), names?));
+    if let Some(listed) = listed_only_names(words) {
+        let (kind, names) = listed?;
+        return Ok((Listed::listed_only(kind), names));
     }
     let (token, names) = words
         .split_first()
@@ -249,10 +256,19 @@ fn listing(words: &[String]) -> Result<(Listed, Vec<String>), UsageError> {
 /// Draws the one object `words` name (`--tree`).
 async fn tree(args: &GetArgs, connection: &ConnectionArgs) -> anyhow::Result<String> {
     let glyphs = super::glyphs::for_locale();
-    if let Some(names) = workloadspread_names(&args.words) {
-        let name = spread_tree_name(names?)?;
+    if let Some(listed) = listed_only_names(&args.words) {
+        let (kind, names) = listed?;
+        let name = one_name(kind, names)?;
         let (client, namespace) = target::connect(connection).await?;
-        return spread_tree::load_and_render(&client, &namespace, &name, glyphs).await;
+        return super::views::listed_tree(kind, &client, &namespace, &name, glyphs)
+            .await
+            .unwrap_or_else(|| {
+                Err(UsageError(format!(
+                    "--tree draws workloads and WorkloadSpreads; list a {} without it (see --help)",
+                    kind.name()
+                ))
+                .into())
+            });
     }
     let target = tree_target(&args.words)?;
     let (client, namespace) = target::connect(connection).await?;
@@ -379,23 +395,41 @@ mod tests {
     }
 
     #[test]
-    fn workloadspreads_are_named_in_either_form_and_never_mixed() {
+    fn listed_only_kinds_are_named_in_either_form_and_never_mixed() {
         let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        let names = |w: &[&str]| workloadspread_names(&words(w));
+        let names = |w: &[&str]| listed_only_names(&words(w));
         assert!(names(&["clone", "web"]).is_none());
         assert!(names(&["clone/web"]).is_none());
-        let ok = |w: &[&str]| names(w).expect("a ws").expect("valid");
-        assert_eq!(ok(&["ws"]), Vec::<String>::new());
-        assert_eq!(ok(&["WorkloadSpreads", "a", "b"]), ["a", "b"]);
-        assert_eq!(ok(&["ws/a", "workloadspread/b"]), ["a", "b"]);
-        for bad in [&["ws/a", "clone/b"][..], &["clone/b", "ws/a"], &["ws/"]] {
+        let ok = |w: &[&str]| names(w).expect("listed only").expect("valid");
+        let spread = KruiseKind::WorkloadSpread;
+        let budget = KruiseKind::PodUnavailableBudget;
+        assert_eq!(ok(&["WS"]), (spread, Vec::new()));
+        assert_eq!(ok(&["WorkloadSpreads", "a", "b"]), (spread, words(&["a", "b"])));
+        assert_eq!(ok(&["ws/a", "workloadspread/b"]), (spread, words(&["a", "b"])));
+        assert_eq!(ok(&["pub"]), (budget, Vec::new()));
+        assert_eq!(
+            ok(&["podunavailablebudgets.policy.kruise.io", "a"]),
+            (budget, words(&["a"]))
+        );
+        assert_eq!(
+            ok(&["pub/a", "PodUnavailableBudget/b"]),
+            (budget, words(&["a", "b"]))
+        );
+        for bad in [
+            &["ws/a", "clone/b"][..],
+            &["clone/b", "ws/a"],
+            &["ws/"],
+            &["ws/a", "pub/b"],
+        ] {
             let e = names(bad).expect("a ws").expect_err("refused");
             assert!(e.0.contains("ws/NAME"), "{}", e.0);
         }
-        assert_eq!(spread_tree_name(ok(&["ws/spread"])).expect("one"), "spread");
+        let e = names(&["pub/a", "ws/b"]).expect("a pub").expect_err("refused");
+        assert!(e.0.contains("pub/NAME"), "{}", e.0);
+        assert_eq!(one_name(spread, ok(&["ws/spread"]).1).expect("one"), "spread");
         for many in [&["ws"][..], &["ws", "a", "b"]] {
-            let e = spread_tree_name(ok(many)).expect_err("refused");
-            assert!(e.0.contains("get ws/spread --tree"), "{}", e.0);
+            let e = one_name(spread, ok(many).1).expect_err("refused");
+            assert!(e.0.contains("get ws/NAME --tree"), "{}", e.0);
         }
     }
 
@@ -403,13 +437,18 @@ mod tests {
     fn an_unknown_type_lists_every_kind_get_takes() {
         let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         let e = listing(&words(&["widget"])).err().expect("refused");
-        assert!(e.0.contains("sidecarset, ws"), "{}", e.0);
+        assert!(e.0.contains("sidecarset, ws, pub"), "{}", e.0);
         let e = tree_target(&words(&["widget/web"])).expect_err("refused");
-        assert!(e.0.contains("sidecarset, ws"), "{}", e.0);
+        assert!(e.0.contains("sidecarset, ws, pub"), "{}", e.0);
         let (listed, names) = listing(&words(&["ws", "spread"])).expect("ws");
         assert_eq!(
             (listed.qualified(), names),
             ("workloadspreads.apps.kruise.io".into(), vec!["spread".into()])
+        );
+        let (listed, _) = listing(&words(&["pub"])).expect("pub");
+        assert_eq!(
+            (listed.qualified(), listed.cluster_scoped),
+            ("podunavailablebudgets.policy.kruise.io".into(), false)
         );
     }
 

@@ -13,7 +13,9 @@ use crate::api::KruiseKind;
 use crate::workloads::facts::{KindFacts, Path, StatusNumbers};
 
 /// The workload kinds the rollout verbs know: the OpenKruise kinds they drive (every one
-/// but the WorkloadSpread, see [`KindFacts::is_rollout_target`]) and the built-in ones.
+/// but the WorkloadSpread and the PodUnavailableBudget, see
+/// [`KindFacts::is_rollout_target`]; `get` lists those, [`listed_only`]) and the built-in
+/// ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// An OpenKruise kind: its names, scope and API resource are read from [`KruiseKind`],
@@ -165,17 +167,7 @@ impl Kind {
     /// Whether `token` (lower case) names this OpenKruise kind: a short name of its CRD, its
     /// kind, its plural, or either qualified by its group.
     fn kruise_token(self, token: &str) -> bool {
-        let Some(kind) = self.kruise() else {
-            return false;
-        };
-        let resource = kind.resource();
-        let singular = kind.name().to_ascii_lowercase();
-        let qualified = |name: &str| format!("{name}.{}", resource.group);
-        kind.short_names().contains(&token)
-            || token == singular
-            || token == resource.plural
-            || token == qualified(&resource.plural)
-            || token == qualified(&singular)
+        self.kruise().is_some_and(|kind| names(kind, token))
     }
 
     pub fn from_token(token: &str) -> Option<Kind> {
@@ -218,7 +210,34 @@ impl Kind {
 
     /// `<plural>.<group>`, as mutating verbs print it.
     pub fn qualified(self) -> String {
-        let r = self.resource();
-        format!("{}.{}", r.plural, r.group)
+        qualified(self.resource())
     }
+}
+
+/// `<plural>.<group>` of a resource.
+pub fn qualified(resource: ApiResource) -> String {
+    format!("{}.{}", resource.plural, resource.group)
+}
+
+/// Whether `token` (lower case) names `kind`: a short name of its CRD, its kind, its
+/// plural, or either qualified by its group.
+fn names(kind: KruiseKind, token: &str) -> bool {
+    let resource = kind.resource();
+    let singular = kind.name().to_ascii_lowercase();
+    let qualified = |name: &str| format!("{name}.{}", resource.group);
+    kind.short_names().contains(&token)
+        || token == singular
+        || token == resource.plural
+        || token == qualified(&resource.plural)
+        || token == qualified(&singular)
+}
+
+/// The OpenKruise kind `token` names (case-insensitive) among those `get` lists but no
+/// rollout verb acts on ([`KindFacts::is_rollout_target`]: a WorkloadSpread, a
+/// PodUnavailableBudget).
+pub fn listed_only(token: &str) -> Option<KruiseKind> {
+    let token = token.to_ascii_lowercase();
+    KruiseKind::ALL
+        .into_iter()
+        .find(|k| !crate::workloads::registry::facts(*k).is_rollout_target() && names(*k, &token))
 }

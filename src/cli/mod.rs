@@ -20,6 +20,7 @@ pub mod kinds;
 pub mod manager;
 pub mod partition;
 pub mod pod_groups;
+pub mod podunavailablebudget;
 pub mod rollout;
 pub mod run;
 pub mod scale;

@@ -42,7 +42,26 @@ pub fn judged(view: View) -> Option<&'static Judged> {
     }
 }
 
+/// The PodUnavailableBudgets a rollout's pods name, for `rollout status`.
+pub use super::podunavailablebudget::held as budgets;
 /// `set partition SUBSET=N` of a kind whose partitions are per subset.
 pub use super::uniteddeployment::partition as subset_partition;
 /// `get ws/NAME --tree` (a WorkloadSpread is not a rollout target: no CLI kind).
 pub use super::workloadspread::tree as spread_tree;
+
+/// `get --tree` of an object of a kind `get` only lists ([`super::kinds::listed_only`]):
+/// a WorkloadSpread's subsets (None: the kind has no tree, a PodUnavailableBudget).
+pub async fn listed_tree(
+    kind: crate::api::KruiseKind,
+    client: &kube::Client,
+    namespace: &str,
+    name: &str,
+    glyphs: super::glyphs::Glyphs,
+) -> Option<anyhow::Result<String>> {
+    match kind {
+        crate::api::KruiseKind::WorkloadSpread => {
+            Some(spread_tree::load_and_render(client, namespace, name, glyphs).await)
+        }
+        _ => None,
+    }
+}

@@ -40,6 +40,19 @@ pub struct Observed<'a> {
     pub now: Timestamp,
     /// None: no fail fast (`--no-fail-fast`).
     pub stuck_after: Option<Duration>,
+    /// The PodUnavailableBudgets the pods name, as read.
+    pub budgets: &'a [Budget],
+}
+
+/// A PodUnavailableBudget's numbers, as its status gives them, and the pods that name it
+/// (their `related-pub` annotation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Budget {
+    pub name: String,
+    pub unavailable_allowed: i64,
+    pub current_available: i64,
+    pub desired_available: i64,
+    pub pods: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -122,6 +135,10 @@ pub struct Report {
     pub revision_number: Option<i64>,
     pub counts: Counts,
     pub pods: Vec<PodRow>,
+    /// The PodUnavailableBudgets that allow no more unavailable pods while pods still wait
+    /// for the update (named in the progress line).
+    #[serde(rename = "heldBy", skip_serializing_if = "Vec::is_empty")]
+    pub held_by: Vec<String>,
 }
 
 /// Waiting reasons that mean a container will not start by itself.
@@ -405,6 +422,7 @@ pub fn assess(o: &Observed<'_>) -> Report {
         revision_number: o.revision_number,
         counts: c.clone(),
         pods: pods.clone(),
+        held_by: Vec::new(),
     };
     if let Some(problem) = invalid_spec(o, &id) {
         // No controller rolls it out (nor observes its generation) until it is fixed.
@@ -474,11 +492,39 @@ pub fn assess(o: &Observed<'_>) -> Report {
     } else {
         String::new()
     };
+    let holding = holding_budgets(o);
+    let budget_line: String = holding
+        .iter()
+        .map(|b| {
+            format!(
+                ", PodUnavailableBudget {} allows no more unavailable pods ({} available, {} desired)",
+                b.name, b.current_available, b.desired_available
+            )
+        })
+        .collect();
     let line = format!(
-        "Waiting for {id}: {}/{} updated, {}/{} updated ready{in_place}{held}...",
+        "Waiting for {id}: {}/{} updated, {}/{} updated ready{in_place}{held}{budget_line}...",
         c.updated, c.replicas, c.updated_ready, c.expected_updated
     );
-    report(Phase::Progressing, line)
+    let mut progressing = report(Phase::Progressing, line);
+    progressing.held_by = holding.iter().map(|b| b.name.clone()).collect();
+    progressing
+}
+
+/// The budgets that hold the rollout: named by a live pod still at an older revision, and
+/// allowing no more unavailable pods.
+fn holding_budgets<'a>(o: &Observed<'a>) -> Vec<&'a Budget> {
+    let waiting: Vec<&Pod> = o
+        .pods
+        .iter()
+        .filter(|p| p.metadata.deletion_timestamp.is_none())
+        .filter(|p| o.update_hash.is_none_or(|h| h != revision_of(o.kind, p)))
+        .collect();
+    o.budgets
+        .iter()
+        .filter(|b| b.unavailable_allowed <= 0)
+        .filter(|b| waiting.iter().any(|p| b.pods.iter().any(|n| *n == p.name_any())))
+        .collect()
 }
 
 #[cfg(test)]

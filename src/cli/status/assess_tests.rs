@@ -54,6 +54,7 @@ fn observed<'a>(object: &'a Value, pods: &'a [Pod]) -> Observed<'a> {
         revision_number: Some(2),
         now: now(),
         stuck_after: Some(Duration::from_secs(300)),
+        budgets: &[],
     }
 }
 
@@ -202,6 +203,7 @@ fn a_deployment_completes_when_every_replica_is_updated_and_available() {
             revision_number: Some(3),
             now: now(),
             stuck_after: Some(Duration::from_secs(300)),
+            budgets: &[],
         })
     };
     assert_eq!(run(&object(3, 2, 4)).phase, Phase::Progressing);
@@ -343,5 +345,49 @@ fn a_cloneset_the_planner_refuses_fails_with_its_invalid_spec_message() {
             && report.line.contains("half"),
         "{}",
         report.line
+    );
+}
+
+#[test]
+fn a_budget_that_allows_no_more_unavailable_pods_is_named_while_pods_wait() {
+    let o = clone(2, 2, 1, 1, false);
+    let named = |name: &str, revision: &str| pod(name, revision, json!([]), running("nginx:2"));
+    let budget = |allowed| Budget {
+        name: "shop".into(),
+        unavailable_allowed: allowed,
+        current_available: 3,
+        desired_available: 3,
+        pods: vec!["web-a".into(), "web-b".into()],
+    };
+    let pods = [named("web-a", "web-2"), named("web-b", "web-1")];
+    let held = [budget(0)];
+    let mut seen = observed(&o, &pods);
+    seen.budgets = &held;
+    let report = assess(&seen);
+    assert_eq!(report.phase, Phase::Progressing);
+    assert!(
+        report.line.contains(
+            ", PodUnavailableBudget shop allows no more unavailable pods (3 available, 3 desired)..."
+        ),
+        "{}",
+        report.line
+    );
+    assert_eq!(report.held_by, ["shop"]);
+    let json = serde_json::to_value(&report).expect("json");
+    assert_eq!(json["heldBy"], json!(["shop"]));
+    // Room in the budget, or no pod left waiting: not named.
+    let room = [budget(1)];
+    seen.budgets = &room;
+    assert!(assess(&seen).held_by.is_empty());
+    let updated = [named("web-a", "web-2")];
+    let mut done_waiting = observed(&o, &updated);
+    done_waiting.budgets = &held;
+    let report = assess(&done_waiting);
+    assert!(report.held_by.is_empty(), "{}", report.line);
+    assert!(
+        serde_json::to_value(&report)
+            .expect("json")
+            .get("heldBy")
+            .is_none()
     );
 }

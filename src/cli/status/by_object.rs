@@ -37,6 +37,7 @@ fn report(word: &'static str, name: &str, phase: Phase, line: String) -> Report 
         revision_number: None,
         counts: Counts::default(),
         pods: Vec::new(),
+        held_by: Vec::new(),
     }
 }
 

@@ -33,6 +33,8 @@ observed, updated = expected after the partition, updated pods ready and availab
 mid in-place update) and prints `successfully rolled out`. On a terminal it draws a live
 view: an overall bar and one line per pod (old revision, updating in place, recreating,
 starting, waiting for readiness gate, ready, failing). Piped, it appends one line per change.
+While pods wait for the update and a PodUnavailableBudget that counts them allows no more
+unavailable pods, the progress line names the budget (`heldBy` in JSON).
 Fails fast (exit 3) when an updated pod is in CrashLoopBackOff, ImagePullBackOff,
 ErrImagePull or InvalidImageName, or its in-place update is not done after --stuck-after,
 or a Kruise workload's spec cannot be read or is refused by its controller (the message
@@ -163,6 +165,7 @@ mod tests {
             revision_number: None,
             counts: Counts::default(),
             pods: vec![],
+            held_by: vec![],
         }
     }
 

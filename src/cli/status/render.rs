@@ -251,6 +251,7 @@ mod tests {
                     detail: String::new(),
                 })
                 .collect(),
+            held_by: Vec::new(),
         }
     }
 

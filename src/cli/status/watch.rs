@@ -177,6 +177,7 @@ pub async fn follow(
     let mut dirty = true;
     let mut numbers: HashMap<String, i64> = HashMap::new();
     let revisions: Api<ControllerRevision> = Api::namespaced(client.clone(), namespace);
+    let mut budget_reads = crate::cli::views::budgets::Reads::new(client, namespace);
     let started = Instant::now();
     let mut tick = tokio::time::interval(Duration::from_millis(250));
     let mut last_report = Instant::now();
@@ -245,6 +246,7 @@ pub async fn follow(
             .filter(|p| p.owner_references().iter().any(|o| owners.contains(&o.uid)))
             .map(|p| p.pod())
             .collect();
+        let budgets = budget_reads.budgets(&owned).await;
         let now = Timestamp::now();
         let report = assess::assess(&Observed {
             kind: t.kind,
@@ -255,6 +257,7 @@ pub async fn follow(
             revision_number: number,
             now,
             stuck_after: (!args.no_fail_fast).then_some(args.stuck_after),
+            budgets: &budgets,
         });
         renderer.show(&report, &now.to_string())?;
         let caught_up =

@@ -49,25 +49,11 @@ use crate::workloads::workloadspread::place::capacity;
 use crate::workloads::workloadspread::schedulable::CONDITION as SCHEDULABLE;
 use crate::workloads::workloadspread::target::{controller, group_of, is_target, total};
 
-/// The type tokens that name WorkloadSpreads (lower case).
-pub const TOKENS: &[&str] = &[
-    "ws",
-    "workloadspread",
-    "workloadspreads",
-    "workloadspreads.apps.kruise.io",
-    "workloadspread.apps.kruise.io",
-];
-
 /// `<plural>.<group>`, as the verbs name the kind.
-pub const QUALIFIED: &str = "workloadspreads.apps.kruise.io";
-
-/// Does `token` name WorkloadSpreads (case-insensitive)?
-pub fn is_token(token: &str) -> bool {
-    TOKENS.contains(&token.to_ascii_lowercase().as_str())
-}
+const QUALIFIED: &str = "workloadspreads.apps.kruise.io";
 
 /// The WorkloadSpread API resource.
-pub fn resource() -> ApiResource {
+fn resource() -> ApiResource {
     ApiResource::erase::<WorkloadSpread>(&())
 }
 

@@ -183,12 +183,3 @@ fn target_pods_follow_the_controller_chain_ignoring_the_version() {
         .collect();
     assert_eq!(kept, ["through-rs", "direct-other-version"]);
 }
-
-#[test]
-fn workloadspread_tokens_are_case_insensitive() {
-    for token in ["ws", "WS", "WorkloadSpread", "workloadspreads.apps.kruise.io"] {
-        assert!(is_token(token), "{token}");
-    }
-    assert!(!is_token("clone"));
-    assert_eq!(resource().plural, "workloadspreads");
-}
