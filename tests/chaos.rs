@@ -319,15 +319,45 @@ async fn add_nodes(ns: &TestNamespace, doc: &Value) -> usize {
 }
 
 async fn survive_kills(tag: &str, doc: Value, bounds: Bounds, kills: usize, pods: Pods) {
-    survive_kills_with(tag, doc, None, bounds, kills, pods).await;
+    survive_kills_with(tag, doc, None, None, bounds, kills, pods).await;
+}
+
+/// A PodUnavailableBudget over `doc`'s workload allowing `max_unavailable`, created once
+/// its pods are up; returns when its status counts them all.
+async fn budget_over(ns: &TestNamespace, doc: &Value, replicas: usize, max_unavailable: usize) {
+    let budgets = support::dynamic_api(
+        ns,
+        "policy.kruise.io/v1alpha1",
+        "PodUnavailableBudget",
+        "podunavailablebudgets",
+    );
+    let target =
+        json!({ "apiVersion": doc["apiVersion"], "kind": doc["kind"], "name": doc["metadata"]["name"] });
+    let budget = json!({ "apiVersion": "policy.kruise.io/v1alpha1", "kind": "PodUnavailableBudget",
+        "metadata": { "name": "budget" },
+        "spec": { "targetRef": target, "maxUnavailable": max_unavailable } });
+    budgets
+        .create(&PostParams::default(), &support::object(budget))
+        .await
+        .expect("create the budget");
+    wait_for("the budget to count every pod", CONVERGE, || async {
+        let status = budgets.get("budget").await.map_err(|e| e.to_string())?.data["status"].clone();
+        let counted = status["currentAvailable"].as_u64() == Some(replicas as u64)
+            && status["unavailableAllowed"].as_u64() == Some(max_unavailable as u64);
+        if counted { Ok(()) } else { Err(status.to_string()) }
+    })
+    .await;
 }
 
 /// [`survive_kills`], where `doc` rolls the pods of `pods_from` (created after it, once the
-/// webhooks are registered): a SidecarSet and the workload it injects into.
+/// webhooks are registered): a SidecarSet and the workload it injects into; and with a
+/// PodUnavailableBudget over the workload allowing `budget` unavailable pods (the bounds'
+/// `max_unavailable` is then the budget's, below the workload's own).
 async fn survive_kills_with(
     tag: &str,
     mut doc: Value,
     pods_from: Option<Value>,
+    budget: Option<usize>,
     bounds: Bounds,
     kills: usize,
     pods: Pods,
@@ -345,6 +375,7 @@ async fn survive_kills_with(
     let workload = Workload::new(&ns, &doc, nodes);
     let watcher = InvariantWatcher::start(&ns, bounds, workload.slot);
     let controller = RunningController::start_with(&ns, &["--leader-elect=false"]);
+    let doc_of_workload = doc.clone();
     workload
         .api
         .create(&PostParams::default(), &support::object(doc))
@@ -360,6 +391,9 @@ async fn survive_kills_with(
             .expect("create the pods' owner");
     }
     let before = workload.wait_converged(&ns, "nginx:1", "").await;
+    if let Some(max_unavailable) = budget {
+        budget_over(&ns, &doc_of_workload, bounds.replicas, max_unavailable).await;
+    }
     let claims_before = claims(&ns).await;
     drop(controller);
     watcher.arm();
@@ -444,7 +478,7 @@ async fn chaos_sidecarset_in_place_survives_sigkill_loops_and_an_apiserver_resta
     });
     let mut pods_from = cloneset("web", 30, 3, "InPlaceIfPossible");
     pods_from["spec"]["template"]["spec"]["containers"][0]["image"] = json!("app:1");
-    survive_kills_with("chaos-scs", doc, Some(pods_from), bounds, 8, Pods::Kept).await;
+    survive_kills_with("chaos-scs", doc, Some(pods_from), None, bounds, 8, Pods::Kept).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -487,6 +521,31 @@ async fn chaos_advanced_statefulset_in_place_survives_sigkill_loops_and_an_apise
         advanced_statefulset("db", 50, 5),
         bounds,
         10,
+        Pods::Kept,
+    )
+    .await;
+}
+
+/// An Advanced StatefulSet that would update 8 pods in place at once, under a
+/// PodUnavailableBudget that allows 3: its controller asks the budget before each pod goes
+/// down (the budget's status records the pod first), so kills at any point never take a
+/// fourth pod down. (A budget counts an updated pod unavailable for 10 s, as upstream's:
+/// each wave takes that long, hence 20 pods.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chaos_advanced_statefulset_under_a_budget_survives_sigkill_loops_and_an_apiserver_restart() {
+    let bounds = Bounds {
+        replicas: 20,
+        max_unavailable: 3,
+        max_surge: 0,
+        max_not_ready: None,
+    };
+    survive_kills_with(
+        "chaos-asts-pub",
+        advanced_statefulset("db", 20, 8),
+        None,
+        Some(3),
+        bounds,
+        8,
         Pods::Kept,
     )
     .await;

@@ -296,7 +296,7 @@ async fn a_cluster_scoped_kind_woken_by_nodes_keeps_one_child_per_node_through_t
         configuration: Default::default(),
         workers: 2,
         metrics: Arc::new(Metrics::new(counters.clone())),
-        before_update: None,
+        before_take_down: None,
         shutdown: Box::pin(async move {
             let _ = stopped.await;
         }),

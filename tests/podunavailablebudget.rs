@@ -195,6 +195,19 @@ async fn a_selector_budget_counts_the_replicas_of_its_pods_workloads() {
         (Some(2), Some(3)),
         "{status}"
     );
+    // `get pub` lists it with the CRD's printer columns, as `kubectl get pub` does.
+    let (code, out, err) = support::kruise(&ns.kubeconfig, &["get", "pub", "-n", &ns.name]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<Vec<&str>> = out.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(lines[0][..4], ["NAME", "ALLOWED", "CURRENT", "DESIRED"], "{out}");
+    assert_eq!(lines[1][..4], ["shop", "1", "3", "2"], "{out}");
+    let (code, out, err) =
+        support::kruise(&ns.kubeconfig, &["get", "pub/shop", "-n", &ns.name, "-o", "name"]);
+    assert_eq!(
+        (code, out.trim()),
+        (0, "podunavailablebudgets.policy.kruise.io/shop"),
+        "{err}"
+    );
     // A second budget over the same pods is refused, naming the first.
     let rival: DynamicObject = support::object(json!({
         "apiVersion": "policy.kruise.io/v1alpha1", "kind": "PodUnavailableBudget", "metadata": { "name": "rival" },
@@ -306,55 +319,53 @@ async fn a_protected_namespace_with_running_pods_and_a_protected_workload_cannot
     drop(controller);
 }
 
-#[tokio::test]
-async fn an_in_place_rollout_under_a_budget_never_exceeds_it_and_says_so() {
-    use support::chaos::{Bounds, InvariantWatcher, Slot};
-    let ns = TestNamespace::create("pub-rollout").await;
-    let controller = RunningController::start(&ns);
-    support::webhooks::answering(&ns).await;
-    // The CloneSet alone would take 3 of its 6 pods down at once; the budget allows 1.
-    let strategy = json!({ "type": "InPlaceIfPossible", "maxUnavailable": 3 });
-    let names = cloneset_with(&ns, "web", 6, strategy).await;
+/// The CloneSet `web` with `replicas` Ready pods and `strategy`, under the budget `web`
+/// (its targetRef) that allows 1 unavailable pod; returns the pods' names.
+async fn cloneset_under_a_budget_of_one(ns: &TestNamespace, replicas: usize, strategy: Value) -> Vec<String> {
+    let names = cloneset_with(ns, "web", replicas, strategy).await;
     let target = json!({ "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "name": "web" });
-    budget(
-        &ns,
-        "web",
-        json!({ "targetRef": target, "maxUnavailable": 1 }),
-        6,
-        1,
-    )
-    .await;
-    let pods: Api<Pod> = ns.api();
-    let uids: Vec<String> = {
-        let mut uids = Vec::new();
-        for name in &names {
-            uids.push(pods.get(name).await.expect("pod").uid().unwrap_or_default());
-        }
-        uids
-    };
+    let spec = json!({ "targetRef": target, "maxUnavailable": 1 });
+    budget(ns, "web", spec, replicas as i64, 1).await;
+    names
+}
 
+/// Arms an independent watcher (never more than 1 of `replicas` pods of the CloneSet `web`
+/// down) and sets the CloneSet's image to `nginx:1.26`.
+async fn roll_under_a_budget_of_one(ns: &TestNamespace, replicas: usize) -> support::chaos::InvariantWatcher {
+    use support::chaos::{Bounds, InvariantWatcher, Slot};
     let bounds = Bounds {
-        replicas: 6,
+        replicas,
         max_unavailable: 1,
         max_surge: 0,
         max_not_ready: None,
     };
-    let watcher = InvariantWatcher::start(&ns, bounds, Slot::InstanceId);
+    let watcher = InvariantWatcher::start(ns, bounds, Slot::InstanceId);
     tokio::time::sleep(Duration::from_millis(500)).await;
     watcher.arm();
-    let clones = kruise_api(&ns, "CloneSet", "v1alpha1");
+    let clones = kruise_api(ns, "CloneSet", "v1alpha1");
     support::set_first_image(&clones, "web", "nginx:1.26").await;
+    watcher
+}
+
+/// Waits until the `app` pods, `replicas` of them, all run `nginx:1.26` and are Ready; the
+/// watcher saw no more pods down than the budget allows.
+async fn rolled_out_within(
+    ns: &TestNamespace,
+    app: &str,
+    replicas: usize,
+    watcher: &support::chaos::InvariantWatcher,
+) {
     wait_for(
-        "every pod updated in place and Ready",
+        "every pod updated and Ready",
         Duration::from_secs(180),
         || async {
-            let all = support::pods::pods(&ns, "web").await;
+            let all = support::pods::pods(ns, app).await;
             let done = all.iter().filter(|p| support::pods::is_ready(p)).filter(|p| {
                 p.spec
                     .as_ref()
                     .is_some_and(|s| s.containers[0].image.as_deref() == Some("nginx:1.26"))
             });
-            if done.count() == 6 && all.len() == 6 {
+            if done.count() == replicas && all.len() == replicas {
                 Ok(())
             } else {
                 Err(support::pods::describe(&all))
@@ -369,10 +380,61 @@ async fn an_in_place_rollout_under_a_budget_never_exceeds_it_and_says_so() {
         watcher.timeline_tail(60)
     );
     assert!(watcher.checks() > 0);
+}
+
+#[tokio::test]
+async fn an_in_place_rollout_under_a_budget_never_exceeds_it_and_says_so() {
+    let ns = TestNamespace::create("pub-rollout").await;
+    let controller = RunningController::start(&ns);
+    support::webhooks::answering(&ns).await;
+    // The CloneSet alone would take 3 of its 6 pods down at once; the budget allows 1.
+    let strategy = json!({ "type": "InPlaceIfPossible", "maxUnavailable": 3 });
+    let names = cloneset_under_a_budget_of_one(&ns, 6, strategy).await;
+    let pods: Api<Pod> = ns.api();
+    let uids: Vec<String> = {
+        let mut uids = Vec::new();
+        for name in &names {
+            uids.push(pods.get(name).await.expect("pod").uid().unwrap_or_default());
+        }
+        uids
+    };
+
+    let watcher = roll_under_a_budget_of_one(&ns, 6).await;
+    // `rollout status` follows it to the end, naming the budget while it holds pods back.
+    let kubeconfig = ns.kubeconfig.clone();
+    let namespace = ns.name.clone();
+    let status = tokio::task::spawn_blocking(move || {
+        let args = [
+            "rollout",
+            "status",
+            "cloneset/web",
+            "-n",
+            &namespace,
+            "-o",
+            "jsonl",
+            "--timeout",
+            "180s",
+        ];
+        support::kruise(&kubeconfig, &args)
+    });
+    rolled_out_within(&ns, "web", 6, &watcher).await;
     for (name, uid) in names.iter().zip(&uids) {
         let pod = pods.get(name).await.expect("the same pod");
         assert_eq!(pod.uid().as_deref(), Some(uid.as_str()), "{name} kept its uid");
     }
+    let (code, out, err) = status.await.expect("rollout status");
+    assert_eq!(code, 0, "{err}\n{out}");
+    let held_by: Vec<Value> = out
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|r| r["heldBy"] == json!(["web"]))
+        .collect();
+    assert!(
+        held_by.iter().any(|r| r["line"]
+            .as_str()
+            .is_some_and(|l| l.contains("PodUnavailableBudget web allows no more unavailable pods"))),
+        "{out}"
+    );
     // The CloneSet said the budget held it.
     let events: Api<k8s_openapi::api::events::v1::Event> = ns.api();
     let held = events
@@ -389,5 +451,18 @@ async fn an_in_place_rollout_under_a_budget_never_exceeds_it_and_says_so() {
             .any(|n| n.contains(&format!("PodUnavailableBudget {}/web", ns.name))),
         "{held:?}"
     );
+    drop(controller);
+}
+
+/// With no pod webhook at all (`run --webhooks=false`), a recreating rollout still asks
+/// the budget before each delete: never more pods down than it allows.
+#[tokio::test]
+async fn a_recreating_rollout_without_webhooks_still_asks_the_budget_before_each_delete() {
+    let ns = TestNamespace::create("pub-recreate").await;
+    let controller = RunningController::start_with(&ns, &["--webhooks=false"]);
+    let strategy = json!({ "type": "ReCreate", "maxUnavailable": 4 });
+    cloneset_under_a_budget_of_one(&ns, 4, strategy).await;
+    let watcher = roll_under_a_budget_of_one(&ns, 4).await;
+    rolled_out_within(&ns, "web", 4, &watcher).await;
     drop(controller);
 }

@@ -465,7 +465,7 @@ the same lease with --leader-elect-namespace so one waits for the other",
         configuration: configuration.clone(),
         workers,
         metrics: metrics.clone(),
-        before_update: Some(crate::workloads::registry::BEFORE_UPDATE),
+        before_take_down: Some(crate::workloads::registry::BEFORE_TAKE_DOWN),
         shutdown: Box::pin(shutdown.clone()) as Shutdown,
     };
     // Each controller is a task of its own: one busy controller never holds another's

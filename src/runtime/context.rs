@@ -153,13 +153,24 @@ impl Error {
     }
 }
 
-/// What a controller asks before it updates a pod in place (before the update's first
-/// write, the readiness gate, which no pod webhook sees): Err holds the update, saying why
-/// (a PodUnavailableBudget with no room). Provided by the run (the budgets live above the
+/// How a controller of ours takes a pod down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TakeDown {
+    /// An in-place update (asked before its first write, the readiness gate, which no pod
+    /// webhook sees).
+    UpdateInPlace,
+    /// A delete: a scale-in, a recreation (asked before it, so a budget holds even where
+    /// no pod webhook runs, `run --webhooks=false`).
+    Delete,
+}
+
+/// What a controller asks before it takes a pod down: Err holds it, saying why (a
+/// PodUnavailableBudget with no room). Provided by the run (the budgets live above the
 /// runtime).
-pub type BeforeUpdate = for<'a> fn(
+pub type BeforeTakeDown = for<'a> fn(
     &'a kube::Client,
     &'a crate::runtime::cached_pod::CachedPod,
+    TakeDown,
 ) -> futures::future::BoxFuture<'a, Result<(), String>>;
 
 /// What every reconcile shares.
@@ -198,8 +209,9 @@ pub struct Context {
     /// What `run` read of OpenKruise's `kruise-configuration` at start (the WorkloadSpread
     /// custom-workload whitelist).
     pub configuration: crate::runtime::configuration::Configuration,
-    /// Asked before each in-place update (a PodUnavailableBudget's judgement); None: nothing.
-    pub before_update: Option<BeforeUpdate>,
+    /// Asked before each in-place update and pod delete (a PodUnavailableBudget's
+    /// judgement); None: nothing.
+    pub before_take_down: Option<BeforeTakeDown>,
 }
 
 /// One object's failures in a row: how many, when its retry is due, and the generation

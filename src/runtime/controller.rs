@@ -177,8 +177,8 @@ pub struct Serve<F> {
     /// Concurrent reconciles; 0: no cap (see `run --workers`).
     pub workers: u16,
     pub metrics: Arc<Metrics>,
-    /// Asked before each in-place update (see [`crate::runtime::context::BeforeUpdate`]).
-    pub before_update: Option<crate::runtime::context::BeforeUpdate>,
+    /// Asked before each in-place update and pod delete (see [`crate::runtime::context::BeforeTakeDown`]).
+    pub before_take_down: Option<crate::runtime::context::BeforeTakeDown>,
     pub shutdown: F,
 }
 
@@ -260,7 +260,7 @@ pub async fn serve<K, R, Fut, F>(
         system_namespace: s.system_namespace.clone(),
         features: s.features,
         configuration: s.configuration.clone(),
-        before_update: s.before_update,
+        before_take_down: s.before_take_down,
     });
     ctx.queue.count_expectations(ctx.expectations.clone());
     let queue = ctx.queue.clone();

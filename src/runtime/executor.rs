@@ -26,7 +26,7 @@ use kube::{Resource, ResourceExt};
 use crate::runtime::actions::{Action, ChildAction, Why};
 use crate::runtime::cached_pod::CachedPod;
 use crate::runtime::children;
-use crate::runtime::context::{ChildVerb, Context, Error, FIELD_MANAGER};
+use crate::runtime::context::{ChildVerb, Context, Error, FIELD_MANAGER, TakeDown};
 use crate::runtime::expectations::{Expect, ObjectKind, Watched, resource_version};
 
 pub const PARALLEL_PODS: usize = 16;
@@ -48,26 +48,31 @@ pub struct Outcome {
     pub first_error: Option<Error>,
 }
 
-/// Whether `action` begins or makes an in-place update of its pod.
-fn updates_in_place(action: &Action) -> bool {
-    matches!(
-        action,
+/// Whether (and how) `action` takes its pod down: it begins or makes an in-place update,
+/// or deletes the pod; with the pod's name.
+fn takes_down(action: &Action) -> Option<(TakeDown, &str)> {
+    match action {
         Action::PatchPodStatus {
             why: Why::UpdatePodInPlace,
-            ..
-        } | Action::PatchPod {
-            why: Why::UpdatePodInPlace,
+            name,
             ..
         }
-    )
+        | Action::PatchPod {
+            why: Why::UpdatePodInPlace,
+            name,
+            ..
+        } => Some((TakeDown::UpdateInPlace, name)),
+        Action::DeletePod { name, .. } => Some((TakeDown::Delete, name)),
+        _ => None,
+    }
 }
 
-/// Asks [`Context::before_update`] about the cached pod `name`: Some(held) when it holds
-/// the update.
-async fn held_before_update(ctx: &Context, namespace: &str, name: &str) -> Option<Step> {
-    let ask = ctx.before_update?;
+/// Asks [`Context::before_take_down`] about the cached pod `name`: Some(held) when it
+/// holds the update or delete.
+async fn held_before_take_down(ctx: &Context, namespace: &str, name: &str, how: TakeDown) -> Option<Step> {
+    let ask = ctx.before_take_down?;
     let record = ctx.watches.pods.get(&ObjectRef::new(name).within(namespace))?;
-    ask(&ctx.client, &record)
+    ask(&ctx.client, &record, how)
         .await
         .err()
         .map(|why| Step::Held(name.to_string(), why))
@@ -177,16 +182,11 @@ pub async fn execute(ctx: &Context, namespace: &str, owner: &str, actions: Vec<A
                 let mut latest: Option<String> = None;
                 let mut asked = false;
                 for mut action in group {
-                    // A budget judges an in-place update before its first write.
-                    if !asked && updates_in_place(&action) {
+                    // A budget judges an in-place update before its first write, and a
+                    // delete.
+                    if !asked && let Some((how, name)) = takes_down(&action) {
                         asked = true;
-                        let name = match &action {
-                            Action::PatchPod { name, .. } | Action::PatchPodStatus { name, .. } => {
-                                name.clone()
-                            }
-                            _ => String::new(),
-                        };
-                        if let Some(held) = held_before_update(ctx, &namespace, &name).await {
+                        if let Some(held) = held_before_take_down(ctx, &namespace, name, how).await {
                             steps.push(held);
                             break;
                         }
@@ -552,6 +552,53 @@ async fn create(ctx: &Context, namespace: &str, owner: &str, action: Action) -> 
         Err(source) => {
             ctx.expectations.forget(owner, &expectation);
             Err(Error::CreatePod { name, source })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_budget_is_asked_before_an_in_place_update_and_before_a_delete_only() {
+        let patch = |why| Action::PatchPod {
+            name: "a".into(),
+            patch: json!({}),
+            why,
+        };
+        let status = |why| Action::PatchPodStatus {
+            name: "a".into(),
+            patch: json!({}),
+            why,
+        };
+        let delete = |why| Action::DeletePod {
+            name: "a".into(),
+            uid: "u".into(),
+            claims: Vec::new(),
+            why,
+        };
+        assert_eq!(
+            takes_down(&patch(Why::UpdatePodInPlace)),
+            Some((TakeDown::UpdateInPlace, "a"))
+        );
+        assert_eq!(
+            takes_down(&status(Why::UpdatePodInPlace)),
+            Some((TakeDown::UpdateInPlace, "a"))
+        );
+        assert_eq!(takes_down(&delete(None)), Some((TakeDown::Delete, "a")));
+        assert_eq!(
+            takes_down(&delete(Some(Why::RecreatePod))),
+            Some((TakeDown::Delete, "a"))
+        );
+        for harmless in [
+            patch(Why::RelatedBudget),
+            patch(Why::UpdatePodReCreate),
+            status(Why::PodCondition),
+        ] {
+            assert_eq!(takes_down(&harmless), None, "{harmless:?}");
         }
     }
 }

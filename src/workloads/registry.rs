@@ -97,10 +97,10 @@ where
     }
 }
 
-/// What every controller asks before it updates a pod in place: the pod's
-/// PodUnavailableBudget judges and records the update.
-pub const BEFORE_UPDATE: crate::runtime::context::BeforeUpdate =
-    crate::workloads::podunavailablebudget::guard::before_update_boxed;
+/// What every controller asks before it updates a pod in place or deletes it: the pod's
+/// PodUnavailableBudget judges and records it.
+pub const BEFORE_TAKE_DOWN: crate::runtime::context::BeforeTakeDown =
+    crate::workloads::podunavailablebudget::guard::before_take_down_boxed;
 
 /// Every kind, one line each, in `run --controllers` order.
 pub const CONTROLLERS: &[Described] = &[

@@ -1,6 +1,8 @@
 //! Recording a disruption in a budget's status before it happens: the pod webhook does it
 //! for a pod deleted, evicted or changed by any client, and our controllers do it before
-//! an in-place update, whose first write (the readiness gate) the webhook does not see.
+//! an in-place update, whose first write (the readiness gate) the webhook does not see,
+//! and before a delete (so a budget holds without the webhook; with it, the webhook finds
+//! the pod recorded and lets the delete through).
 //!
 //! Invariants:
 //! - The status write carries the resourceVersion the pod was judged from: two judges of
@@ -21,6 +23,7 @@ use crate::api::podunavailablebudget::{
     OLD_RELATED_PUB_ANNOTATION, PodUnavailableBudget, PubOperation, RELATED_PUB_ANNOTATION,
 };
 use crate::runtime::cached_pod::CachedPod;
+use crate::runtime::context::TakeDown;
 
 /// Judgements of one operation before it is refused (upstream retries 4 times).
 pub const ATTEMPTS: usize = 4;
@@ -84,10 +87,10 @@ pub async fn guard(
     ))
 }
 
-/// Before a controller of ours updates `pod` in place: the budget its annotation names
-/// (read from the API server) judges and records the update. No budget named, or none by
-/// that name: nothing to ask.
-pub async fn before_update(client: &Client, pod: &Pod) -> Result<(), String> {
+/// Before a controller of ours updates `pod` in place or deletes it: the budget its
+/// annotation names (read from the API server) judges and records it. No budget named, or
+/// none by that name: nothing to ask.
+pub async fn before_take_down(client: &Client, pod: &Pod, how: TakeDown) -> Result<(), String> {
     let Some(name) = related(pod) else {
         return Ok(());
     };
@@ -100,17 +103,20 @@ pub async fn before_update(client: &Client, pod: &Pod) -> Result<(), String> {
         Err(kube::Error::Api(s)) if s.is_not_found() => return Ok(()),
         Err(e) => return Err(format!("reading PodUnavailableBudget {namespace}/{name}: {e}")),
     };
-    guard(client, budget, pod, PubOperation::Update, true)
-        .await
-        .map(|_| ())
+    let operation = match how {
+        TakeDown::UpdateInPlace => PubOperation::Update,
+        TakeDown::Delete => PubOperation::Delete,
+    };
+    guard(client, budget, pod, operation, true).await.map(|_| ())
 }
 
-/// [`before_update`] as the run hands it to the controllers
-/// ([`crate::runtime::context::BeforeUpdate`]): a pod no budget names costs no read and
+/// [`before_take_down`] as the run hands it to the controllers
+/// ([`crate::runtime::context::BeforeTakeDown`]): a pod no budget names costs no read and
 /// is not even assembled.
-pub fn before_update_boxed<'a>(
+pub fn before_take_down_boxed<'a>(
     client: &'a Client,
     record: &'a CachedPod,
+    how: TakeDown,
 ) -> futures::future::BoxFuture<'a, Result<(), String>> {
     Box::pin(async move {
         let named = [RELATED_PUB_ANNOTATION, OLD_RELATED_PUB_ANNOTATION]
@@ -119,6 +125,6 @@ pub fn before_update_boxed<'a>(
         if !named {
             return Ok(());
         }
-        before_update(client, &record.pod()).await
+        before_take_down(client, &record.pod(), how).await
     })
 }
