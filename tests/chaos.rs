@@ -1,8 +1,9 @@
 //! The chaos suite, each test on a control plane of its own (its API server is restarted,
-//! its audit log read): rollouts of 30 to 60 pods (in place, a SidecarSet's sidecars too, and recreating) while the
+//! its audit log read): rollouts of 20 to 60 pods (in place, a SidecarSet's sidecars too, and recreating) while the
 //! controller is killed with SIGKILL at random points and restarted, the API server
-//! restarted once mid-rollout, two `run` processes at once, and a WorkloadSpread's
-//! placement under random scaling (its own checks, below). An independent watcher checks on every pod change:
+//! restarted once mid-rollout (a CloneSet and an Advanced StatefulSet also under a
+//! PodUnavailableBudget tighter than their own maxUnavailable), two `run` processes at
+//! once, and a WorkloadSpread's placement under random scaling (its own checks, below). An independent watcher checks on every pod change:
 //! - available pods >= replicas - maxUnavailable (tolerance 0);
 //! - live pods <= replicas + maxSurge;
 //! - no two live pods in one slot (ordinal / instance id);
@@ -549,6 +550,19 @@ async fn chaos_advanced_statefulset_under_a_budget_survives_sigkill_loops_and_an
         Pods::Kept,
     )
     .await;
+}
+
+/// The same for a CloneSet (its in-place updates, no claims).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chaos_cloneset_under_a_budget_survives_sigkill_loops_and_an_apiserver_restart() {
+    let bounds = Bounds {
+        replicas: 20,
+        max_unavailable: 3,
+        max_surge: 0,
+        max_not_ready: None,
+    };
+    let doc = cloneset("web", 20, 8, "InPlaceIfPossible");
+    survive_kills_with("chaos-cs-pub", doc, None, Some(3), bounds, 8, Pods::Kept).await;
 }
 
 /// A recreating Advanced StatefulSet rollout deletes pods and makes them again under the
