@@ -316,7 +316,63 @@ async fn a_protected_namespace_with_running_pods_and_a_protected_workload_cannot
 
     protect(&namespaces, &ns.name, None).await;
     protect(&clones, "web", None).await;
+    a_protected_crd_with_custom_resources_cannot_be_deleted(&ns).await;
     drop(controller);
+}
+
+/// A CRD of the test's own labelled `Cascading`: its deletion is refused while one of its
+/// custom resources exists, counted through the version it serves.
+async fn a_protected_crd_with_custom_resources_cannot_be_deleted(ns: &TestNamespace) {
+    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+    let group = format!("{}.example.com", ns.name);
+    let crd_name = format!("widgets.{group}");
+    let crds: Api<CustomResourceDefinition> = Api::all(ns.client.clone());
+    let crd: CustomResourceDefinition = serde_json::from_value(json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": { "name": crd_name, "labels": { "policy.kruise.io/delete-protection": "Cascading" } },
+        "spec": { "group": group, "scope": "Namespaced",
+            "names": { "plural": "widgets", "singular": "widget", "kind": "Widget" },
+            "versions": [
+                { "name": "v1alpha1", "served": false, "storage": false,
+                  "schema": { "openAPIV3Schema": { "type": "object", "x-kubernetes-preserve-unknown-fields": true } } },
+                { "name": "v1", "served": true, "storage": true,
+                  "schema": { "openAPIV3Schema": { "type": "object", "x-kubernetes-preserve-unknown-fields": true } } }] } }))
+    .expect("a CRD");
+    crds.create(&PostParams::default(), &crd).await.expect("the CRD");
+    let widgets = support::dynamic_api(ns, &format!("{group}/v1"), "Widget", "widgets");
+    let widget = support::object(json!({ "apiVersion": format!("{group}/v1"), "kind": "Widget",
+        "metadata": { "name": "one" } }));
+    let widget = wait_for("the CRD served", LONG, || async {
+        widgets
+            .create(&PostParams::default(), &widget)
+            .await
+            .map_err(|e| e.to_string())
+    })
+    .await;
+    let dry_run = DeleteParams {
+        dry_run: true,
+        ..DeleteParams::default()
+    };
+    let refused = crds
+        .delete(&crd_name, &dry_run)
+        .await
+        .expect_err("a custom resource to lose");
+    assert!(refused.to_string().contains("1 custom resources"), "{refused}");
+    widgets
+        .delete(&widget.name_any(), &DeleteParams::default())
+        .await
+        .expect("the widget");
+    wait_for("the CRD delete allowed", LONG, || async {
+        crds.delete(&crd_name, &dry_run)
+            .await
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    })
+    .await;
+    protect(&crds, &crd_name, None).await;
+    crds.delete(&crd_name, &DeleteParams::default())
+        .await
+        .expect("the CRD");
 }
 
 /// The CloneSet `web` with `replicas` Ready pods and `strategy`, under the budget `web`

@@ -16,7 +16,8 @@
 use axum::Json;
 use axum::extract::State;
 use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Pod};
-use kube::api::{Api, ApiResource, DynamicObject, ListParams};
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::api::{Api, DynamicObject, ListParams};
 use kube::core::admission::{AdmissionResponse, AdmissionReview, Operation};
 use serde_json::Value;
 
@@ -136,24 +137,14 @@ async fn lost(
             ])
         }
         ("apiextensions.k8s.io", "CustomResourceDefinition") => {
-            let spec = &object["spec"];
-            let served = spec["versions"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|v| v["served"] == true)
-                .and_then(|v| v["name"].as_str())
-                .unwrap_or_default();
-            let resource = ApiResource {
-                group: spec["group"].as_str().unwrap_or_default().into(),
-                version: served.into(),
-                api_version: format!("{}/{served}", spec["group"].as_str().unwrap_or_default()),
-                kind: spec["names"]["kind"].as_str().unwrap_or_default().into(),
-                plural: spec["names"]["plural"].as_str().unwrap_or_default().into(),
-            };
+            let crd: CustomResourceDefinition = serde_json::from_value(object.clone())
+                .map_err(|e| format!("reading CustomResourceDefinition {name}: {e}"))?;
+            let resource = crate::api::versions::served_resources(&crd)
+                .next()
+                .ok_or_else(|| format!("{name} serves no version to count its custom resources by"))?;
             let api: Api<DynamicObject> = Api::all_with(client.clone(), &resource);
             let all = api
-                .list(&ListParams::default())
+                .list_metadata(&ListParams::default())
                 .await
                 .map_err(|e| format!("listing the custom resources of {name}: {e}"))?;
             let live = all

@@ -21,6 +21,16 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
 /// Both versions served by every CRD.
 pub const SERVED: [&str; 2] = ["v1alpha1", "v1beta1"];
 
+/// The API resources `crd` serves, one per served version, in its order.
+pub fn served_resources(
+    crd: &CustomResourceDefinition,
+) -> impl Iterator<Item = kube::core::ApiResource> + '_ {
+    crd.spec.versions.iter().filter(|v| v.served).map(|version| {
+        let gvk = kube::core::GroupVersionKind::gvk(&crd.spec.group, &version.name, &crd.spec.names.kind);
+        kube::core::ApiResource::from_gvk_with_plural(&gvk, &crd.spec.names.plural)
+    })
+}
+
 /// The storage version of `kind` ([`super::KruiseKind::storage_version`]); `v1alpha1` for
 /// a kind not ours.
 pub fn storage_version(kind: &str) -> &'static str {

@@ -16,7 +16,6 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::api::{Api, DeleteParams, DynamicObject, ListParams, Patch, PatchParams};
-use kube::core::{ApiResource, GroupVersionKind};
 use kube::{Client, ResourceExt};
 
 use super::UsageError;
@@ -310,9 +309,7 @@ async fn wait_established(
             }
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
-        for version in crd.spec.versions.iter().filter(|v| v.served) {
-            let gvk = GroupVersionKind::gvk(&crd.spec.group, &version.name, &crd.spec.names.kind);
-            let resource = ApiResource::from_gvk_with_plural(&gvk, &crd.spec.names.plural);
+        for resource in api::versions::served_resources(crd) {
             let objects: Api<DynamicObject> = Api::all_with(client.clone(), &resource);
             loop {
                 match objects.list_metadata(&ListParams::default().limit(1)).await {
@@ -321,12 +318,7 @@ async fn wait_established(
                         tokio::time::sleep(Duration::from_millis(200)).await;
                     }
                     Err(error) => {
-                        anyhow::bail!(
-                            "{} {}/{} is not served: {error}",
-                            name,
-                            crd.spec.group,
-                            version.name
-                        )
+                        anyhow::bail!("{} {} is not served: {error}", name, resource.api_version)
                     }
                 }
             }
@@ -342,11 +334,9 @@ async fn count_objects(
 ) -> anyhow::Result<Vec<(String, BTreeMap<String, usize>)>> {
     let mut counts = Vec::new();
     for crd in crds {
-        let Some(version) = crd.spec.versions.iter().find(|v| v.served) else {
+        let Some(resource) = api::versions::served_resources(crd).next() else {
             continue;
         };
-        let gvk = GroupVersionKind::gvk(&crd.spec.group, &version.name, &crd.spec.names.kind);
-        let resource = ApiResource::from_gvk_with_plural(&gvk, &crd.spec.names.plural);
         let api: Api<DynamicObject> = Api::all_with(client.clone(), &resource);
         let list = api.list_metadata(&ListParams::default()).await?;
         let mut per_namespace = BTreeMap::new();
@@ -382,11 +372,9 @@ async fn protection_refusals(
             let what = format!("CustomResourceDefinition {}", crd.name_any());
             refusals.extend(refusal(&what, asked, &[(objects as i64, "custom resources")]));
         }
-        let Some(version) = crd.spec.versions.iter().find(|v| v.served) else {
+        let Some(resource) = api::versions::served_resources(crd).next() else {
             continue;
         };
-        let gvk = GroupVersionKind::gvk(&crd.spec.group, &version.name, &crd.spec.names.kind);
-        let resource = ApiResource::from_gvk_with_plural(&gvk, &crd.spec.names.plural);
         let api: Api<DynamicObject> = Api::all_with(client.clone(), &resource);
         for object in api.list(&ListParams::default().labels(LABEL)).await?.items {
             let value = serde_json::to_value(&object)?;

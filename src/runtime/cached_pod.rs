@@ -380,6 +380,11 @@ impl CachedPod {
         self.annotations.as_ref()?.get(key)
     }
 
+    /// The pod's labels, read without assembling its metadata (a selector matches them).
+    pub fn labels(&self) -> std::collections::BTreeMap<String, String> {
+        self.labels.as_ref().map(Pairs::map).unwrap_or_default()
+    }
+
     /// The pod's metadata alone, as a pod with no spec or status: what a watch event tells
     /// its subscribers (whom it wakes is decided by owners, labels and annotations).
     pub fn metadata_only(&self) -> Pod {
@@ -629,6 +634,11 @@ mod tests {
         assert_eq!(
             one.pod().metadata.labels,
             serde_json::from_value(listed()["metadata"]["labels"].clone()).expect("labels")
+        );
+        assert_eq!(
+            Some(one.labels()),
+            one.pod().metadata.labels,
+            "read without assembling"
         );
     }
 

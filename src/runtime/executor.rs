@@ -100,13 +100,18 @@ fn is_not_found(error: &kube::Error) -> bool {
     matches!(error, kube::Error::Api(s) if s.is_not_found())
 }
 
-/// The message of a refusal by a PodUnavailableBudget (the pod webhook names the budget).
-pub fn budget_refusal(error: &kube::Error) -> Option<&str> {
-    match error {
+/// A failed write of pod `name`: held when a PodUnavailableBudget refused it (the pod
+/// webhook names the budget; not a failure), else `failed`.
+fn held_or_failed(
+    name: String,
+    error: kube::Error,
+    failed: impl FnOnce(String, kube::Error) -> Error,
+) -> Step {
+    match &error {
         kube::Error::Api(s) if s.code == 403 && s.message.contains("PodUnavailableBudget ") => {
-            Some(&s.message)
+            Step::Held(name, s.message.clone())
         }
-        _ => None,
+        _ => Step::Failed(failed(name, error)),
     }
 }
 
@@ -288,11 +293,10 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
                     (Step::Wrote(why, name), Some(pod))
                 }
                 Err(e) if is_conflict(&e) || is_not_found(&e) => (Step::Stale, None),
-                Err(e) if budget_refusal(&e).is_some() => {
-                    let why = budget_refusal(&e).unwrap_or_default().to_string();
-                    (Step::Held(name, why), None)
-                }
-                Err(source) => (Step::Failed(Error::PatchPod { name, source }), None),
+                Err(source) => (
+                    held_or_failed(name, source, |name, source| Error::PatchPod { name, source }),
+                    None,
+                ),
             }
         }
         Action::PatchPodStatus { name, patch, why } => {
@@ -324,11 +328,12 @@ async fn run_one(ctx: &Context, namespace: &str, owner: &str, action: Action) ->
             match delete_expected(ctx, &pods, owner, pod, uid).await {
                 Ok(true) => {}
                 Ok(false) => return (Step::Stale, None),
-                Err(e) if budget_refusal(&e).is_some() => {
-                    let why = budget_refusal(&e).unwrap_or_default().to_string();
-                    return (Step::Held(name, why), None);
+                Err(source) => {
+                    return (
+                        held_or_failed(name, source, |name, source| Error::DeletePod { name, source }),
+                        None,
+                    );
                 }
-                Err(source) => return (Step::Failed(Error::DeletePod { name, source }), None),
             }
             for claim in claim_names {
                 if let Err(step) = delete_claim(ctx, &claims, namespace, owner, &claim).await {

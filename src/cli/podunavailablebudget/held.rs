@@ -12,26 +12,23 @@ use k8s_openapi::api::core::v1::Pod;
 use kube::api::Api;
 use kube::{Client, ResourceExt};
 
-use crate::api::podunavailablebudget::{
-    OLD_RELATED_PUB_ANNOTATION, PodUnavailableBudget, RELATED_PUB_ANNOTATION,
-};
+use crate::api::podunavailablebudget::PodUnavailableBudget;
 use crate::cli::status::assess::Budget;
+use crate::workloads::podunavailablebudget::plan::related;
 
 /// How long a budget read stands.
 const FRESH_FOR: Duration = Duration::from_secs(1);
 
-/// The budgets each pod names, by budget: the pod names in order.
+/// The budget each pod names (as the budget's controller reads it, [`related`]), by
+/// budget: the pod names in order.
 pub fn named_by(pods: &[Pod]) -> BTreeMap<String, Vec<String>> {
     let mut by_budget: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for pod in pods {
-        let annotations = pod.annotations();
-        let mut names: Vec<&String> = [RELATED_PUB_ANNOTATION, OLD_RELATED_PUB_ANNOTATION]
-            .iter()
-            .filter_map(|key| annotations.get(*key))
-            .collect();
-        names.dedup();
-        for name in names {
-            by_budget.entry(name.clone()).or_default().push(pod.name_any());
+        if let Some(name) = related(pod) {
+            by_budget
+                .entry(name.to_string())
+                .or_default()
+                .push(pod.name_any());
         }
     }
     by_budget
@@ -88,6 +85,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::api::podunavailablebudget::{OLD_RELATED_PUB_ANNOTATION, RELATED_PUB_ANNOTATION};
 
     fn pod(name: &str, annotations: serde_json::Value) -> Pod {
         serde_json::from_value(json!({ "metadata": { "name": name, "annotations": annotations } }))

@@ -514,16 +514,17 @@ pub fn assess(o: &Observed<'_>) -> Report {
 /// The budgets that hold the rollout: named by a live pod still at an older revision, and
 /// allowing no more unavailable pods.
 fn holding_budgets<'a>(o: &Observed<'a>) -> Vec<&'a Budget> {
-    let waiting: Vec<&Pod> = o
+    let waiting: Vec<String> = o
         .pods
         .iter()
         .filter(|p| p.metadata.deletion_timestamp.is_none())
         .filter(|p| o.update_hash.is_none_or(|h| h != revision_of(o.kind, p)))
+        .map(|p| p.name_any())
         .collect();
     o.budgets
         .iter()
         .filter(|b| b.unavailable_allowed <= 0)
-        .filter(|b| waiting.iter().any(|p| b.pods.iter().any(|n| *n == p.name_any())))
+        .filter(|b| b.pods.iter().any(|n| waiting.contains(n)))
         .collect()
 }
 

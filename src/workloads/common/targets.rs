@@ -182,32 +182,32 @@ pub fn find(ctx: &Context, namespace: &str, reference: &TargetReference) -> Opti
     }
 }
 
+/// The uids of the cached `W`s `owner_uid` controls (none when `W` is not watched).
+fn controlled_uids<W>(ctx: &Context, owner_uid: &str) -> Vec<String>
+where
+    W: Resource<DynamicType = ()> + Clone + Send + Sync + 'static,
+{
+    ctx.children.get::<W>().map_or_else(Vec::new, |watch| {
+        watch
+            .controlled_by(owner_uid)
+            .iter()
+            .filter_map(|w| w.meta().uid.clone())
+            .collect()
+    })
+}
+
 /// A UnitedDeployment's pods: those of the workloads it runs its subsets as (of the kinds
 /// the controller watches); its object for its replica total.
 fn united(ctx: &Context, namespace: &str, name: &str) -> Option<Found> {
     let cached: Arc<Decoded<UnitedDeployment>> = cached(ctx, namespace, name)?;
     let united = cached.object.as_ref().ok()?;
     let uid = united.uid().unwrap_or_default();
-    let mut subsets: Vec<String> = Vec::new();
-    if let Some(watch) = ctx.children.get::<Decoded<CloneSet>>() {
-        subsets.extend(
-            watch
-                .controlled_by(&uid)
-                .iter()
-                .filter_map(|c| c.meta.uid.clone()),
-        );
-    }
-    if let Some(watch) = ctx.children.get::<Decoded<AdvancedStatefulSet>>() {
-        subsets.extend(
-            watch
-                .controlled_by(&uid)
-                .iter()
-                .filter_map(|c| c.meta.uid.clone()),
-        );
-    }
-    if let Some(watch) = ctx.children.get::<StatefulSet>() {
-        subsets.extend(watch.controlled_by(&uid).iter().filter_map(|c| c.uid()));
-    }
+    let subsets = [
+        controlled_uids::<Decoded<CloneSet>>(ctx, &uid),
+        controlled_uids::<Decoded<AdvancedStatefulSet>>(ctx, &uid),
+        controlled_uids::<StatefulSet>(ctx, &uid),
+    ]
+    .concat();
     let mut pods: Vec<Arc<Pod>> = subsets
         .iter()
         .flat_map(|uid| pods_controlled_by(ctx, uid))

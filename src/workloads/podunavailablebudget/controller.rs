@@ -116,11 +116,8 @@ fn expected_of(ctx: &Context, namespace: &str, pods: &[Arc<Pod>]) -> i32 {
 fn counted(budget: &PodUnavailableBudget, ctx: &Context) -> (Vec<Arc<Pod>>, i32) {
     let namespace = budget.namespace().unwrap_or_default();
     let (pods, expected) = if let Some(target) = &budget.spec.target_ref {
-        match find(ctx, &namespace, target) {
-            Some(found) if replicas(&found.object) > 0 => {
-                let expected = replicas(&found.object);
-                (found.pods, expected)
-            }
+        match find(ctx, &namespace, target).map(|found| (replicas(&found.object), found.pods)) {
+            Some((expected, pods)) if expected > 0 => (pods, expected),
             _ => (Vec::new(), 0),
         }
     } else {
@@ -133,14 +130,15 @@ fn counted(budget: &PodUnavailableBudget, ctx: &Context) -> (Vec<Arc<Pod>>, i32)
         else {
             return (Vec::new(), 0);
         };
-        // Chosen by their metadata (a record keeps its labels apart from its `meta()`).
+        // Chosen by their labels (a record keeps them apart from its `meta()`), then
+        // assembled: only the pods the selector selects.
         let records: Vec<_> = ctx
             .watches
             .pods
             .state()
             .into_iter()
             .filter(|p| p.meta().namespace.as_deref() == Some(namespace.as_str()))
-            .filter(|p| selector.matches(p.metadata_only().labels()))
+            .filter(|p| selector.matches(&p.labels()))
             .collect();
         let pods = crate::runtime::cached_pod::pods(&records);
         let expected = expected_of(ctx, &namespace, &pods);
